@@ -1,0 +1,23 @@
+import { dynamoDbClient, s3Client } from '../shared/clients.js';
+import { preflightIo } from '../shared/aws-io.js';
+import { readLambdaConfig } from '../shared/config.js';
+import { deadlineCheck, type LambdaContextLike } from '../shared/lambda-context.js';
+import { createLogger } from '../shared/logger.js';
+import { runPreflight } from '../shared/preflight.js';
+import type { PreflightEvent, ScanState } from '../shared/workflow.js';
+
+const config = readLambdaConfig();
+
+/** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
+export async function handler(event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> {
+  const io = preflightIo(s3Client(), dynamoDbClient());
+  const state = await runPreflight(event, io, { allowedTables: config.allowedTables, shouldStop: deadlineCheck(context) });
+  const { bucket, key, table } = state.request;
+  createLogger({ bucket, key, table, execution: state.executionName }).info('preflight', {
+    chunks: state.chunks.length,
+    checkpoint: state.checkpoint.offset,
+    size: state.object.size,
+    scanComplete: state.scanComplete,
+  });
+  return state;
+}

@@ -1,0 +1,24 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+/** DynamoDB's item size limit: 400 KB, counted in bytes of names plus values. */
+export const MAX_ITEM_BYTES = 400 * 1024;
+
+/**
+ * The size DynamoDB counts for an item: UTF-8 bytes of each attribute name plus its value; numbers about
+ * one byte per two significant digits plus one; lists and maps 3 bytes plus 1 per element.
+ */
+export function itemSize(item: Record<string, AttributeValue>): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(item)) size += Buffer.byteLength(name, 'utf8') + valueSize(value);
+  return size;
+}
+
+function valueSize(value: AttributeValue): number {
+  if (value.S !== undefined) return Buffer.byteLength(value.S, 'utf8');
+  if (value.N !== undefined) return Math.ceil(value.N.replace(/[^0-9]/g, '').replace(/^0+/, '').length / 2) + 1;
+  if (value.B !== undefined) return value.B.length;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.L !== undefined) return 3 + value.L.reduce((sum, v) => sum + 1 + valueSize(v), 0);
+  if (value.M !== undefined) return 3 + itemSize(value.M) + Object.keys(value.M).length;
+  return 0;
+}

@@ -1,0 +1,59 @@
+import { BatchWriteItemCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { SendBatchWrite } from './batch-writer.js';
+import { SourceObjectNotFoundError, TableNotFoundError } from './errors.js';
+import type { PreflightIo } from './preflight.js';
+import { readRange, type SendGetObject } from './s3-range-reader.js';
+import type { KeyAttribute } from './workflow.js';
+
+/** The AWS calls the handlers make, bound to SDK clients; pure modules only see these functions. */
+export function sendGetObject(s3: S3Client): SendGetObject {
+  return (input) => s3.send(new GetObjectCommand(input));
+}
+
+export function sendBatchWrite(dynamodb: DynamoDBClient): SendBatchWrite {
+  return (input) => dynamodb.send(new BatchWriteItemCommand(input));
+}
+
+export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo {
+  const getObject = sendGetObject(s3);
+  return {
+    async headObject(bucket, key) {
+      try {
+        const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return { size: head.ContentLength ?? 0, etag: head.ETag ?? '' };
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchBucket') {
+          throw new SourceObjectNotFoundError(bucket, key, { cause: error });
+        }
+        throw error;
+      }
+    },
+    async describeTable(table) {
+      try {
+        const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: table }));
+        return keyAttributes(Table?.KeySchema ?? [], Table?.AttributeDefinitions ?? []);
+      } catch (error) {
+        if ((error as Error).name === 'ResourceNotFoundException') throw new TableNotFoundError(table, { cause: error });
+        throw error;
+      }
+    },
+    readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
+  };
+}
+
+function keyAttributes(
+  schema: { AttributeName?: string; KeyType?: string }[],
+  definitions: { AttributeName?: string; AttributeType?: string }[],
+): KeyAttribute[] {
+  return schema.map((k) => ({
+    name: k.AttributeName ?? '',
+    role: k.KeyType === 'RANGE' ? 'RANGE' : 'HASH',
+    type: (definitions.find((d) => d.AttributeName === k.AttributeName)?.AttributeType ?? 'S') as KeyAttribute['type'],
+  }));
+}
+
+export async function putObject(s3: S3Client, bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+}

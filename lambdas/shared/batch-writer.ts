@@ -1,0 +1,125 @@
+import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
+import { DEFAULT_WRITE_RETRY, fullJitterDelay, sleep, type RetryPolicy } from './backoff.js';
+import { BatchWriteFailedError } from './errors.js';
+import type { Item } from './row-mapper.js';
+
+/** BatchWriteItem takes at most 25 put requests. */
+export const BATCH_SIZE = 25;
+/** DynamoDB Local on 2 cores peaks near 16 requests in flight; the cloud takes more per Lambda, not much. */
+export const DEFAULT_MAX_IN_FLIGHT = 16;
+
+export type SendBatchWrite = (input: BatchWriteItemCommandInput) => Promise<BatchWriteItemCommandOutput>;
+
+export interface BatchWriterOptions {
+  readonly table: string;
+  readonly send: SendBatchWrite;
+  readonly maxInFlight?: number;
+  readonly retry?: RetryPolicy;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  /** Called before each request with its item count; the write-rate governor waits here. */
+  readonly beforeSend?: (items: number) => Promise<void>;
+  /** Told of each throttled or partly unprocessed request, so a governor can back off. */
+  readonly onThrottle?: () => void;
+}
+
+/** Error names (and HTTP-level failures) worth another try; anything else fails the batch at once. */
+const RETRYABLE = new Set([
+  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded',
+  'InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT',
+]);
+
+function isRetryable(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  return RETRYABLE.has(e.name ?? '') || RETRYABLE.has(e.code ?? '') || Boolean(e.$retryable) || (e.$metadata?.httpStatusCode ?? 0) >= 500;
+}
+
+/**
+ * Writes items in 25-item BatchWriteItem requests with several in flight. Within a batch a repeated key
+ * keeps the last item; a key repeated in a later batch waits for the earlier batch to finish, so the
+ * table ends with the last row of the file for each key. Throttles and UnprocessedItems are retried with
+ * bounded backoff; a batch that still fails makes `add` and `flush` throw BatchWriteFailedError.
+ */
+export class BatchWriter {
+  /** Items acknowledged by DynamoDB. */
+  written = 0;
+  /** Items replaced inside a batch by a later row with the same key. */
+  replaced = 0;
+  private batch = new Map<string, Item>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly keyOwners = new Map<string, Promise<void>>();
+  private failure: Error | undefined;
+  private readonly maxInFlight: number;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly options: BatchWriterOptions) {
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
+  }
+
+  /** Queues one item; resolves once it is in a batch, waiting while the in-flight requests are at the limit. */
+  async add(item: Item, key: string): Promise<void> {
+    this.throwIfFailed();
+    if (this.batch.has(key)) {
+      this.batch.delete(key);
+      this.replaced++;
+    }
+    this.batch.set(key, item);
+    if (this.batch.size >= BATCH_SIZE) await this.dispatch();
+  }
+
+  /** Sends what is queued and waits for every request in flight. */
+  async flush(): Promise<void> {
+    if (this.batch.size > 0) await this.dispatch();
+    await Promise.allSettled([...this.inFlight]);
+    this.throwIfFailed();
+  }
+
+  private async dispatch(): Promise<void> {
+    while (this.inFlight.size >= this.maxInFlight) await Promise.race(this.inFlight);
+    this.throwIfFailed();
+    const entries = [...this.batch];
+    this.batch = new Map();
+    const earlier = new Set(entries.map(([key]) => this.keyOwners.get(key)).filter((p) => p !== undefined));
+    const sending: Promise<void> = Promise.all(earlier)
+      .then(() => this.sendWithRetry(entries.map(([, item]) => ({ PutRequest: { Item: item } }))))
+      .catch((error: Error) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(sending);
+        for (const [key] of entries) if (this.keyOwners.get(key) === sending) this.keyOwners.delete(key);
+      });
+    this.inFlight.add(sending);
+    for (const [key] of entries) this.keyOwners.set(key, sending);
+  }
+
+  private async sendWithRetry(requests: WriteRequest[]): Promise<void> {
+    const { table, send } = this.options;
+    let pending = requests;
+    for (let attempt = 0; ; attempt++) {
+      let lastError: unknown;
+      try {
+        await this.options.beforeSend?.(pending.length);
+        const output = await send({ RequestItems: { [table]: pending } });
+        const unprocessed = output.UnprocessedItems?.[table] ?? [];
+        this.written += pending.length - unprocessed.length;
+        pending = unprocessed;
+        if (pending.length === 0) return;
+      } catch (error) {
+        if (!isRetryable(error)) throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
+        lastError = error;
+      }
+      this.options.onThrottle?.();
+      if (attempt + 1 >= this.retry.maxAttempts) {
+        const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
+        throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${this.retry.maxAttempts} attempts (${why})`, { cause: lastError });
+      }
+      await (this.options.sleep ?? sleep)(fullJitterDelay(this.retry, attempt, this.options.random));
+    }
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure;
+  }
+}

@@ -1,0 +1,79 @@
+import { isUtf8 } from 'node:buffer';
+import { parse, type Options } from 'csv-parse/sync';
+
+/** One record's bytes as found by the RecordScanner, with where it sits in the object. */
+export interface RawRecord {
+  readonly raw: Buffer;
+  /** Byte offset of the record in the object. */
+  readonly offset: number;
+  /** 1-based physical line where the record starts. */
+  readonly line: number;
+}
+
+export type ParsedRecord =
+  | { readonly record: RawRecord; readonly fields: string[] }
+  | { readonly record: RawRecord; readonly error: string };
+
+/** csv-parse options for one dialect; record boundaries were already found by the scanner. */
+export function csvParseOptions(format: { delimiter: string; quote: string }): Options {
+  return {
+    delimiter: format.delimiter,
+    quote: format.quote === '' ? false : format.quote,
+    record_delimiter: ['\r\n', '\n'],
+    relax_quotes: true, // a quote inside an unquoted field is a literal character, as the scanner reads it
+    relax_column_count: true, // the row mapper rejects a wrong count with the numbers in the reason
+    skip_empty_lines: false,
+    bom: false,
+  };
+}
+
+/**
+ * Parses a block of whole records with one csv-parse call (the fast path). When the block holds invalid
+ * UTF-8 or a record csv-parse cannot read, it parses record by record so that only the bad records are
+ * rejected and every good one is kept.
+ */
+export function parseRecords(records: readonly RawRecord[], options: Options): ParsedRecord[] {
+  if (records.length === 0) return [];
+  const block = records.length === 1 ? records[0].raw : Buffer.concat(records.map((r) => r.raw));
+  if (isUtf8(block)) {
+    try {
+      const rows = parse(block, options) as string[][];
+      if (rows.length === records.length) return records.map((record, i) => ({ record, fields: rows[i] }));
+    } catch {
+      // fall through: find the bad records one by one
+    }
+  }
+  return records.map((record) => parseOne(record, options));
+}
+
+function parseOne(record: RawRecord, options: Options): ParsedRecord {
+  if (!isUtf8(record.raw)) return { record, error: `invalid UTF-8 at byte ${record.offset + firstInvalidUtf8(record.raw)}` };
+  try {
+    const rows = parse(record.raw, options) as string[][];
+    if (rows.length === 1) return { record, fields: rows[0] };
+    return { record, error: `malformed record: it reads as ${rows.length} records` };
+  } catch (error) {
+    return { record, error: `malformed record: ${cleanParseMessage((error as Error).message)}` };
+  }
+}
+
+/** csv-parse counts lines within the record it was given; the reject already names the real line. */
+function cleanParseMessage(message: string): string {
+  return message.replace(/ (at|on) line \d+/g, '');
+}
+
+/** Offset of the first byte that does not start a valid UTF-8 character (only runs on bad records). */
+function firstInvalidUtf8(raw: Buffer): number {
+  for (let i = 0; i < raw.length; ) {
+    const lead = raw[i];
+    const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (!isUtf8(raw.subarray(i, i + length))) return i;
+    i += length;
+  }
+  return raw.length;
+}
+
+/** A record holding nothing but its line ending (a blank line) is skipped, not counted as a row. */
+export function isBlankRecord(raw: Buffer): boolean {
+  return raw.length === 0 || (raw.length === 1 && raw[0] === 0x0a) || (raw.length === 2 && raw[0] === 0x0d && raw[1] === 0x0a);
+}

@@ -1,0 +1,61 @@
+/**
+ * One base class for every error the pipeline raises on purpose. Each subclass sets `name`, which is
+ * also the `Error` that a Step Functions `Retry`/`Catch` matches, so names are public contract.
+ */
+export class ImportError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ImportError';
+  }
+}
+
+/** The request is wrong: fails before any work starts, naming the field and the problem. */
+export class InvalidRequestError extends ImportError {
+  constructor(
+    readonly problems: string[],
+    options?: ErrorOptions,
+  ) {
+    super(`invalid request: ${problems.join('; ')}`, options);
+    this.name = 'InvalidRequestError';
+  }
+}
+
+/** The S3 object named by the request does not exist (or cannot be read). */
+export class SourceObjectNotFoundError extends ImportError {
+  constructor(bucket: string, key: string, options?: ErrorOptions) {
+    super(`source object s3://${bucket}/${key} does not exist`, options);
+    this.name = 'SourceObjectNotFoundError';
+  }
+}
+
+/** The DynamoDB table named by the request does not exist. */
+export class TableNotFoundError extends ImportError {
+  constructor(table: string, options?: ErrorOptions) {
+    super(`table ${JSON.stringify(table)} does not exist`, options);
+    this.name = 'TableNotFoundError';
+  }
+}
+
+/** The object's ETag changed after preflight: it was replaced mid-import, so nothing mixes two versions. */
+export class SourceObjectChangedError extends ImportError {
+  constructor(bucket: string, key: string, etag: string, options?: ErrorOptions) {
+    super(`source object s3://${bucket}/${key} changed during the import (expected ETag ${etag})`, options);
+    this.name = 'SourceObjectChangedError';
+  }
+}
+
+/** A read of the object failed in a way worth retrying from the last checkpoint (Step Functions retries it). */
+export class TransientReadError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TransientReadError';
+  }
+}
+
+/** BatchWriteItem kept failing (throttles, unprocessed items or errors) past the retry budget. */
+export class BatchWriteFailedError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BatchWriteFailedError';
+  }
+}

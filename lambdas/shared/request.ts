@@ -1,0 +1,160 @@
+import { InvalidRequestError } from './errors.js';
+
+/** How a column's text becomes a DynamoDB attribute. Key attribute types come from the table. */
+export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON';
+export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON'];
+
+/** The CSV/TSV dialect of the source object. */
+export interface CsvFormat {
+  /** One character. @default "\t" for *.tsv (and *.tab), "," otherwise */
+  readonly delimiter?: string;
+  /** The first record holds column names. @default true */
+  readonly header?: boolean;
+  /** Column names; required when `header` is false, renames the header's columns otherwise. */
+  readonly columns?: string[];
+  /** One character, or "" to turn quoting off (plain TSV). @default '"' */
+  readonly quote?: string;
+}
+
+/** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
+export interface ImportRequest {
+  readonly bucket: string;
+  readonly key: string;
+  readonly table: string;
+  readonly format?: CsvFormat;
+  /** Column name to type; columns not named here are strings. */
+  readonly types?: Record<string, ColumnType>;
+  /** Target chunk size in MiB; preflight grows it for huge files to bound the chunk count. @default 64 */
+  readonly chunkMiB?: number;
+  /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
+  readonly maxWriteRate?: number;
+}
+
+/** A request with every default applied: what the handlers work from after preflight. */
+export interface ResolvedRequest {
+  readonly bucket: string;
+  readonly key: string;
+  readonly table: string;
+  readonly format: Required<Omit<CsvFormat, 'columns'>> & { readonly columns?: string[] };
+  readonly types: Record<string, ColumnType>;
+  readonly chunkMiB: number;
+  readonly maxWriteRate: number;
+}
+
+export const DEFAULT_CHUNK_MIB = 64;
+const KNOWN_FIELDS = ['bucket', 'key', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate'];
+const KNOWN_FORMAT_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
+
+/**
+ * Checks an execution input and applies defaults. Collects every problem, then throws one
+ * InvalidRequestError that names each field, so a user fixes a request in one go.
+ */
+export function resolveImportRequest(input: unknown): ResolvedRequest {
+  const problems: string[] = [];
+  if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
+  for (const field of Object.keys(input)) {
+    if (!KNOWN_FIELDS.includes(field)) problems.push(`${field}: unknown field (known: ${KNOWN_FIELDS.join(', ')})`);
+  }
+  const bucket = requireString(input, 'bucket', problems);
+  const key = requireString(input, 'key', problems);
+  const table = requireString(input, 'table', problems);
+  const format = resolveFormat(input.format, key, problems);
+  const types = resolveTypes(input.types, problems);
+  const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
+  const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
+  if (problems.length > 0) throw new InvalidRequestError(problems);
+  return { bucket, key, table, format, types, chunkMiB, maxWriteRate };
+}
+
+function resolveFormat(value: unknown, key: string, problems: string[]): ResolvedRequest['format'] {
+  const format = value === undefined ? {} : value;
+  if (!isObject(format)) {
+    problems.push(`format: must be an object, got ${show(value)}`);
+    return { delimiter: ',', header: true, quote: '"' };
+  }
+  for (const field of Object.keys(format)) {
+    if (!KNOWN_FORMAT_FIELDS.includes(field)) problems.push(`format.${field}: unknown field`);
+  }
+  const delimiter = format.delimiter ?? (/\.(tsv|tab)$/i.test(key) ? '\t' : ',');
+  if (typeof delimiter !== 'string' || delimiter.length !== 1 || /[\r\n]/.test(delimiter)) {
+    problems.push(`format.delimiter: must be one character other than a newline, got ${show(delimiter)}`);
+  }
+  const quote = format.quote ?? '"';
+  if (typeof quote !== 'string' || quote.length > 1 || /[\r\n]/.test(quote) || quote === delimiter) {
+    problems.push(`format.quote: must be one character (not the delimiter) or "" for none, got ${show(quote)}`);
+  }
+  const header = format.header ?? true;
+  if (typeof header !== 'boolean') problems.push(`format.header: must be true or false, got ${show(header)}`);
+  const columns = format.columns;
+  if (columns !== undefined) checkColumnNames(columns, 'format.columns', problems);
+  if (header === false && columns === undefined) {
+    problems.push('format.columns: required when format.header is false');
+  }
+  return {
+    delimiter: String(delimiter),
+    header: header === true,
+    quote: String(quote),
+    ...(Array.isArray(columns) ? { columns: columns.map(String) } : {}),
+  };
+}
+
+/** Column names must be non-empty and unique: they become attribute names. */
+export function checkColumnNames(columns: unknown, field: string, problems: string[]): void {
+  if (!Array.isArray(columns) || columns.length === 0) {
+    problems.push(`${field}: must be a non-empty array of names, got ${show(columns)}`);
+    return;
+  }
+  const seen = new Set<string>();
+  columns.forEach((name, index) => {
+    if (typeof name !== 'string' || name.trim() === '') {
+      problems.push(`${field}[${index}]: must be a non-empty name, got ${show(name)}`);
+    } else if (seen.has(name)) {
+      problems.push(`${field}[${index}]: duplicate column name ${show(name)}`);
+    }
+    seen.add(String(name));
+  });
+}
+
+function resolveTypes(value: unknown, problems: string[]): Record<string, ColumnType> {
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    problems.push(`types: must be an object of column name to type, got ${show(value)}`);
+    return {};
+  }
+  const types: Record<string, ColumnType> = {};
+  for (const [column, type] of Object.entries(value)) {
+    if (COLUMN_TYPES.includes(type as ColumnType)) types[column] = type as ColumnType;
+    else problems.push(`types.${column}: unknown type ${show(type)} (known: ${COLUMN_TYPES.join(', ')})`);
+  }
+  return types;
+}
+
+function requireString(input: Record<string, unknown>, field: string, problems: string[]): string {
+  const value = input[field];
+  if (typeof value === 'string' && value.length > 0) return value;
+  problems.push(`${field}: required, a non-empty string${value === undefined ? '' : `, got ${show(value)}`}`);
+  return '';
+}
+
+function optionalNumber(
+  input: Record<string, unknown>,
+  field: string,
+  fallback: number,
+  valid: (n: number) => boolean,
+  expected: string,
+  problems: string[],
+): number {
+  const value = input[field];
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && valid(value)) return value;
+  problems.push(`${field}: must be ${expected}, got ${show(value)}`);
+  return fallback;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(value) ?? String(value);
+}

@@ -1,0 +1,109 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { MAX_ITEM_BYTES, itemSize } from './attribute-size.js';
+import { checkDynamoNumber } from './dynamo-number.js';
+import type { ColumnType } from './request.js';
+import type { KeyAttribute } from './workflow.js';
+
+export type Item = Record<string, AttributeValue>;
+
+/** A row became an item (with its key as a string, for de-duplication), or was rejected with a reason. */
+export type MappedRow =
+  | { readonly ok: true; readonly item: Item; readonly key: string }
+  | { readonly ok: false; readonly reason: string };
+
+type ValueType = ColumnType | 'B';
+type Converted = { ok: true; value: AttributeValue; canonical: string } | { ok: false; reason: string };
+
+export interface RowMapperOptions {
+  readonly columns: readonly string[];
+  readonly types: Readonly<Record<string, ColumnType>>;
+  readonly keys: readonly KeyAttribute[];
+}
+
+/**
+ * Builds the function that turns a parsed record into a DynamoDB item: types applied, empty fields
+ * omitted, key attributes required, values validated (a bad value rejects the row; nothing is coerced).
+ * Key types come from the table, whatever `types` says (preflight rejects a contradiction).
+ */
+export function createRowMapper({ columns, types, keys }: RowMapperOptions): (fields: string[]) => MappedRow {
+  const keyTypes = new Map<string, ValueType>(keys.map((k) => [k.name, k.type]));
+  const plan = columns.map((name) => ({ name, type: keyTypes.get(name) ?? types[name] ?? 'S', isKey: keyTypes.has(name) }));
+  const keyIndexes = keys.map((k) => columns.indexOf(k.name));
+
+  return (fields) => {
+    if (fields.length !== plan.length) {
+      return { ok: false, reason: `expected ${plan.length} fields, got ${fields.length}` };
+    }
+    const item: Item = {};
+    const keyParts: string[] = [];
+    for (let i = 0; i < plan.length; i++) {
+      const { name, type, isKey } = plan[i];
+      const text = fields[i];
+      if (text === '') {
+        if (isKey) return { ok: false, reason: `key attribute ${JSON.stringify(name)} is empty` };
+        continue;
+      }
+      const converted = convert(text, type);
+      if (!converted.ok) return { ok: false, reason: `column ${JSON.stringify(name)}: ${converted.reason}` };
+      item[name] = converted.value;
+      if (isKey) keyParts[keyIndexes.indexOf(i)] = converted.canonical;
+    }
+    const size = itemSize(item);
+    if (size > MAX_ITEM_BYTES) {
+      return { ok: false, reason: `item is ${size} bytes, over DynamoDB's ${MAX_ITEM_BYTES}-byte (400 KB) limit` };
+    }
+    return { ok: true, item, key: keyParts.join('\u0000') };
+  };
+}
+
+function convert(text: string, type: ValueType): Converted {
+  switch (type) {
+    case 'S':
+      return { ok: true, value: { S: text }, canonical: text };
+    case 'N': {
+      const check = checkDynamoNumber(text);
+      return check.ok ? { ok: true, value: { N: text }, canonical: check.canonical } : check;
+    }
+    case 'BOOL':
+      return convertBoolean(text);
+    case 'JSON':
+      return convertJson(text);
+    case 'B':
+      return convertBinary(text);
+  }
+}
+
+/** Only the spellings of true and false; "yes", "1" or "maybe" are rejected rather than guessed. */
+function convertBoolean(text: string): Converted {
+  const lower = text.toLowerCase();
+  if (lower === 'true' || lower === 'false') return { ok: true, value: { BOOL: lower === 'true' }, canonical: lower };
+  return { ok: false, reason: `not a boolean (true or false): ${JSON.stringify(text)}` };
+}
+
+function convertJson(text: string): Converted {
+  try {
+    return { ok: true, value: toAttributeValue(JSON.parse(text)), canonical: text };
+  } catch (error) {
+    return { ok: false, reason: `invalid JSON: ${(error as Error).message}` };
+  }
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Binary key attributes are written in the file as base64. */
+function convertBinary(text: string): Converted {
+  if (!BASE64.test(text)) return { ok: false, reason: `not base64 for a binary key: ${JSON.stringify(text)}` };
+  return { ok: true, value: { B: Buffer.from(text, 'base64') }, canonical: text };
+}
+
+/** A parsed JSON value as a DynamoDB attribute: objects become maps, arrays lists. */
+export function toAttributeValue(value: unknown): AttributeValue {
+  if (value === null) return { NULL: true };
+  if (typeof value === 'boolean') return { BOOL: value };
+  if (typeof value === 'number') return { N: String(value) };
+  if (typeof value === 'string') return { S: value };
+  if (Array.isArray(value)) return { L: value.map(toAttributeValue) };
+  const map: Record<string, AttributeValue> = {};
+  for (const [k, v] of Object.entries(value as object)) map[k] = toAttributeValue(v);
+  return { M: map };
+}
