@@ -1,0 +1,31 @@
+import type { TestProject } from 'vitest/node';
+import { applyServiceEnv, startLocalServices } from '../local/services/index.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the run's DynamoDB Local and MinIO listen; also in the AWS_* env of every worker. */
+    localServices: {
+      dynamodbEndpoint: string;
+      s3Endpoint: string;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string };
+    };
+  }
+}
+
+/**
+ * Starts DynamoDB Local and MinIO once for the whole test run (fetching or building them on first use)
+ * and stops them afterwards. Workers are forked after this runs and inherit `process.env`, so the
+ * AWS_ENDPOINT_URL_* variables set here reach every SDK client the tests and handlers create;
+ * `inject('localServices')` gives the same values to tests that build clients by hand.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Node 20 is this project's floor (CI too); the SDK's notice that 2027 releases need Node 22 would
+  // otherwise repeat in this process and in every worker.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const services = await startLocalServices({ log: (line) => process.stderr.write(`[local services] ${line}\n`) });
+  applyServiceEnv(services);
+  const { dynamodbEndpoint, s3Endpoint, region, credentials } = services;
+  project.provide('localServices', { dynamodbEndpoint, s3Endpoint, region, credentials });
+  return () => services.stop();
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Starts DynamoDB Local and MinIO once for the whole run; see the file for how workers find them.
+    globalSetup: ['test/global-setup.ts'],
+    // Integration tests import real files into DynamoDB Local; a few take tens of seconds on 2 cores.
+    testTimeout: 120_000,
+    // The very first run builds MinIO (about 5 minutes) inside the global setup.
+    hookTimeout: 600_000,
+    // Forks, not threads: handlers keep per-container SDK clients in module state, like Lambda does.
+    pool: 'forks',
+    poolOptions: {
+      // 2 cores, and DynamoDB Local and MinIO need CPU too: more than 2 test files at once only thrash.
+      forks: { minForks: 1, maxForks: 2 },
+    },
+  },
+});
