@@ -1,0 +1,25 @@
+import { USAGE, UsageError, parseLocalCommand } from '../local/cli-args.js';
+import { EXIT_FAILED, runLocalCommand } from '../local/local-command.js';
+
+/** CLI entry: `s3-ddb-import local <file> ...` (see USAGE). */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  const output = {
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+    interactive: Boolean(process.stderr.isTTY),
+  };
+  if (command !== 'local') {
+    output.err(command === undefined || command === '--help' ? USAGE : `unknown command ${JSON.stringify(command)}\n${USAGE}`);
+    return command === '--help' ? 0 : EXIT_FAILED;
+  }
+  try {
+    return await runLocalCommand(parseLocalCommand(args), output);
+  } catch (error) {
+    if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true) throw error;
+    output.err(`${(error as Error).message}\n${USAGE}`);
+    return EXIT_FAILED;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { COLUMN_TYPES, type ColumnType, type CsvFormat } from '../lambdas/shared/request.js';
+
+export type KeyType = 'S' | 'N' | 'B';
+
+/** `s3-ddb-import local` options, as parsed from argv. */
+export interface LocalCommand {
+  readonly file: string;
+  readonly table: string;
+  readonly partitionKey?: { name: string; type: KeyType };
+  readonly sortKey?: { name: string; type: KeyType };
+  readonly createTable: boolean;
+  readonly format: CsvFormat;
+  readonly types: Record<string, ColumnType>;
+  readonly concurrency: number;
+  readonly chunkMiB?: number;
+  readonly timeoutSeconds: number;
+  readonly json: boolean;
+}
+
+/** A command line that cannot be run; the CLI prints the message and the usage, and exits 1. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
+         [--delimiter C|tab] [--no-header] [--columns a,b,c] [--types col=N,col2=BOOL]
+         [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]`;
+
+/** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
+export function parseLocalCommand(args: string[]): LocalCommand {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      table: { type: 'string' }, pk: { type: 'string' }, sk: { type: 'string' },
+      'create-table': { type: 'boolean', default: false }, delimiter: { type: 'string' },
+      'no-header': { type: 'boolean', default: false }, columns: { type: 'string' }, types: { type: 'string' },
+      concurrency: { type: 'string' }, 'chunk-mib': { type: 'string' }, 'timeout-s': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
+  if (!values.table) throw new UsageError('--table is required');
+  const createTable = values['create-table'] === true;
+  if (createTable && !values.pk) throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
+  const format: CsvFormat = {
+    ...(values.delimiter !== undefined ? { delimiter: values.delimiter === 'tab' ? '\t' : values.delimiter } : {}),
+    ...(values['no-header'] ? { header: false } : {}),
+    ...(values.columns !== undefined ? { columns: values.columns.split(',') } : {}),
+  };
+  return {
+    file: positionals[0],
+    table: values.table,
+    ...(values.pk ? { partitionKey: parseKey(values.pk, '--pk') } : {}),
+    ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}),
+    createTable,
+    format,
+    types: parseTypes(values.types),
+    concurrency: parseNumber(values.concurrency, '--concurrency', 40, (n) => Number.isInteger(n) && n >= 1 && n <= 40),
+    ...(values['chunk-mib'] !== undefined ? { chunkMiB: parseNumber(values['chunk-mib'], '--chunk-mib', 64, (n) => n > 0) } : {}),
+    timeoutSeconds: parseNumber(values['timeout-s'], '--timeout-s', 900, (n) => n > 0 && n <= 900),
+    json: values.json === true,
+  };
+}
+
+function parseKey(text: string, flag: string): { name: string; type: KeyType } {
+  const [name, type = 'S', ...rest] = text.split(':');
+  if (!name || rest.length > 0 || !['S', 'N', 'B'].includes(type)) throw new UsageError(`${flag}: expected name[:S|N|B], got ${JSON.stringify(text)}`);
+  return { name, type: type as KeyType };
+}
+
+function parseTypes(text: string | undefined): Record<string, ColumnType> {
+  const types: Record<string, ColumnType> = {};
+  for (const pair of text ? text.split(',') : []) {
+    const [column, type] = pair.split('=');
+    if (!column || !COLUMN_TYPES.includes(type as ColumnType)) {
+      throw new UsageError(`--types: expected col=${COLUMN_TYPES.join('|')}, got ${JSON.stringify(pair)}`);
+    }
+    types[column] = type as ColumnType;
+  }
+  return types;
+}
+
+function parseNumber(text: string | undefined, flag: string, fallback: number, valid: (n: number) => boolean): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || !valid(value)) throw new UsageError(`${flag}: invalid value ${JSON.stringify(text)}`);
+  return value;
+}

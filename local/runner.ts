@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { handler as importHandler } from '../lambdas/import/handler.js';
+import { handler as preflightHandler } from '../lambdas/preflight/handler.js';
+import { handler as summarizeHandler } from '../lambdas/summarize/handler.js';
+import type { ImportRequest } from '../lambdas/shared/request.js';
+import type { ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/shared/workflow.js';
+import { installPromiseWithResolvers } from './promise-with-resolvers.js';
+
+export const ASL_PATH = fileURLToPath(new URL('../statemachine/import.asl.json', import.meta.url));
+/** Fake but well-formed ARNs: the interpreter validates Resource syntax; local handlers replace them. */
+const LOCAL_ARN = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:s3-ddb-import-${name}`;
+
+type TaskHandlers = NonNullable<NonNullable<Parameters<InstanceType<typeof import('aws-local-stepfunctions').StateMachine>['run']>[1]>['overrides']>['taskResourceLocalHandlers'];
+
+/** What the runner tells its caller while the workflow runs. */
+export type RunnerEvent =
+  | { type: 'preflight'; chunks: number; scanComplete: boolean; offset: number; size: number }
+  | { type: 'chunk-progress'; chunkIndex: number; done: boolean; rows: number; written: number; rejected: number };
+
+export interface LocalRunOptions {
+  /** The Lambda timeout the handlers see through getRemainingTimeInMillis(). @default 900_000 */
+  readonly timeoutMs?: number;
+  /** The Map's MaxConcurrency substitution. @default 40 */
+  readonly maxConcurrency?: number;
+  /** @default a random UUID, as Step Functions names executions */
+  readonly executionName?: string;
+  readonly onEvent?: (event: RunnerEvent) => void;
+}
+
+/** A Lambda-like context whose remaining time runs down from `timeoutMs` from the moment it is made. */
+export function lambdaContext(timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  return { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+}
+
+/** Reads the workflow file and fills its ${placeholders} as CDK's definitionSubstitutions does. */
+export async function loadDefinition(substitutions: Record<string, string>): Promise<unknown> {
+  const text = await readFile(ASL_PATH, 'utf8');
+  return JSON.parse(
+    text.replace(/\$\{(\w+)\}/g, (placeholder, name: string) => {
+      if (!(name in substitutions)) throw new Error(`no substitution for ${placeholder} in ${ASL_PATH}`);
+      return substitutions[name];
+    }),
+  );
+}
+
+/**
+ * Runs statemachine/import.asl.json with aws-local-stepfunctions, its Task states bound to the real
+ * handlers. Services come from the AWS_ENDPOINT_URL_* environment. Resolves with the execution output;
+ * rejects with the failing state's error (its `name` is the Step Functions error name).
+ */
+export async function runLocalImport(request: ImportRequest, options: LocalRunOptions = {}): Promise<ImportSummary> {
+  installPromiseWithResolvers();
+  const { StateMachine, ExecutionError } = await import('aws-local-stepfunctions');
+  const timeoutMs = options.timeoutMs ?? 900_000;
+  const emit = options.onEvent ?? (() => undefined);
+  const definition = await loadDefinition({
+    PreflightFunctionArn: LOCAL_ARN('preflight'),
+    ImportFunctionArn: LOCAL_ARN('import'),
+    SummarizeFunctionArn: LOCAL_ARN('summarize'),
+    MaxConcurrency: String(options.maxConcurrency ?? 40),
+  });
+  const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
+  const taskResourceLocalHandlers = {
+    Preflight: async (input: PreflightEvent) => {
+      const state: ScanState = await preflightHandler(input, lambdaContext(timeoutMs));
+      emit({ type: 'preflight', chunks: state.chunks.length, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size });
+      return state;
+    },
+    ImportChunk: async (input: ImportChunkEvent) => {
+      const progress: ChunkProgress = await importHandler(input, lambdaContext(timeoutMs));
+      emit({ type: 'chunk-progress', chunkIndex: input.chunkIndex, done: progress.next === null, ...progress });
+      return progress;
+    },
+    Summarize: (input: SummarizeEvent) => summarizeHandler(input),
+  };
+  const executionName = options.executionName ?? randomUUID();
+  const input = JSON.parse(JSON.stringify(request)) as Parameters<typeof machine.run>[0];
+  const execution = machine.run(input, {
+    // The interpreter types payloads as plain JSON; each handler takes the typed payload its state sends.
+    overrides: { taskResourceLocalHandlers: taskResourceLocalHandlers as unknown as TaskHandlers },
+    context: { Execution: { Name: executionName, Input: input, StartTime: new Date().toISOString() } },
+  });
+  try {
+    return (await execution.result) as unknown as ImportSummary;
+  } catch (error) {
+    throw error instanceof ExecutionError && error.cause instanceof Error ? error.cause : error;
+  }
+}
