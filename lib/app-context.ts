@@ -1,0 +1,60 @@
+import type { Node } from 'constructs';
+import type { WatchedPrefix } from './watched-prefix.js';
+import type { S3DdbImportStackProps } from './s3-ddb-import-stack.js';
+
+type ContextProps = Pick<S3DdbImportStackProps, 'bucketName' | 'tableNames' | 'watches' | 'maxConcurrency'>;
+
+/**
+ * Reads the stack configuration from CDK context (cdk.json, or `-c key=value`, where every value is a
+ * string): `bucketName`, `tableNames` (array or 'a,b'), `watches` (array or JSON text), `maxConcurrency`.
+ * The construct checks the values themselves; this only checks their shape.
+ */
+export function stackPropsFromContext(node: Node): ContextProps {
+  const bucketName = node.tryGetContext('bucketName');
+  if (bucketName !== undefined && (typeof bucketName !== 'string' || bucketName === '')) {
+    throw new Error(`context bucketName must be a bucket name, got ${JSON.stringify(bucketName)}`);
+  }
+  return {
+    bucketName,
+    tableNames: readTableNames(node.tryGetContext('tableNames')),
+    watches: readWatches(node.tryGetContext('watches')),
+    maxConcurrency: readNumber('maxConcurrency', node.tryGetContext('maxConcurrency')),
+  };
+}
+
+function readTableNames(value: unknown): string[] {
+  const names = typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter(Boolean) : value;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((name) => typeof name === 'string' && name)) {
+    throw new Error(`context tableNames must be a non-empty list of table names, got ${JSON.stringify(value)}`);
+  }
+  return names;
+}
+
+function readWatches(value: unknown): WatchedPrefix[] | undefined {
+  if (value === undefined) return undefined;
+  const watches = typeof value === 'string' ? parseJson('watches', value) : value;
+  const valid = (w: unknown) =>
+    typeof w === 'object' && w !== null && typeof (w as WatchedPrefix).prefix === 'string' &&
+    typeof (w as WatchedPrefix).table === 'string';
+  if (!Array.isArray(watches) || !watches.every(valid)) {
+    throw new Error(`context watches must be a list of { prefix, table, ... }, got ${JSON.stringify(value)}`);
+  }
+  return watches as WatchedPrefix[];
+}
+
+function readNumber(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || Number.isNaN(n)) {
+    throw new Error(`context ${name} must be a number, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function parseJson(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`context ${name} must be JSON, got ${text}`);
+  }
+}

@@ -1,0 +1,153 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, Fn, RemovalPolicy, Token, Tokenization } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { DEFAULT_REJECTS_PREFIX } from '../lambdas/shared/config.js';
+import { PipelineFunction } from './pipeline-function.js';
+import { addWatchRule, checkWatch, type WatchedPrefix } from './watched-prefix.js';
+import {
+  ASL_DEFINITION_FILE,
+  MAX_CONCURRENCY_PLACEHOLDER,
+  TASK_FUNCTION_PLACEHOLDERS,
+  TASK_HANDLER_FILES,
+  type TaskStateName,
+} from './workflow-tasks.js';
+
+export { ASL_PLACEHOLDERS } from './workflow-tasks.js';
+export type { WatchedPrefix } from './watched-prefix.js';
+
+/** An inline Map runs at most 40 iterations at once; a higher MaxConcurrency buys nothing. */
+const MAX_INLINE_MAP_CONCURRENCY = 40;
+/** Lambda's hard limit: 15 minutes = 900 s. */
+const MAX_LAMBDA_TIMEOUT_SECONDS = 900;
+
+export interface CsvImportPipelineProps {
+  /**
+   * Bucket holding the files; rejects and reports are written under `rejectsPrefix` in it.
+   * For `watches`, the bucket must send events to EventBridge: `eventBridgeEnabled: true` on a bucket
+   * you create, or EventBridge notifications turned on for an imported one (not done here).
+   */
+  readonly bucket: s3.IBucket;
+  /** Tables imports may write; each gets its own grants, and requests for any other table fail. */
+  readonly tables: dynamodb.ITable[];
+  /** Prefixes whose new objects start an import. @default - none; imports start with StartExecution */
+  readonly watches?: WatchedPrefix[];
+  /** Chunks imported at once (the Map's MaxConcurrency), 1 to 40. @default 40 */
+  readonly maxConcurrency?: number;
+  /** Memory of the import function in MB; 1769 MB buys one full vCPU. @default 1769 */
+  readonly importMemorySize?: number;
+  /** Memory of the preflight (scan) function in MB. @default 1024 */
+  readonly preflightMemorySize?: number;
+  /** Timeout of the preflight and import functions; both checkpoint before it. @default Duration.minutes(15) */
+  readonly timeout?: Duration;
+  /** Key prefix for rejects and reports: `<rejectsPrefix>/<execution>/...`. @default 's3-ddb-import/rejects' */
+  readonly rejectsPrefix?: string;
+}
+
+/**
+ * Imports CSV/TSV objects from an S3 bucket into existing DynamoDB tables: a Step Functions workflow
+ * (`statemachine/import.asl.json`) that scans the object into chunks, imports them in parallel and
+ * writes a report.
+ */
+export class CsvImportPipeline extends Construct {
+  public readonly stateMachine: sfn.StateMachine;
+  public readonly preflightFunction: NodejsFunction;
+  public readonly importFunction: NodejsFunction;
+  public readonly summarizeFunction: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: CsvImportPipelineProps) {
+    super(scope, id);
+    const maxConcurrency = checkMaxConcurrency(props.maxConcurrency ?? MAX_INLINE_MAP_CONCURRENCY);
+    const timeout = checkTimeout(props.timeout ?? Duration.minutes(15));
+    const rejectsPrefix = checkRejectsPrefix(props.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX);
+    if (props.tables.length === 0) throw new Error('tables must hold at least one table, got none');
+    const tableNames = props.tables.map((table) => table.tableName);
+    for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix);
+
+    const environment = { REJECTS_PREFIX: rejectsPrefix, ALLOWED_TABLES: Fn.join(',', tableNames) };
+    const fn = (id: string, task: TaskStateName, description: string, memorySize: number, t = timeout) =>
+      new PipelineFunction(this, id, {
+        entry: TASK_HANDLER_FILES[task],
+        description,
+        memorySize,
+        timeout: t,
+        environment,
+      });
+    const preflight = fn('PreflightFunction', 'Preflight', 'Checks an import request and cuts the object into chunks',
+      props.preflightMemorySize ?? 1024);
+    const importer = fn('ImportFunction', 'ImportChunk', 'Imports one chunk of an object into DynamoDB',
+      props.importMemorySize ?? 1769);
+    // Summarize only adds up small counts and writes one JSON report.
+    const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', 256,
+      Duration.minutes(2));
+    this.preflightFunction = preflight;
+    this.importFunction = importer;
+    this.summarizeFunction = summarize;
+
+    const rejectsObjects = `${rejectsPrefix}/*`;
+    props.bucket.grantRead(preflight);
+    props.bucket.grantRead(importer);
+    props.bucket.grantPut(importer, rejectsObjects);
+    props.bucket.grantPut(summarize, rejectsObjects);
+    for (const table of props.tables) {
+      table.grant(preflight, 'dynamodb:DescribeTable');
+      // Not grantWriteData: the import only ever calls BatchWriteItem.
+      table.grant(importer, 'dynamodb:BatchWriteItem');
+    }
+
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromFile(fileURLToPath(new URL(`../${ASL_DEFINITION_FILE}`, import.meta.url))),
+      definitionSubstitutions: {
+        [TASK_FUNCTION_PLACEHOLDERS.Preflight]: preflight.functionArn,
+        [TASK_FUNCTION_PLACEHOLDERS.ImportChunk]: importer.functionArn,
+        [TASK_FUNCTION_PLACEHOLDERS.Summarize]: summarize.functionArn,
+        [MAX_CONCURRENCY_PLACEHOLDER]: Tokenization.stringifyNumber(maxConcurrency),
+      },
+      logs: {
+        destination: new logs.LogGroup(this, 'StateMachineLogs', {
+          retention: logs.RetentionDays.ONE_MONTH,
+          removalPolicy: RemovalPolicy.DESTROY,
+        }),
+        level: sfn.LogLevel.ALL,
+        includeExecutionData: false,
+      },
+    });
+    // A definition from a file gets no automatic grants.
+    for (const f of [preflight, importer, summarize]) f.grantInvoke(this.stateMachine);
+
+    (props.watches ?? []).forEach((watch, index) =>
+      addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
+    );
+  }
+}
+
+function checkMaxConcurrency(value: number): number {
+  if (Token.isUnresolved(value)) return value;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_INLINE_MAP_CONCURRENCY) {
+    throw new Error(`maxConcurrency must be an integer from 1 to ${MAX_INLINE_MAP_CONCURRENCY}, got ${value}`);
+  }
+  return value;
+}
+
+function checkTimeout(value: Duration): Duration {
+  if (value.isUnresolved()) return value;
+  const seconds = value.toSeconds();
+  if (seconds < 1 || seconds > MAX_LAMBDA_TIMEOUT_SECONDS) {
+    throw new Error(`timeout must be from 1 to ${MAX_LAMBDA_TIMEOUT_SECONDS} seconds, got ${seconds} seconds`);
+  }
+  return value;
+}
+
+/** Normalises 'a/b/' to 'a/b'; the functions and the grants both append '/<execution>/...'. */
+function checkRejectsPrefix(value: string): string {
+  const prefix = value.replace(/\/+$/, '');
+  if (prefix === '' || prefix.startsWith('/') || prefix.includes('*')) {
+    throw new Error(`rejectsPrefix must be a key prefix like 'imports/rejects', got '${value}'`);
+  }
+  return prefix;
+}

@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: handler paths and the lock file are resolved from here, not from the cwd. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * esbuild's ESM output keeps the `require` calls of CommonJS dependencies (parts of the AWS SDK);
+ * this banner gives them a real `require`.
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export interface PipelineFunctionProps {
+  /** Handler file relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Record<string, string>;
+  /** @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+}
+
+/**
+ * One pipeline Lambda: Node.js 22 on ARM64, bundled locally by esbuild as minified ESM with source maps,
+ * logging to its own log group with a retention.
+ */
+export class PipelineFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: PipelineFunctionProps) {
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    super(scope, id, {
+      entry: fileURLToPath(new URL(`../${props.entry}`, import.meta.url)),
+      handler: 'handler',
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      logGroup,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        // Line mapping is what stack traces need; leaving the sources out keeps the bundle small.
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // Bundle the SDK the tests ran with instead of whichever version the runtime ships.
+        externalModules: [],
+      },
+    });
+  }
+}

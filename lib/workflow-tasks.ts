@@ -1,0 +1,33 @@
+/**
+ * The Task states of `statemachine/import.asl.json` and what runs them. CDK binds each placeholder to a
+ * Lambda function built from the handler file; the local runner binds the same names to the same files.
+ * Paths are relative to the repository root.
+ */
+
+/** Path of the one workflow definition, relative to the repository root. */
+export const ASL_DEFINITION_FILE = 'statemachine/import.asl.json';
+
+/** Task state name to the handler file (exporting `handler`) that runs it. */
+export const TASK_HANDLER_FILES = {
+  Preflight: 'lambdas/preflight/handler.ts',
+  ImportChunk: 'lambdas/import/handler.ts',
+  Summarize: 'lambdas/summarize/handler.ts',
+} as const;
+
+/** Task state name to the `${...}` placeholder its `Resource` holds. */
+export const TASK_FUNCTION_PLACEHOLDERS = {
+  Preflight: 'PreflightFunctionArn',
+  ImportChunk: 'ImportFunctionArn',
+  Summarize: 'SummarizeFunctionArn',
+} as const;
+
+export type TaskStateName = keyof typeof TASK_HANDLER_FILES;
+
+/** Placeholder holding the Map's MaxConcurrency as decimal text (the ASL turns it into a number). */
+export const MAX_CONCURRENCY_PLACEHOLDER = 'MaxConcurrency';
+
+/** Every `${...}` placeholder the definition may hold; each gets a substitution. */
+export const ASL_PLACEHOLDERS: readonly string[] = [
+  ...Object.values(TASK_FUNCTION_PLACEHOLDERS),
+  MAX_CONCURRENCY_PLACEHOLDER,
+];

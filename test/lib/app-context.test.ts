@@ -1,0 +1,32 @@
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { stackPropsFromContext } from '../../lib/app-context.js';
+
+const read = (context: Record<string, unknown>) => stackPropsFromContext(new App({ context }).node);
+
+describe('stackPropsFromContext', () => {
+  it('reads arrays and numbers as cdk.json holds them', () => {
+    const watches = [{ prefix: 'in/', table: 'a' }];
+    expect(read({ tableNames: ['a', 'b'], watches, maxConcurrency: 8 })).toEqual({
+      bucketName: undefined, tableNames: ['a', 'b'], watches, maxConcurrency: 8,
+    });
+  });
+
+  it('reads the strings that -c key=value gives', () => {
+    const watches = '[{"prefix":"in/","table":"a"}]';
+    const props = read({ bucketName: 'data', tableNames: 'a, b', watches, maxConcurrency: '8' });
+    expect(props).toEqual({
+      bucketName: 'data', tableNames: ['a', 'b'], watches: [{ prefix: 'in/', table: 'a' }], maxConcurrency: 8,
+    });
+  });
+
+  it.each([
+    ['tableNames is missing', {}, 'context tableNames must be a non-empty list'],
+    ['tableNames is empty', { tableNames: '' }, 'context tableNames must be a non-empty list'],
+    ['watches is not JSON', { tableNames: 'a', watches: '[{' }, 'context watches must be JSON'],
+    ['a watch has no table', { tableNames: 'a', watches: [{ prefix: 'in/' }] }, 'context watches must be a list'],
+    ['maxConcurrency is no number', { tableNames: 'a', maxConcurrency: 'x' }, 'context maxConcurrency must be'],
+  ])('fails when %s', (_, context, message) => {
+    expect(() => read(context)).toThrow(message);
+  });
+});

@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { ASL_PLACEHOLDERS } from '../../lib/csv-import-pipeline.js';
+import {
+  ASL_DEFINITION_FILE,
+  MAX_CONCURRENCY_PLACEHOLDER,
+  TASK_FUNCTION_PLACEHOLDERS,
+  TASK_HANDLER_FILES,
+} from '../../lib/workflow-tasks.js';
+
+/** asl-validator 4 is CommonJS without type declarations: `module.exports = validator`. */
+type AslValidator = (
+  definition: unknown,
+  options?: { checkPaths?: boolean; checkArn?: boolean },
+) => { isValid: boolean; errorsText: (separator?: string) => string };
+const aslValidator = createRequire(import.meta.url)('asl-validator') as AslValidator;
+
+interface State {
+  readonly Type: string;
+  readonly Resource?: string;
+  readonly ItemProcessor?: { readonly States: Record<string, State> };
+  readonly Iterator?: { readonly States: Record<string, State> };
+  readonly Branches?: { readonly States: Record<string, State> }[];
+}
+
+const fromRoot = (path: string) => new URL(`../../${path}`, import.meta.url);
+const text = readFileSync(fromRoot(ASL_DEFINITION_FILE), 'utf8');
+const definition = JSON.parse(text) as { States: Record<string, State> };
+
+/** Every state, nested ones (Map item processors, Parallel branches) included, by name. */
+function allStates(states: Record<string, State>): [string, State][] {
+  return Object.entries(states).flatMap(([name, state]) => [
+    [name, state] as [string, State],
+    ...[state.ItemProcessor, state.Iterator, ...(state.Branches ?? [])]
+      .filter((sub) => sub !== undefined)
+      .flatMap((sub) => allStates(sub.States)),
+  ]);
+}
+const tasks = allStates(definition.States).filter(([, state]) => state.Type === 'Task');
+
+/** The definition as CloudFormation will see it once the substitutions are made. */
+function substituted(): string {
+  return text.replace(/\$\{(\w+)\}/g, (_, name: string) =>
+    name === MAX_CONCURRENCY_PLACEHOLDER ? '40' : `arn:aws:lambda:us-east-1:123456789012:function:${name}`,
+  );
+}
+
+describe('statemachine/import.asl.json', () => {
+  it('uses exactly the placeholders the construct substitutes', () => {
+    const found = new Set([...text.matchAll(/\$\{([^}]*)\}/g)].map((match) => match[1]));
+    expect(found).toEqual(new Set(ASL_PLACEHOLDERS));
+  });
+
+  it('has one Task state per handler, nested ones included', () => {
+    expect(tasks.map(([name]) => name).sort()).toEqual(Object.keys(TASK_HANDLER_FILES).sort());
+  });
+
+  it.each(tasks)('binds Task %s to its function placeholder', (name, state) => {
+    const placeholder = TASK_FUNCTION_PLACEHOLDERS[name as keyof typeof TASK_FUNCTION_PLACEHOLDERS];
+    expect(state.Resource).toBe(`\${${placeholder}}`);
+  });
+
+  it.each(Object.entries(TASK_HANDLER_FILES))('has a handler file for Task %s (%s)', (_, file) => {
+    expect(existsSync(fromRoot(file)), `${file} is missing`).toBe(true);
+  });
+
+  it('passes asl-validator once substituted', () => {
+    const result = aslValidator(JSON.parse(substituted()));
+    expect(result.errorsText(), 'asl-validator errors').toBe('');
+    expect(result.isValid).toBe(true);
+  });
+
+  it('uses only what aws-local-stepfunctions runs too', () => {
+    expect(text).not.toMatch(/"QueryLanguage"|"Assign"|"ItemReader"|"ItemBatcher"|"ResultWriter"|"DISTRIBUTED"/);
+  });
+});

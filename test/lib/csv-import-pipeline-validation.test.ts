@@ -1,0 +1,59 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { describe, expect, it } from 'vitest';
+import { CsvImportPipeline, type CsvImportPipelineProps } from '../../lib/csv-import-pipeline.js';
+import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
+
+/** Builds a pipeline in a fresh stack; every case here throws before any function is bundled. */
+function build(props: Partial<CsvImportPipelineProps>): void {
+  const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
+  new CsvImportPipeline(stack, 'Pipeline', {
+    bucket: s3.Bucket.fromBucketName(stack, 'Bucket', 'data-bucket'),
+    tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
+    ...props,
+  });
+}
+
+describe('CsvImportPipeline validation', () => {
+  it.each([0, 41, 2.5])('fails when maxConcurrency is %s', (maxConcurrency) => {
+    const message = `maxConcurrency must be an integer from 1 to 40, got ${maxConcurrency}`;
+    expect(() => build({ maxConcurrency })).toThrow(message);
+  });
+
+  it('fails when a watch names a table not in tables', () => {
+    expect(() => build({ watches: [{ prefix: 'in/', table: 'other' }] })).toThrow(
+      "watch for prefix 'in/': table 'other' is not among tables (ngrams)",
+    );
+  });
+
+  it.each([
+    ['an empty prefix', ''],
+    ['a prefix above the rejects', 's3-ddb-import/'],
+    ['a prefix inside the rejects', 's3-ddb-import/rejects/x/'],
+  ])('fails when a watch has %s (its reports would trigger imports)', (_, prefix) => {
+    expect(() => build({ watches: [{ prefix, table: 'ngrams' }] })).toThrow('overlaps the rejects prefix');
+  });
+
+  it('fails when a watch has a format the request validator rejects', () => {
+    const watches = [{ prefix: 'in/', table: 'ngrams', format: { delimiter: '||' } }];
+    expect(() => build({ watches })).toThrow("watch for prefix 'in/': format.delimiter: must be one character");
+  });
+
+  it('fails when tables is empty', () => {
+    expect(() => build({ tables: [] })).toThrow('tables must hold at least one table');
+  });
+
+  it('fails when timeout is over 15 minutes', () => {
+    expect(() => build({ timeout: Duration.minutes(16) })).toThrow('timeout must be from 1 to 900 seconds, got 960');
+  });
+
+  it('fails when rejectsPrefix is not a key prefix', () => {
+    const message = "rejectsPrefix must be a key prefix like 'imports/rejects', got '/'";
+    expect(() => build({ rejectsPrefix: '/' })).toThrow(message);
+  });
+
+  it('fails when the stack gets no table names', () => {
+    expect(() => new S3DdbImportStack(new App(), 'Empty', { tableNames: [] })).toThrow('tableNames must name at least');
+  });
+});

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
+
+// Bundling is skipped here (it is what `cdk synth` in cdk-synth.test.ts covers): the template is the same.
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new S3DdbImportStack(app, 'Test', {
+  tableNames: ['ngrams', 'words'],
+  watches: [
+    { prefix: 'imports/ngrams/', table: 'ngrams', format: { delimiter: '\t' }, types: { year: 'N' } },
+    { prefix: 'imports/words/', table: 'words', chunkMiB: 16 },
+  ],
+  maxConcurrency: 8,
+});
+const template = Template.fromStack(stack);
+const { pipeline } = stack;
+const bucket = stack.node.findChild('Bucket');
+const bucketArn = { 'Fn::GetAtt': [logicalId(bucket), 'Arn'] };
+const tableArn = (name: string) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:', { Ref: 'AWS::Region' }, ':',
+    { Ref: 'AWS::AccountId' }, `:table/${name}`]],
+});
+const tableArns = [tableArn('ngrams'), tableArn('words')];
+const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction];
+
+interface Statement {
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+
+function logicalId(construct: IConstruct): string {
+  return stack.getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
+}
+
+/** Every statement of the AWS::IAM::Policy resources attached to a role. */
+function statementsOf(role: IConstruct | undefined): Statement[] {
+  const roleId = logicalId(role!);
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** The resources granted, over all statements, for one action. */
+function resourcesFor(statements: Statement[], action: string): unknown[] {
+  return statements.filter((s) => asList(s.Action).includes(action)).flatMap((s) => asList(s.Resource));
+}
+
+describe('CsvImportPipeline in S3DdbImportStack', () => {
+  it('creates a standard state machine that logs everything but execution data', () => {
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      LoggingConfiguration: Match.objectLike({ IncludeExecutionData: false, Level: 'ALL' }),
+    });
+  });
+
+  it('substitutes every placeholder of the definition file', () => {
+    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, unknown>;
+    const text = readFileSync(new URL('../../statemachine/import.asl.json', import.meta.url), 'utf8');
+    const placeholders = new Set([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]));
+    expect(new Set(Object.keys(substitutions))).toEqual(placeholders);
+    expect(substitutions).toEqual({
+      PreflightFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.preflightFunction), 'Arn'] },
+      ImportFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.importFunction), 'Arn'] },
+      SummarizeFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.summarizeFunction), 'Arn'] },
+      MaxConcurrency: '8',
+    });
+  });
+
+  it('runs every function on Node.js 22 and ARM64 with the pipeline environment', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 3 + 1); // + the bucket notifications handler
+    for (const fn of functions) {
+      expect(template.toJSON().Resources[logicalId(fn)].Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Environment: {
+          Variables: { REJECTS_PREFIX: 's3-ddb-import/rejects', ALLOWED_TABLES: 'ngrams,words' },
+        },
+      });
+    }
+  });
+
+  it('lets preflight read objects and describe exactly the tables', () => {
+    const statements = statementsOf(pipeline.preflightFunction.role);
+    expect(resourcesFor(statements, 'dynamodb:DescribeTable')).toEqual(tableArns);
+    expect(resourcesFor(statements, 's3:GetObject*')).toContainEqual({ 'Fn::Join': ['', [bucketArn, '/*']] });
+    expect(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('dynamodb:'))).toEqual([
+      'dynamodb:DescribeTable',
+      'dynamodb:DescribeTable',
+    ]);
+  });
+
+  it('lets import read objects, batch-write the tables and put rejects only under the rejects prefix', () => {
+    const statements = statementsOf(pipeline.importFunction.role);
+    expect(resourcesFor(statements, 'dynamodb:BatchWriteItem')).toEqual(tableArns);
+    expect(resourcesFor(statements, 's3:GetObject*')).toContainEqual({ 'Fn::Join': ['', [bucketArn, '/*']] });
+    expect(resourcesFor(statements, 's3:PutObject')).toEqual([
+      { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] },
+    ]);
+    const dynamoActions = new Set(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('dynamodb:')));
+    expect(dynamoActions).toEqual(new Set(['dynamodb:BatchWriteItem']));
+  });
+
+  it('lets summarize put reports under the rejects prefix and nothing more', () => {
+    const statements = statementsOf(pipeline.summarizeFunction.role);
+    expect(resourcesFor(statements, 's3:PutObject')).toEqual([
+      { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] },
+    ]);
+    expect(resourcesFor(statements, 's3:GetObject*')).toEqual([]);
+    expect(statements.flatMap((s) => asList(s.Action)).some((a) => a.startsWith('dynamodb:'))).toBe(false);
+  });
+
+  it('grants no S3 or DynamoDB action on "*"', () => {
+    const offending = Object.entries(template.findResources('AWS::IAM::Policy')).flatMap(([id, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[])
+        .filter((s) => asList(s.Action).some((a) => /^(s3|dynamodb):/.test(a) || a === '*'))
+        .filter((s) => asList(s.Resource).includes('*'))
+        .map((s) => `${id}: ${JSON.stringify(s)}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('lets the state machine invoke exactly the three functions', () => {
+    const statements = statementsOf(stack.pipeline.stateMachine.role);
+    const expected = functions.flatMap((fn) => {
+      const arn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
+      return [arn, { 'Fn::Join': ['', [arn, ':*']] }];
+    });
+    expect(resourcesFor(statements, 'lambda:InvokeFunction')).toEqual(expected);
+    const lambdaActions = new Set(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('lambda:')));
+    expect(lambdaActions).toEqual(new Set(['lambda:InvokeFunction']));
+  });
+
+  it('adds one rule per watch that builds the request with an input transformer', () => {
+    template.resourceCountIs('AWS::Events::Rule', 2);
+    const inputPathsMap = { 'detail-bucket-name': '$.detail.bucket.name', 'detail-object-key': '$.detail.object.key' };
+    for (const [prefix, table] of [['imports/ngrams/', 'ngrams'], ['imports/words/', 'words']]) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        EventPattern: {
+          'source': ['aws.s3'],
+          'detail-type': ['Object Created'],
+          'detail': Match.objectLike({
+            bucket: { name: [{ Ref: logicalId(bucket) }] },
+            object: Match.objectLike({ key: [{ prefix }] }),
+          }),
+        },
+        Targets: [Match.objectLike({
+          Arn: { Ref: logicalId(pipeline.stateMachine) },
+          InputTransformer: {
+            InputPathsMap: inputPathsMap,
+            InputTemplate: Match.stringLikeRegexp(`"table":"${table}"`),
+          },
+        })],
+      });
+    }
+  });
+
+  it('creates a private, encrypted, TLS-only bucket that sends events to EventBridge', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+    });
+    template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
+        Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      })]) },
+    });
+    template.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: { EventBridgeConfiguration: {} },
+    });
+  });
+
+  it('outputs the state machine ARN and the bucket name', () => {
+    template.hasOutput('StateMachineArn', { Value: { Ref: logicalId(pipeline.stateMachine) } });
+    template.hasOutput('BucketName', { Value: { Ref: logicalId(bucket) } });
+  });
+});
+
+describe('S3DdbImportStack with an existing bucket', () => {
+  const existing = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Existing', {
+    bucketName: 'data-bucket',
+    tableNames: ['ngrams'],
+    watches: [{ prefix: 'in/', table: 'ngrams' }],
+  });
+  const t = Template.fromStack(existing);
+
+  it('creates no bucket and no notification custom resource', () => {
+    t.resourceCountIs('AWS::S3::Bucket', 0);
+    t.resourceCountIs('Custom::S3BucketNotifications', 0);
+    t.resourceCountIs('AWS::Lambda::Function', 3);
+  });
+
+  it('scopes the grants to the named bucket', () => {
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
+        Action: Match.arrayWith(['s3:PutObject']),
+        Resource: {
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/rejects/*']],
+        },
+      })]) },
+    });
+    t.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ detail: Match.objectLike({ bucket: { name: ['data-bucket'] } }) }),
+    });
+  });
+});
