@@ -5,7 +5,7 @@ import { handler as importHandler } from '../lambdas/import/handler.js';
 import { handler as preflightHandler } from '../lambdas/preflight/handler.js';
 import { handler as summarizeHandler } from '../lambdas/summarize/handler.js';
 import type { ImportRequest } from '../lambdas/shared/request.js';
-import type { ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/shared/workflow.js';
+import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/shared/workflow.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 
 export const ASL_PATH = fileURLToPath(new URL('../statemachine/import.asl.json', import.meta.url));
@@ -16,7 +16,7 @@ type TaskHandlers = NonNullable<NonNullable<Parameters<InstanceType<typeof impor
 
 /** What the runner tells its caller while the workflow runs. */
 export type RunnerEvent =
-  | { type: 'preflight'; chunks: number; scanComplete: boolean; offset: number; size: number }
+  | { type: 'preflight'; chunks: number; chunkList: Chunk[]; scanComplete: boolean; offset: number; size: number }
   | { type: 'chunk-progress'; chunkIndex: number; done: boolean; rows: number; written: number; rejected: number };
 
 export interface LocalRunOptions {
@@ -66,7 +66,7 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const taskResourceLocalHandlers = {
     Preflight: async (input: PreflightEvent) => {
       const state: ScanState = await preflightHandler(input, lambdaContext(timeoutMs));
-      emit({ type: 'preflight', chunks: state.chunks.length, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size });
+      emit({ type: 'preflight', chunks: state.chunks.length, chunkList: state.chunks, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size });
       return state;
     },
     ImportChunk: async (input: ImportChunkEvent) => {

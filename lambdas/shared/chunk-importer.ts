@@ -88,7 +88,7 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
       pos = end;
       if (blockBytes >= BLOCK_BYTES) {
         await handleBlock();
-        if (shouldStop()) {
+        if (shouldStop() && record.offset < chunk.end) {
           await sink.flush();
           return progress({ offset: record.offset, line: record.line });
         }
