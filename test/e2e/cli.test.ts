@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { scanAll, uniqueName } from './harness.js';
+
+const CLI = fileURLToPath(new URL('../../bin/s3-ddb-import.mjs', import.meta.url));
+const SAMPLE = fileURLToPath(new URL('../../sample/googlebooks-1gram-sample.tsv', import.meta.url));
+
+/** Runs the CLI as users do, against the test run's servers (AWS_ENDPOINT_URL_* set: it starts none). */
+function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+
+describe('s3-ddb-import local', () => {
+  it('imports the bundled sample, prints the --json summary last and exits 0', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
+    const table = uniqueName('cli');
+    const run = await cli(['local', SAMPLE, '--table', table, '--pk', 'ngram', '--sk', 'year:N', '--create-table',
+      '--types', 'match_count=N,volume_count=N', '--json'], cwd);
+
+    expect(run.code).toBe(0);
+    const summary = lastJsonLine(run.stdout);
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 1200, written: 1200, rejected: 0, chunks: 1, rejectsKey: null });
+    expect(summary.durationMs).toBeGreaterThan(0);
+    const items = await scanAll(table);
+    expect(items).toHaveLength(1200);
+    expect(items.find((i) => i.ngram.S === 'café' && i.year.N === '1990')?.match_count.N).toMatch(/^\d+$/);
+  });
+
+  it('exits 2 when rows are rejected and copies the rejects file into ./s3-ddb-import-rejects', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
+    await writeFile(join(cwd, 'some-bad.csv'), 'id,score\na,1\nb,lots\nc,3\n');
+    const run = await cli(['local', 'some-bad.csv', '--table', uniqueName('cli'), '--pk', 'id', '--create-table', '--types', 'score=N', '--json'], cwd);
+
+    expect(run.code).toBe(2);
+    const summary = lastJsonLine(run.stdout);
+    expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 3, written: 2, rejected: 1 });
+    // One rejects file per chunk invocation, named by its start offset: the data starts past "id,score\n".
+    expect((await readdir(summary.rejectsDir)).sort()).toEqual(['9.csv', 'report.json']);
+    expect(await readFile(join(summary.rejectsDir, '9.csv'), 'utf8')).toBe(
+      'line,byte_offset,reason,record\n3,13,"column ""score"": not a number: ""lots""","b,lots"\n',
+    );
+  });
+
+  it('exits 1 with the error name when the request is invalid, before any write', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
+    await writeFile(join(cwd, 'x.csv'), 'a,b\n1,2\n');
+    const run = await cli(['local', 'x.csv', '--table', uniqueName('cli'), '--pk', 'id', '--create-table', '--json'], cwd);
+
+    expect(run.code).toBe(1);
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'InvalidRequestError' });
+    expect(run.stderr).toContain('key attribute "id" (HASH, S) is not among the columns [a, b]');
+  });
+
+  it('exits 1 with the usage when a flag is wrong', async () => {
+    const run = await cli(['local', SAMPLE, '--table', 't', '--types', 'year=INT'], tmpdir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--types: expected col=S|N|BOOL|JSON, got "year=INT"');
+    expect(run.stderr).toContain('usage: s3-ddb-import local <file>');
+  });
+});
