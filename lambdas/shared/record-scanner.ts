@@ -52,9 +52,10 @@ export class RecordScanner {
     this.nextQuote = this.findQuote(0);
     this.lfFrom = 0;
     this.lfAt = buf.indexOf(LF, 0);
-    if (this.quotePending) {
+    if (this.quotePending && buf.length > 0) {
+      // An empty buffer says nothing about the quote before it: keep waiting for the next byte.
       this.quotePending = false;
-      if (buf.length > 0 && buf[0] === this.dialect.quote) this.skipTo(1); // `""` split across buffers
+      if (buf[0] === this.dialect.quote) this.skipTo(1); // `""` split across buffers
       else this.inQuotes = false;
     }
   }

@@ -27,7 +27,9 @@ export interface RowMapperOptions {
  */
 export function createRowMapper({ columns, types, keys }: RowMapperOptions): (fields: string[]) => MappedRow {
   const keyTypes = new Map<string, ValueType>(keys.map((k) => [k.name, k.type]));
-  const plan = columns.map((name) => ({ name, type: keyTypes.get(name) ?? types[name] ?? 'S', isKey: keyTypes.has(name) }));
+  // Object.hasOwn: a column named "constructor" or "toString" must not find Object.prototype's function.
+  const typeOf = (name: string): ValueType => keyTypes.get(name) ?? (Object.hasOwn(types, name) ? types[name] : 'S');
+  const plan = columns.map((name) => ({ name, type: typeOf(name), isKey: keyTypes.has(name) }));
   const keyIndexes = keys.map((k) => columns.indexOf(k.name));
 
   return (fields) => {
@@ -84,7 +86,8 @@ function convertJson(text: string): Converted {
   try {
     return { ok: true, value: toAttributeValue(JSON.parse(text)), canonical: text };
   } catch (error) {
-    return { ok: false, reason: `invalid JSON: ${(error as Error).message}` };
+    const what = error instanceof SyntaxError ? 'invalid JSON' : 'JSON that DynamoDB cannot store';
+    return { ok: false, reason: `${what}: ${(error as Error).message}` };
   }
 }
 
@@ -96,14 +99,34 @@ function convertBinary(text: string): Converted {
   return { ok: true, value: { B: Buffer.from(text, 'base64') }, canonical: text };
 }
 
-/** A parsed JSON value as a DynamoDB attribute: objects become maps, arrays lists. */
-export function toAttributeValue(value: unknown): AttributeValue {
+/** DynamoDB nests 32 levels, the item being the first: an attribute holds at most 31 levels of lists and maps. */
+const MAX_CONTAINER_DEPTH = 31;
+
+/**
+ * A parsed JSON value as a DynamoDB attribute: objects become maps, arrays lists. Throws on what DynamoDB
+ * would refuse (a number out of its range, an empty map key, nesting too deep), since one such item makes
+ * BatchWriteItem fail the whole batch; the row is rejected instead.
+ */
+export function toAttributeValue(value: unknown, depth = 1): AttributeValue {
   if (value === null) return { NULL: true };
   if (typeof value === 'boolean') return { BOOL: value };
-  if (typeof value === 'number') return { N: String(value) };
+  if (typeof value === 'number') return jsonNumber(value);
   if (typeof value === 'string') return { S: value };
-  if (Array.isArray(value)) return { L: value.map(toAttributeValue) };
+  if (depth > MAX_CONTAINER_DEPTH) throw new RangeError(`nested deeper than DynamoDB's ${MAX_CONTAINER_DEPTH} levels`);
+  if (Array.isArray(value)) return { L: value.map((v) => toAttributeValue(v, depth + 1)) };
   const map: Record<string, AttributeValue> = {};
-  for (const [k, v] of Object.entries(value as object)) map[k] = toAttributeValue(v);
+  for (const [k, v] of Object.entries(value as object)) {
+    if (k === '') throw new RangeError('an object key is empty; DynamoDB refuses empty attribute names');
+    map[k] = toAttributeValue(v, depth + 1);
+  }
   return { M: map };
+}
+
+/** JSON.parse reads 1e400 as Infinity and keeps 1e-200; a double has at most 17 digits, so only range fails. */
+function jsonNumber(value: number): AttributeValue {
+  const text = String(value);
+  if (!checkDynamoNumber(text).ok) {
+    throw new RangeError(`number ${text} is outside DynamoDB's range (1E-130 to 9.99E+125)`);
+  }
+  return { N: text };
 }

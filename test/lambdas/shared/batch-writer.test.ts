@@ -1,0 +1,206 @@
+import {
+  BatchWriteItemCommand,
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  paginateScan,
+  type BatchWriteItemCommandInput,
+  type BatchWriteItemCommandOutput,
+} from '@aws-sdk/client-dynamodb';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { RetryPolicy } from '../../../lambdas/shared/backoff.js';
+import { BatchWriter, type SendBatchWrite } from '../../../lambdas/shared/batch-writer.js';
+import type { Item } from '../../../lambdas/shared/row-mapper.js';
+import { seededRandom } from './seeded-random.js';
+
+// DynamoDB Local, found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by test/global-setup.ts.
+const client = new DynamoDBClient({});
+const tables: string[] = [];
+/** The real BatchWriteItem, as the import handler passes it. */
+const realSend: SendBatchWrite = (input) => client.send(new BatchWriteItemCommand(input));
+/** Retries without waiting, many times over: the fault injection below is heavy on purpose. */
+const PATIENT: RetryPolicy = { maxAttempts: 100, baseDelayMs: 1, maxDelayMs: 1 };
+const noSleep = async (_ms: number): Promise<void> => {};
+
+afterEach(async () => {
+  // DynamoDB Local keeps every table in memory: drop each one once its test is done.
+  for (const table of tables.splice(0)) await client.send(new DeleteTableCommand({ TableName: table }));
+});
+afterAll(() => client.destroy());
+
+async function createTable(): Promise<string> {
+  const table = `batch-writer-${process.pid}-${Date.now()}-${tables.length}`;
+  await client.send(new CreateTableCommand({
+    TableName: table,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+  }));
+  tables.push(table);
+  return table;
+}
+
+/** Everything in the table, by partition key. */
+async function scanTable(table: string): Promise<Map<string, Item>> {
+  const items = new Map<string, Item>();
+  for await (const page of paginateScan({ client }, { TableName: table })) {
+    for (const item of page.Items ?? []) items.set(item.pk.S!, item);
+  }
+  return items;
+}
+
+const itemOf = (pk: string, version: number): Item => ({
+  pk: { S: pk },
+  version: { N: String(version) },
+  note: { S: `é ${pk}` },
+});
+
+/** Adds `puts` in order, as the chunk importer does, then flushes. */
+async function writeAll(writer: BatchWriter, puts: readonly Item[]): Promise<void> {
+  for (const item of puts) await writer.add(item, item.pk.S!);
+  await writer.flush();
+}
+
+/** The last put of each key: what the table must hold. */
+const lastOfEachKey = (puts: readonly Item[]) => new Map(puts.map((item) => [item.pk.S!, item]));
+
+const throttle = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+  name: 'ProvisionedThroughputExceededException',
+});
+
+describe('BatchWriter against DynamoDB Local', () => {
+  it('writes 1,000 items, each landing exactly as given', async () => {
+    const table = await createTable();
+    const puts = Array.from({ length: 1000 }, (_, i) => itemOf(`k${i}`, i));
+    const writer = new BatchWriter({ table, send: realSend });
+    await writeAll(writer, puts);
+    expect(writer.written).toBe(1000);
+    expect(writer.replaced).toBe(0);
+    expect(await scanTable(table)).toEqual(lastOfEachKey(puts));
+  });
+
+  it('keeps the last of duplicate keys inside one batch and counts the ones replaced', async () => {
+    // 10 keys, then k0 and k1 again: 12 puts, under 25, so one request. DynamoDB refuses a request
+    // holding a key twice; the writer must send 10 items.
+    const table = await createTable();
+    const puts = [...Array.from({ length: 10 }, (_, i) => itemOf(`k${i}`, 1)), itemOf('k0', 2), itemOf('k1', 2)];
+    const send = vi.fn(realSend);
+    const writer = new BatchWriter({ table, send });
+    await writeAll(writer, puts);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(writer.replaced).toBe(2);
+    expect(writer.written).toBe(10);
+    expect(await scanTable(table)).toEqual(lastOfEachKey(puts));
+  });
+
+  it('leaves the last version of each key when it repeats across many batches in flight at once', async () => {
+    // 2,000 puts: about 1 in 10 goes to one of 10 hot keys with a rising version, the rest to unique keys,
+    // so some batches share a hot key (and must go in order) and others may overlap. Each request is
+    // delayed at random, so requests finish out of order unless the writer orders them.
+    const table = await createTable();
+    const pick = seededRandom(7);
+    const puts = Array.from({ length: 2000 }, (_, i) => itemOf(pick() < 0.1 ? `hot${i % 10}` : `cold${i}`, i));
+    const delay = seededRandom(8);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const send: SendBatchWrite = async (input) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, delay() * 20));
+        return await realSend(input);
+      } finally {
+        inFlight--;
+      }
+    };
+    const writer = new BatchWriter({ table, send, maxInFlight: 16 });
+    await writeAll(writer, puts);
+    const expected = lastOfEachKey(puts);
+    expect(await scanTable(table)).toEqual(expected);
+    expect(writer.written + writer.replaced).toBe(2000); // every put either landed or was replaced in its batch
+    expect(writer.written).toBeGreaterThanOrEqual(expected.size);
+    expect(mostInFlight).toBeGreaterThan(1);
+    expect(mostInFlight).toBeLessThanOrEqual(16);
+  });
+
+  it('ends with the same table when 30% of requests throttle and 30% come back partly unprocessed', async () => {
+    const table = await createTable();
+    const pick = seededRandom(2024);
+    const puts = Array.from({ length: 1000 }, (_, i) => itemOf(pick() < 0.1 ? `hot${i % 10}` : `k${i}`, i));
+    const random = seededRandom(2025);
+    const faults = { throttled: 0, partial: 0 };
+    // Faults the real server does not produce on demand: a throttle, or only part of the batch written
+    // (the rest really is not sent, and comes back as UnprocessedItems as DynamoDB would return it).
+    const send: SendBatchWrite = async (input: BatchWriteItemCommandInput): Promise<BatchWriteItemCommandOutput> => {
+      const roll = random();
+      if (roll < 0.3) {
+        faults.throttled++;
+        throw throttle();
+      }
+      if (roll < 0.6) {
+        faults.partial++;
+        const requests = input.RequestItems![table];
+        const done = Math.floor(random() * requests.length); // 0 to all but one
+        if (done > 0) await realSend({ RequestItems: { [table]: requests.slice(0, done) } });
+        return { UnprocessedItems: { [table]: requests.slice(done) }, $metadata: {} };
+      }
+      return realSend(input);
+    };
+    const onThrottle = vi.fn();
+    const writer = new BatchWriter({ table, send, retry: PATIENT, sleep: noSleep, onThrottle });
+    await writeAll(writer, puts);
+    expect(await scanTable(table)).toEqual(lastOfEachKey(puts));
+    expect(writer.written + writer.replaced).toBe(1000);
+    expect(faults.throttled).toBeGreaterThan(10);
+    expect(faults.partial).toBeGreaterThan(10);
+    expect(onThrottle).toHaveBeenCalledTimes(faults.throttled + faults.partial);
+  });
+
+  it('fails at once with BatchWriteFailedError on an error not worth retrying (ValidationException)', async () => {
+    // An item without the table's key: DynamoDB Local itself refuses the request.
+    const table = await createTable();
+    const send = vi.fn(realSend);
+    const sleep = vi.fn(noSleep);
+    const writer = new BatchWriter({ table, send, retry: PATIENT, sleep });
+    await writer.add({ other: { S: 'x' } }, 'x');
+    const failure = await writer.flush().then(() => undefined, (error: Error) => error);
+    expect(failure?.name).toBe('BatchWriteFailedError');
+    expect(failure?.message).toContain(`BatchWriteItem on ${table} failed`);
+    expect((failure?.cause as Error).name).toBe('ValidationException');
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+});
+
+describe('BatchWriter retry budget', () => {
+  const table = 'never-written';
+  const items = Array.from({ length: 30 }, (_, i) => itemOf(`k${i}`, i));
+  // random() = 1 makes each full-jitter wait its ceiling: min(20, 10 * 2^attempt) = 10, 20, 20.
+  const retry: RetryPolicy = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 20 };
+
+  it('fails when a request keeps throttling, after maxAttempts tries with capped backoff', async () => {
+    const send = vi.fn<SendBatchWrite>(async () => {
+      throw throttle();
+    });
+    const sleep = vi.fn(noSleep);
+    const writer = new BatchWriter({ table, send, retry, sleep, random: () => 1, maxInFlight: 1 });
+    for (const item of items.slice(0, 3)) await writer.add(item, item.pk.S!);
+    const failure = await writer.flush().then(() => undefined, (error: Error) => error);
+    expect(failure?.name).toBe('BatchWriteFailedError');
+    expect(failure?.message).toBe(
+      `3 items not written to ${table} after 4 attempts (last error: ProvisionedThroughputExceededException)`,
+    );
+    expect(send).toHaveBeenCalledTimes(4);
+    expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([10, 20, 20]);
+    expect(writer.written).toBe(0);
+  });
+
+  it('fails when items stay unprocessed, and refuses further items once a batch has failed', async () => {
+    const send = vi.fn<SendBatchWrite>(async (input) => ({ UnprocessedItems: input.RequestItems, $metadata: {} }));
+    const writer = new BatchWriter({ table, send, retry, sleep: noSleep, maxInFlight: 1 });
+    for (const item of items.slice(0, 25)) await writer.add(item, item.pk.S!); // the 25th sends a batch
+    const failure = await writer.flush().then(() => undefined, (error: Error) => error);
+    expect(failure?.name).toBe('BatchWriteFailedError');
+    expect(failure?.message).toBe(`25 items not written to ${table} after 4 attempts (still unprocessed)`);
+    await expect(writer.add(items[25], 'k25')).rejects.toBe(failure);
+  });
+});
