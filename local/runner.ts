@@ -9,6 +9,11 @@ import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEv
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 
 export const ASL_PATH = fileURLToPath(new URL('../statemachine/import.asl.json', import.meta.url));
+/**
+ * Slack past the nominal timeout before a local invocation counts as timed out: on a loaded 2-core
+ * machine a handler that stopped at its checkpoint can take a few hundred ms more to hand back.
+ */
+const HARD_TIMEOUT_GRACE_MS = 2000;
 /** Fake but well-formed ARNs: the interpreter validates Resource syntax; local handlers replace them. */
 const LOCAL_ARN = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:s3-ddb-import-${name}`;
 
@@ -22,6 +27,8 @@ export type RunnerEvent =
 export interface LocalRunOptions {
   /** The Lambda timeout the handlers see through getRemainingTimeInMillis(). @default 900_000 */
   readonly timeoutMs?: number;
+  /** A different timeout for one task (tests loop preflight with a tiny one). @default - timeoutMs */
+  readonly taskTimeoutsMs?: { readonly Preflight?: number; readonly ImportChunk?: number };
   /** The Map's MaxConcurrency substitution. @default 40 */
   readonly maxConcurrency?: number;
   /** @default a random UUID, as Step Functions names executions */
@@ -33,6 +40,31 @@ export interface LocalRunOptions {
 export function lambdaContext(timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   return { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+}
+
+/** The error Step Functions reports when a Lambda function runs past its timeout. */
+export class LambdaTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
+    this.name = 'Sandbox.Timedout';
+  }
+}
+
+/**
+ * Calls a handler as Lambda does: with a fresh context, and failing with Sandbox.Timedout if it has
+ * not returned by its timeout (Lambda would freeze it; here its late result is ignored). Checkpointing
+ * handlers return well before; the workflow's Retry on Sandbox.Timedout covers the rest.
+ */
+export async function invokeWithTimeout<T>(timeoutMs: number, invoke: (context: ReturnType<typeof lambdaContext>) => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LambdaTimeoutError(timeoutMs)), timeoutMs + HARD_TIMEOUT_GRACE_MS);
+  });
+  try {
+    return await Promise.race([invoke(lambdaContext(timeoutMs)), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Reads the workflow file and fills its ${placeholders} as CDK's definitionSubstitutions does. */
@@ -55,6 +87,8 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   installPromiseWithResolvers();
   const { StateMachine, ExecutionError } = await import('aws-local-stepfunctions');
   const timeoutMs = options.timeoutMs ?? 900_000;
+  const preflightTimeoutMs = options.taskTimeoutsMs?.Preflight ?? timeoutMs;
+  const importTimeoutMs = options.taskTimeoutsMs?.ImportChunk ?? timeoutMs;
   const emit = options.onEvent ?? (() => undefined);
   const definition = await loadDefinition({
     PreflightFunctionArn: LOCAL_ARN('preflight'),
@@ -65,16 +99,16 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
   const taskResourceLocalHandlers = {
     Preflight: async (input: PreflightEvent) => {
-      const state: ScanState = await preflightHandler(input, lambdaContext(timeoutMs));
+      const state: ScanState = await invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context));
       emit({ type: 'preflight', chunks: state.chunks.length, chunkList: state.chunks, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size });
       return state;
     },
     ImportChunk: async (input: ImportChunkEvent) => {
-      const progress: ChunkProgress = await importHandler(input, lambdaContext(timeoutMs));
+      const progress: ChunkProgress = await invokeWithTimeout(importTimeoutMs, (context) => importHandler(input, context));
       emit({ type: 'chunk-progress', chunkIndex: input.chunkIndex, done: progress.next === null, ...progress });
       return progress;
     },
-    Summarize: (input: SummarizeEvent) => summarizeHandler(input),
+    Summarize: (input: SummarizeEvent) => invokeWithTimeout(timeoutMs, () => summarizeHandler(input)),
   };
   const executionName = options.executionName ?? randomUUID();
   const input = JSON.parse(JSON.stringify(request)) as Parameters<typeof machine.run>[0];

@@ -1,10 +1,10 @@
 import { putObject, sendBatchWrite, sendGetObject } from '../shared/aws-io.js';
-import { BatchWriter } from '../shared/batch-writer.js';
 import { importChunk } from '../shared/chunk-importer.js';
 import { dynamoDbClient, s3Client } from '../shared/clients.js';
 import { readLambdaConfig } from '../shared/config.js';
 import { deadlineCheck, type LambdaContextLike } from '../shared/lambda-context.js';
 import { createLogger } from '../shared/logger.js';
+import { createImportSink } from '../shared/import-sink.js';
 import { formatRejects } from '../shared/rejects.js';
 import { readRange } from '../shared/s3-range-reader.js';
 import { executionOutputPrefix, type ChunkProgress, type ImportChunkEvent } from '../shared/workflow.js';
@@ -18,13 +18,13 @@ export async function handler(event: ImportChunkEvent, context: LambdaContextLik
   const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
   const source = { bucket, key, etag: job.etag };
   const getObject = sendGetObject(s3Client());
-  const writer = new BatchWriter({ table, send: sendBatchWrite(dynamoDbClient()) });
+  const { sink, writer } = createImportSink(job, sendBatchWrite(dynamoDbClient()));
   const result = await importChunk({
     job,
     chunk,
     from,
     read: (start, end) => readRange(getObject, source, start, end),
-    sink: writer,
+    sink,
     shouldStop: deadlineCheck(context),
   });
   if (result.rejects.length > 0) {

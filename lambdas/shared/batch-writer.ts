@@ -23,6 +23,12 @@ export interface BatchWriterOptions {
   readonly onThrottle?: () => void;
 }
 
+/**
+ * Recovery is slow on purpose: after a cut, one more request in flight per 4 x limit requests that
+ * went through without a throttle, so a busy production table gets room back gradually.
+ */
+const RECOVERY_REQUESTS_PER_STEP = 4;
+
 /** Error names (and HTTP-level failures) worth another try; anything else fails the batch at once. */
 const RETRYABLE = new Set([
   'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded',
@@ -51,10 +57,21 @@ export class BatchWriter {
   private failure: Error | undefined;
   private readonly maxInFlight: number;
   private readonly retry: RetryPolicy;
+  /** Requests allowed in flight now: halved on a throttle, grown back by one step at a time. */
+  private limit: number;
+  /** Requests started since the last cut: one cut per round of requests, not one per throttled reply. */
+  private startedSinceCut = Number.POSITIVE_INFINITY;
+  private cleanSinceStep = 0;
 
   constructor(private readonly options: BatchWriterOptions) {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
+    this.limit = this.maxInFlight;
+  }
+
+  /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
+  get inFlightLimit(): number {
+    return this.limit;
   }
 
   /** Queues one item; resolves once it is in a batch, waiting while the in-flight requests are at the limit. */
@@ -76,7 +93,7 @@ export class BatchWriter {
   }
 
   private async dispatch(): Promise<void> {
-    while (this.inFlight.size >= this.maxInFlight) await Promise.race(this.inFlight);
+    while (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
     this.throwIfFailed();
     const entries = [...this.batch];
     this.batch = new Map();
@@ -101,21 +118,43 @@ export class BatchWriter {
       let lastError: unknown;
       try {
         await this.options.beforeSend?.(pending.length);
+        this.startedSinceCut++;
         const output = await send({ RequestItems: { [table]: pending } });
         const unprocessed = output.UnprocessedItems?.[table] ?? [];
         this.written += pending.length - unprocessed.length;
         pending = unprocessed;
-        if (pending.length === 0) return;
+        if (pending.length === 0) {
+          this.recoverStep();
+          return;
+        }
       } catch (error) {
         if (!isRetryable(error)) throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
         lastError = error;
       }
+      this.cutInFlight();
       this.options.onThrottle?.();
       if (attempt + 1 >= this.retry.maxAttempts) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
         throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${this.retry.maxAttempts} attempts (${why})`, { cause: lastError });
       }
       await (this.options.sleep ?? sleep)(fullJitterDelay(this.retry, attempt, this.options.random));
+    }
+  }
+
+  /** Multiplicative decrease: halve what may be in flight, once per round of requests. */
+  private cutInFlight(): void {
+    this.cleanSinceStep = 0;
+    if (this.startedSinceCut < this.limit) return;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.startedSinceCut = 0;
+  }
+
+  /** Additive increase, slowly: one more in flight after 4 x limit clean requests. */
+  private recoverStep(): void {
+    if (this.limit >= this.maxInFlight) return;
+    if (++this.cleanSinceStep >= RECOVERY_REQUESTS_PER_STEP * this.limit) {
+      this.limit++;
+      this.cleanSinceStep = 0;
     }
   }
 

@@ -11,6 +11,11 @@ const BLOCK_BYTES = 256 * 1024;
  * character an escaped quote), so its bytes are not kept in memory: it is rejected by byte range.
  */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+/**
+ * Records handled between deadline checks inside a block: 500 items is 20 BatchWriteItem requests,
+ * well under a second even at local DynamoDB rates, so a stop never overruns the safety margin.
+ */
+const STOP_CHECK_RECORDS = 500;
 
 /** Where items go: the BatchWriter, or anything with its shape. */
 export interface ItemSink {
@@ -53,54 +58,63 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
   let blockBytes = 0;
   let record = { offset: from.offset, line: from.line, parts: [] as Buffer[], length: 0 };
 
-  const takeRecord = (tail: Buffer): void => {
-    const length = record.length + tail.length;
-    const raw = length > MAX_RECORD_BYTES ? null : record.parts.length ? Buffer.concat([...record.parts, tail]) : tail;
-    if (raw === null) {
+  /** Handles the block in file order; returns the first record left unhandled when told to stop. */
+  const handleBlock = async (): Promise<Checkpoint | null> => {
+    const parsed = parseRecords(block, parseOptions);
+    block = [];
+    blockBytes = 0;
+    for (let i = 0; i < parsed.length; i++) {
+      if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return parsed[i].record;
       rows++;
-      rejects.push({ line: record.line, offset: record.offset, length, raw: null, reason: `record is ${length} bytes, too large for a 400 KB item` });
-    } else if (!isBlankRecord(raw)) {
-      block.push({ raw, offset: record.offset, line: record.line });
-      blockBytes += raw.length;
-    }
-    record = { offset: record.offset + length, line: from.line + scanner.lines, parts: [], length: 0 };
-  };
-
-  const handleBlock = async (): Promise<void> => {
-    for (const parsed of parseRecords(block, parseOptions)) {
-      rows++;
-      const { offset, line, raw } = parsed.record;
-      const mapped = 'error' in parsed ? { ok: false as const, reason: parsed.error } : mapRow(parsed.fields);
+      const { offset, line, raw } = parsed[i].record;
+      const result = parsed[i];
+      const mapped = 'error' in result ? { ok: false as const, reason: result.error } : mapRow(result.fields);
       if (mapped.ok) await sink.add(mapped.item, mapped.key);
       else rejects.push({ line, offset, raw, length: raw.length, reason: mapped.reason });
     }
-    block = [];
-    blockBytes = 0;
+    return null;
   };
 
-  const progress = (next: Checkpoint | null) => ({ next, rows, rejected: rejects.length, rejects });
+  /** Ends the current record with `tail`; returns a checkpoint when the invocation must stop. */
+  const takeRecord = async (tail: Buffer): Promise<Checkpoint | null> => {
+    const length = record.length + tail.length;
+    const { offset, line } = record;
+    const raw = length > MAX_RECORD_BYTES ? null : record.parts.length ? Buffer.concat([...record.parts, tail]) : tail;
+    record = { offset: offset + length, line: from.line + scanner.lines, parts: [], length: 0 };
+    if (raw === null) {
+      const stoppedAt = await handleBlock(); // earlier records first: rejects and checkpoints keep file order
+      if (stoppedAt) return stoppedAt;
+      rows++;
+      rejects.push({ line, offset, length, raw: null, reason: `record is ${length} bytes, too large for a 400 KB item` });
+    } else if (!isBlankRecord(raw)) {
+      block.push({ raw, offset, line });
+      blockBytes += raw.length;
+    }
+    if (blockBytes < BLOCK_BYTES) return null;
+    return (await handleBlock()) ?? (shouldStop() && record.offset < chunk.end ? record : null);
+  };
+
+  const finish = async (next: Checkpoint | null) => {
+    await sink.flush();
+    return { next: next && { offset: next.offset, line: next.line }, rows, rejected: rejects.length, rejects };
+  };
 
   for await (const buf of read(from.offset, chunk.end)) {
     scanner.feed(buf);
     let pos = 0;
     for (let end = scanner.next(); end !== -1; end = scanner.next()) {
-      takeRecord(buf.subarray(pos, end));
+      const stoppedAt = await takeRecord(buf.subarray(pos, end));
+      if (stoppedAt) return finish(stoppedAt);
       pos = end;
-      if (blockBytes >= BLOCK_BYTES) {
-        await handleBlock();
-        if (shouldStop() && record.offset < chunk.end) {
-          await sink.flush();
-          return progress({ offset: record.offset, line: record.line });
-        }
-      }
     }
     const rest = buf.subarray(pos);
     record.length += rest.length;
     if (record.length <= MAX_RECORD_BYTES) record.parts.push(rest);
     else record.parts = [];
   }
-  if (record.length > 0) takeRecord(Buffer.alloc(0)); // the last record of the object may lack a newline
-  await handleBlock();
-  await sink.flush();
-  return progress(null);
+  if (record.length > 0) {
+    const stoppedAt = await takeRecord(Buffer.alloc(0)); // the last record of the object may lack a newline
+    if (stoppedAt) return finish(stoppedAt);
+  }
+  return finish(await handleBlock());
 }

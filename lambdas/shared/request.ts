@@ -28,6 +28,8 @@ export interface ImportRequest {
   readonly chunkMiB?: number;
   /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
   readonly maxWriteRate?: number;
+  /** Reorder writes inside a chunk so a file sorted by partition key spreads over partitions. @default false */
+  readonly spread?: boolean;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -39,10 +41,11 @@ export interface ResolvedRequest {
   readonly types: Record<string, ColumnType>;
   readonly chunkMiB: number;
   readonly maxWriteRate: number;
+  readonly spread: boolean;
 }
 
 export const DEFAULT_CHUNK_MIB = 64;
-const KNOWN_FIELDS = ['bucket', 'key', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate'];
+const KNOWN_FIELDS = ['bucket', 'key', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate', 'spread'];
 const KNOWN_FORMAT_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
 
 /**
@@ -62,8 +65,10 @@ export function resolveImportRequest(input: unknown): ResolvedRequest {
   const types = resolveTypes(input.types, problems);
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
+  const spread = input.spread ?? false;
+  if (typeof spread !== 'boolean') problems.push(`spread: must be true or false, got ${show(spread)}`);
   if (problems.length > 0) throw new InvalidRequestError(problems);
-  return { bucket, key, table, format, types, chunkMiB, maxWriteRate };
+  return { bucket, key, table, format, types, chunkMiB, maxWriteRate, spread: spread === true };
 }
 
 function resolveFormat(value: unknown, key: string, problems: string[]): ResolvedRequest['format'] {

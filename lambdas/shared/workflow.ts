@@ -53,6 +53,9 @@ export interface ImportJob {
   readonly etag: string;
   readonly columns: string[];
   readonly keys: KeyAttribute[];
+  /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
+  readonly maxConcurrency: number;
+  readonly chunkCount: number;
 }
 
 /** Counts a chunk import returns; added up over checkpoint loops and then over chunks. */

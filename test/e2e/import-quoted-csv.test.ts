@@ -17,7 +17,7 @@ describe('importing a quoted CSV with multi-line records', () => {
 
     const run = await runImport(
       { bucket, key: 'data/quoted.csv', table, types: { seq: 'N', flag: 'BOOL' }, chunkMiB },
-      { timeoutMs: 100, maxConcurrency: 8 },
+      { taskTimeoutsMs: { Preflight: 100, ImportChunk: 1000 }, maxConcurrency: 8 },
     );
 
     expect(run.summary).toMatchObject({ status: 'SUCCEEDED', rows: 3000, written: 3000, rejected: 0 });

@@ -1,0 +1,67 @@
+/** A clock and a way to wait, passed in so tests drive the limiter without real time. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * A token bucket: `ratePerSecond` tokens a second, holding at most `burst`. `take(n)` waits until n
+ * tokens are there. Callers queue in order, so many concurrent requests share one rate fairly.
+ */
+export class RateLimiter {
+  private tokens: number;
+  private last: number;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ratePerSecond: number,
+    private readonly burst: number,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.tokens = burst;
+    this.last = clock.now();
+  }
+
+  /** Waits until `count` tokens are available and takes them. */
+  take(count: number): Promise<void> {
+    const turn = this.queue.then(() => this.waitFor(Math.min(count, this.burst)));
+    this.queue = turn;
+    return turn;
+  }
+
+  private async waitFor(count: number): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.ratePerSecond);
+      this.last = now;
+      if (this.tokens >= count) {
+        this.tokens -= count;
+        return;
+      }
+      await this.clock.sleep(((count - this.tokens) / this.ratePerSecond) * 1000);
+    }
+  }
+}
+
+/**
+ * The share of `maxWriteRate` one chunk invocation may use. Chunks run in separate Lambdas with no
+ * shared memory, so the cap is split evenly over the chunks that can run at once: min(Map concurrency,
+ * chunk count). Fewer chunks left running near the end only keeps the total further under the cap.
+ */
+export function chunkWriteRate(maxWriteRate: number, maxConcurrency: number, chunkCount: number): number {
+  if (maxWriteRate <= 0) return 0;
+  return maxWriteRate / Math.max(1, Math.min(maxConcurrency, chunkCount));
+}
+
+/**
+ * A limiter for one chunk's share, or none when uncapped. The burst is one second's worth (at least one
+ * 25-item batch) so the rate holds within a second, not just on average over the import.
+ */
+export function createChunkLimiter(ratePerSecond: number, clock: Clock = systemClock): RateLimiter | undefined {
+  return ratePerSecond > 0 ? new RateLimiter(ratePerSecond, Math.max(25, ratePerSecond), clock) : undefined;
+}
