@@ -1,0 +1,57 @@
+import { BatchWriteItemCommand, CreateTableCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BatchWriter, type SendBatchWrite } from '../../../lambdas/shared/batch-writer.js';
+
+/** Adaptive back-off: the writer's in-flight limit halves on throttles and grows back slowly. */
+const client = new DynamoDBClient({});
+const table = `backoff-${process.pid}-${Date.now()}`;
+afterAll(async () => {
+  await client.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
+  client.destroy();
+});
+
+const throttle = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException' });
+
+describe('BatchWriter adaptive back-off', () => {
+  it('cuts requests in flight while throttled, recovers after clean requests, and loses nothing', async () => {
+    await client.send(new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    }));
+    // The real DynamoDB Local send, wrapped: calls 20-59 are throttled, every other call goes through.
+    let calls = 0;
+    let inFlight = 0;
+    const observedMax: number[] = [];
+    const send: SendBatchWrite = async (input) => {
+      const n = calls++;
+      inFlight++;
+      observedMax.push(inFlight);
+      try {
+        if (n >= 20 && n < 60) throw throttle();
+        return await client.send(new BatchWriteItemCommand(input));
+      } finally {
+        inFlight--;
+      }
+    };
+    const limits: number[] = [];
+    const writer = new BatchWriter({ table, send, maxInFlight: 16, retry: { maxAttempts: 50, baseDelayMs: 1, maxDelayMs: 2 } });
+    for (let i = 0; i < 12_000; i++) {
+      await writer.add({ pk: { S: `k${i}` }, n: { N: String(i) } }, `k${i}`);
+      if (i % 25 === 0) limits.push(writer.inFlightLimit);
+    }
+    await writer.flush();
+
+    // 40 throttled calls in rounds of at most 16: the limit went down to at most half...
+    expect(Math.min(...limits)).toBeLessThanOrEqual(8);
+    // ...never below one, and came back up once requests went through again (12,000 items = 480 requests).
+    expect(Math.min(...limits)).toBeGreaterThanOrEqual(1);
+    expect(limits.at(-1)).toBeGreaterThan(Math.min(...limits));
+    expect(Math.max(...observedMax)).toBeLessThanOrEqual(16);
+    let count = 0;
+    for await (const page of paginateScan({ client }, { TableName: table })) count += page.Items?.length ?? 0;
+    expect(count).toBe(12_000);
+    expect(writer.written).toBe(12_000);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimiter, chunkWriteRate, createChunkLimiter, type Clock } from '../../../lambdas/shared/rate-limiter.js';
+
+/** Virtual time: sleeping moves the clock, so the limiter's arithmetic is tested without waiting. */
+function virtualClock(): Clock & { slept: number[] } {
+  let now = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+    },
+  };
+}
+
+describe('RateLimiter', () => {
+  it('lets the burst through at once, then paces at the rate', async () => {
+    const clock = virtualClock();
+    const limiter = new RateLimiter(100, 25, clock);
+    // 8 batches of 25 = 200 items: the first 25 are the burst, the other 175 take 175 / 100 = 1.75 s.
+    for (let i = 0; i < 8; i++) await limiter.take(25);
+    expect(clock.now()).toBeCloseTo(1750, 6);
+  });
+
+  it('shares one rate between concurrent takers, in order', async () => {
+    const clock = virtualClock();
+    const limiter = new RateLimiter(50, 25, clock);
+    const order: number[] = [];
+    // 4 concurrent takers of 25: burst 25 then 75 more at 50/s = 1.5 s in all, served first come first.
+    await Promise.all([0, 1, 2, 3].map((i) => limiter.take(25).then(() => order.push(i))));
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(clock.now()).toBeCloseTo(1500, 6);
+  });
+
+  it('never takes more than the burst at once, so a large request cannot deadlock', async () => {
+    const clock = virtualClock();
+    const limiter = new RateLimiter(10, 5, clock);
+    await limiter.take(25); // capped at the 5-token burst: immediate
+    expect(clock.now()).toBe(0);
+  });
+});
+
+describe.each([
+  // maxWriteRate, MaxConcurrency, chunks, share per chunk
+  [0, 40, 100, 0], // uncapped stays uncapped
+  [4000, 40, 100, 100], // 40 chunks at once share 4,000/s: 100/s each
+  [4000, 40, 8, 500], // only 8 chunks exist: 8 at once, 500/s each
+  [4000, 10, 0, 4000], // no chunks yet: never divide by zero
+])('chunkWriteRate(%d, %d, %d)', (rate, concurrency, chunks, share) => {
+  it(`is ${share} items/s`, () => {
+    expect(chunkWriteRate(rate, concurrency, chunks)).toBe(share);
+  });
+});
+
+describe('createChunkLimiter', () => {
+  it('makes no limiter for an uncapped import', () => {
+    expect(createChunkLimiter(0)).toBeUndefined();
+  });
+
+  it('gives a slow share a burst of one batch (25 items) so a batch can always go', async () => {
+    const clock = virtualClock();
+    const limiter = createChunkLimiter(10, clock)!;
+    await limiter.take(25);
+    expect(clock.now()).toBe(0);
+    await limiter.take(25); // 25 more at 10/s
+    expect(clock.now()).toBeCloseTo(2500, 6);
+  });
+});
