@@ -18,7 +18,7 @@ export async function handler(event: ImportChunkEvent, context: LambdaContextLik
   const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
   const source = { bucket, key, etag: job.etag };
   const getObject = sendGetObject(s3Client());
-  const { sink, writer } = createImportSink(job, sendBatchWrite(dynamoDbClient()));
+  const { sink, writer } = createImportSink(job, chunk, sendBatchWrite(dynamoDbClient()));
   const result = await importChunk({
     job,
     chunk,

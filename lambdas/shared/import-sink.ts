@@ -2,14 +2,20 @@ import { BatchWriter, type SendBatchWrite } from './batch-writer.js';
 import type { ItemSink } from './chunk-importer.js';
 import { chunkWriteRate, createChunkLimiter, systemClock, type Clock } from './rate-limiter.js';
 import { SpreadingSink } from './spreading-sink.js';
-import type { ImportJob } from './workflow.js';
+import type { Chunk, ImportJob } from './workflow.js';
 
 /**
  * The write path of one chunk invocation: a BatchWriter whose requests wait on this chunk's share of
  * `maxWriteRate` (when set), behind a SpreadingSink when the request asks for `spread`.
  */
-export function createImportSink(job: ImportJob, send: SendBatchWrite, clock: Clock = systemClock): { sink: ItemSink; writer: BatchWriter } {
-  const rate = chunkWriteRate(job.request.maxWriteRate, job.maxConcurrency, job.chunkCount);
+export function createImportSink(
+  job: ImportJob,
+  chunk: Chunk,
+  send: SendBatchWrite,
+  clock: Clock = systemClock,
+): { sink: ItemSink; writer: BatchWriter } {
+  const { maxConcurrency, chunkCount, dataBytes } = job;
+  const rate = chunkWriteRate({ maxWriteRate: job.request.maxWriteRate, maxConcurrency, chunkCount, dataBytes, chunkBytes: chunk.end - chunk.start });
   const limiter = createChunkLimiter(rate, clock);
   const writer = new BatchWriter({
     table: job.request.table,

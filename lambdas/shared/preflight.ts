@@ -63,6 +63,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     columns,
     keys,
     chunkBytes,
+    dataBytes: object.size - dataStart,
     chunks: [],
     checkpoint: { offset: dataStart, line: dataLine, inQuotes: false },
     scanComplete: false,

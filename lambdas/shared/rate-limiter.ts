@@ -48,14 +48,25 @@ export class RateLimiter {
   }
 }
 
+/** What decides one chunk's share of the cap. */
+export interface ShareInputs {
+  readonly maxWriteRate: number;
+  readonly maxConcurrency: number;
+  readonly chunkCount: number;
+  readonly chunkBytes: number;
+  readonly dataBytes: number;
+}
+
 /**
  * The share of `maxWriteRate` one chunk invocation may use. Chunks run in separate Lambdas with no
- * shared memory, so the cap is split evenly over the chunks that can run at once: min(Map concurrency,
- * chunk count). Fewer chunks left running near the end only keeps the total further under the cap.
+ * shared memory, so each takes a fixed share. When every chunk runs at once, shares go by size
+ * (cap x chunkBytes / dataBytes): all chunks then finish together and the total holds the cap to the
+ * end. With more chunks than the Map runs at once, each running chunk takes cap / MaxConcurrency.
  */
-export function chunkWriteRate(maxWriteRate: number, maxConcurrency: number, chunkCount: number): number {
+export function chunkWriteRate({ maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes }: ShareInputs): number {
   if (maxWriteRate <= 0) return 0;
-  return maxWriteRate / Math.max(1, Math.min(maxConcurrency, chunkCount));
+  if (chunkCount <= maxConcurrency && dataBytes > 0) return (maxWriteRate * Math.min(chunkBytes, dataBytes)) / dataBytes;
+  return maxWriteRate / Math.max(1, maxConcurrency);
 }
 
 /**

@@ -33,7 +33,9 @@ export class RecordScanner {
   private pos = 0;
   /** Cached index of the next quote at or after `pos` in `buf` (-1: none), so long runs are searched once. */
   private nextQuote = -1;
-  /** Cached result of the last LF search: the first LF at or after `lfFrom` (-1: none). */
+  /** Cached index of the next LF at or after `pos` (-1: none): each LF is searched for once. */
+  private nextLf = -1;
+  /** Cached result of a look-ahead LF search past `pos`: the first LF at or after `lfFrom` (-1: none). */
   private lfFrom = 0;
   private lfAt = -1;
 
@@ -50,8 +52,9 @@ export class RecordScanner {
     this.buf = buf;
     this.pos = 0;
     this.nextQuote = this.findQuote(0);
+    this.nextLf = buf.indexOf(LF, 0);
     this.lfFrom = 0;
-    this.lfAt = buf.indexOf(LF, 0);
+    this.lfAt = this.nextLf;
     if (this.quotePending && buf.length > 0) {
       // An empty buffer says nothing about the quote before it: keep waiting for the next byte.
       this.quotePending = false;
@@ -72,7 +75,7 @@ export class RecordScanner {
         continue;
       }
       const quoteAt = this.nextQuote === -1 ? buf.length : this.nextQuote;
-      const lf = this.findLf(Math.max(this.pos, atLeast - 1));
+      const lf = atLeast - 1 <= this.pos ? this.nextLf : this.findLf(atLeast - 1);
       if (lf !== -1 && lf < quoteAt) {
         this.skipTo(lf + 1);
         return lf + 1;
@@ -103,14 +106,18 @@ export class RecordScanner {
     this.skipTo(at + 1);
   }
 
-  /** Moves `pos` forward, counting the LFs passed and refreshing the quote cache when passed. */
+  /** Moves `pos` forward, counting the LFs passed and refreshing the caches it passed. */
   private skipTo(end: number): void {
     const { buf } = this;
-    for (let lf = buf.indexOf(LF, this.pos); lf !== -1 && lf < end; lf = buf.indexOf(LF, lf + 1)) this.lines++;
+    while (this.nextLf !== -1 && this.nextLf < end) {
+      this.lines++;
+      this.nextLf = buf.indexOf(LF, this.nextLf + 1);
+    }
     this.pos = end;
     if (this.nextQuote !== -1 && this.nextQuote < end) this.nextQuote = this.findQuote(end);
   }
 
+  /** The first LF at or after `from` (past `pos`), cached for repeated look-aheads to the same target. */
   private findLf(from: number): number {
     const cacheHolds = from >= this.lfFrom && (this.lfAt === -1 || from <= this.lfAt);
     if (!cacheHolds) {

@@ -41,6 +41,8 @@ export interface ScanState {
   readonly keys: KeyAttribute[];
   /** The chunk size actually used: chunkMiB, grown for huge objects to bound the chunk count. */
   readonly chunkBytes: number;
+  /** Bytes of data records: the object less its BOM and header. */
+  readonly dataBytes: number;
   readonly chunks: Chunk[];
   readonly checkpoint: ScanCheckpoint;
   readonly scanComplete: boolean;
@@ -56,6 +58,7 @@ export interface ImportJob {
   /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
   readonly maxConcurrency: number;
   readonly chunkCount: number;
+  readonly dataBytes: number;
 }
 
 /** Counts a chunk import returns; added up over checkpoint loops and then over chunks. */

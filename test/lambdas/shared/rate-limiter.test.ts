@@ -43,14 +43,15 @@ describe('RateLimiter', () => {
 });
 
 describe.each([
-  // maxWriteRate, MaxConcurrency, chunks, share per chunk
-  [0, 40, 100, 0], // uncapped stays uncapped
-  [4000, 40, 100, 100], // 40 chunks at once share 4,000/s: 100/s each
-  [4000, 40, 8, 500], // only 8 chunks exist: 8 at once, 500/s each
-  [4000, 10, 0, 4000], // no chunks yet: never divide by zero
-])('chunkWriteRate(%d, %d, %d)', (rate, concurrency, chunks, share) => {
+  // maxWriteRate, MaxConcurrency, chunks, chunk bytes, data bytes, share per chunk (items/s)
+  [0, 40, 100, 64, 6400, 0], // uncapped stays uncapped
+  [4000, 40, 100, 64, 6400, 100], // 100 chunks, 40 at a time: each running chunk takes 4,000 / 40
+  [4000, 40, 8, 100, 800, 500], // 8 equal chunks all at once: 4,000 x 100 / 800
+  [4000, 40, 8, 30, 730, 4000 * 30 / 730], // the short last chunk takes less: all 8 end together
+  [4000, 10, 1, 500, 500, 4000], // one chunk takes the whole cap
+])('chunkWriteRate(%d, %d, %d chunks, %d of %d bytes)', (maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes, share) => {
   it(`is ${share} items/s`, () => {
-    expect(chunkWriteRate(rate, concurrency, chunks)).toBe(share);
+    expect(chunkWriteRate({ maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes })).toBeCloseTo(share, 9);
   });
 });
 

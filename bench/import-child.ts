@@ -1,0 +1,19 @@
+/**
+ * One import invocation in a process of its own, so its CPU time and peak RSS are its own: reads a
+ * job from argv (JSON), runs the real import handler with a Lambda-like context, prints one JSON line.
+ */
+import { handler } from '../lambdas/import/handler.js';
+import type { ImportChunkEvent } from '../lambdas/shared/workflow.js';
+import { lambdaContext } from '../local/runner.js';
+
+const { event, timeoutMs } = JSON.parse(process.argv[2]) as { event: ImportChunkEvent; timeoutMs: number };
+const before = process.cpuUsage();
+const progress = await handler(event, lambdaContext(timeoutMs));
+const cpu = process.cpuUsage(before);
+process.stdout.write(`${JSON.stringify({
+  rows: progress.rows,
+  written: progress.written,
+  finished: progress.next === null,
+  cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  peakRssMB: process.resourceUsage().maxRSS / 1024,
+})}\n`);

@@ -1,0 +1,57 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { sendGetObject } from '../lambdas/shared/aws-io.js';
+import { planChunks } from '../lambdas/shared/chunk-planner.js';
+import { RecordScanner, scannerDialect } from '../lambdas/shared/record-scanner.js';
+import { readRange, type SourceObject } from '../lambdas/shared/s3-range-reader.js';
+import { generateQuotedCsv } from '../test/fixtures/quoted-csv.js';
+
+const MIB = 1024 * 1024;
+
+/** A quoted CSV of about `mib` MiB: the quoted-field fixture repeated. */
+export function quotedCsv(mib: number): Buffer {
+  const unit = Buffer.from(generateQuotedCsv(2000).text.replace(/^\ufeff[^\n]*\n/, ''));
+  return Buffer.concat(Array.from({ length: Math.ceil((mib * MIB) / unit.length) }, () => unit));
+}
+
+/** The boundary scanner alone, in memory, over 1 MiB buffers as a stream would give them: GB/s. */
+export function scannerGbPerSecond(data: Buffer, rounds = 3): number {
+  let best = 0;
+  for (let round = 0; round < rounds; round++) {
+    const scanner = new RecordScanner(scannerDialect({ delimiter: ',', quote: '"' }));
+    const started = performance.now();
+    let records = 0;
+    for (let offset = 0; offset < data.length; offset += MIB) {
+      scanner.feed(data.subarray(offset, offset + MIB));
+      while (scanner.next() !== -1) records++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (records === 0) throw new Error('scanner found no records');
+    best = Math.max(best, data.length / seconds / 1e9);
+  }
+  return best;
+}
+
+/** MB/s of a plain sequential read of the whole object through the same range GET helper. */
+export async function plainReadMbPerSecond(s3: S3Client, source: SourceObject, size: number): Promise<number> {
+  const send = sendGetObject(s3);
+  const started = performance.now();
+  let bytes = 0;
+  for await (const buf of readRange(send, source, 0, size)) bytes += buf.length;
+  return bytes / 1e6 / ((performance.now() - started) / 1000);
+}
+
+/** MB/s of preflight's chunk planning over the same object (64 MiB chunks, no deadline). */
+export async function preflightMbPerSecond(s3: S3Client, source: SourceObject, size: number, delimiter: string): Promise<number> {
+  const send = sendGetObject(s3);
+  const started = performance.now();
+  const result = await planChunks({
+    dialect: scannerDialect({ delimiter, quote: '"' }),
+    chunkBytes: 64 * MIB,
+    size,
+    from: { offset: 0, line: 1, inQuotes: false },
+    read: (offset) => readRange(send, source, offset, size),
+    shouldStop: () => false,
+  });
+  if (!result.complete) throw new Error('preflight did not finish');
+  return size / 1e6 / ((performance.now() - started) / 1000);
+}
