@@ -1,6 +1,15 @@
+import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
+import { firstInvalidUtf8 } from './csv-records.js';
+import { InvalidRequestError } from './errors.js';
 import { RecordScanner, bomLength, type ScannerDialect } from './record-scanner.js';
 import type { ReadFrom } from './chunk-planner.js';
+
+/**
+ * A header record longer than this is a quote never closed (or no header at all): 1 MiB holds some
+ * 100,000 column names, far more than a 400 KB item can use. It bounds what preflight keeps in memory.
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
 
 export interface HeaderResult {
   /** The names in the header record, or null when the format has no header. */
@@ -12,7 +21,8 @@ export interface HeaderResult {
 
 /**
  * Reads the first record of the object, past a UTF-8 BOM, without reading more of the object than the
- * header needs. An empty object has no header: the caller treats it as zero rows.
+ * header needs. An empty object (or a BOM alone) has no header: the caller treats it as zero rows.
+ * A header that is not valid UTF-8 or CSV, or has no end in MAX_HEADER_BYTES, fails with InvalidRequestError.
  */
 export async function readHeader(
   read: ReadFrom,
@@ -24,6 +34,7 @@ export async function readHeader(
   const parts: Buffer[] = [];
   let bom = -1;
   let headerEnd = -1;
+  let headerBytes = 0;
   const scanner = new RecordScanner(dialect);
   for await (let buf of read(0)) {
     if (bom === -1) {
@@ -38,15 +49,33 @@ export async function readHeader(
       headerEnd = bom + Buffer.concat(parts).length;
       break;
     }
+    headerBytes += buf.length;
+    if (headerBytes > MAX_HEADER_BYTES) {
+      const why = scanner.insideQuotes ? 'a quote it opens is not closed' : 'it has no line break';
+      throw new InvalidRequestError([`header: ${why} in the first ${MAX_HEADER_BYTES} bytes of the object`]);
+    }
   }
+  // A BOM and nothing else is an empty object, as a 0-byte one is.
+  if (bom === size) return { header: null, dataStart: size, dataLine: 1 };
   if (!format.header) return { header: null, dataStart: Math.max(bom, 0), dataLine: 1 };
   const raw = Buffer.concat(parts);
-  const records: string[][] = parse(raw, {
-    delimiter: format.delimiter,
-    quote: format.quote === '' ? false : format.quote,
-    record_delimiter: ['\r\n', '\n'],
-    relax_quotes: true,
-    relax_column_count: true,
-  });
-  return { header: records[0] ?? [], dataStart: headerEnd === -1 ? size : headerEnd, dataLine: 1 + scanner.lines };
+  const header = parseHeader(raw, bom, format);
+  return { header, dataStart: headerEnd === -1 ? size : headerEnd, dataLine: 1 + scanner.lines };
+}
+
+/** The header record's names; a header that is not valid UTF-8 or not valid CSV fails the request. */
+function parseHeader(raw: Buffer, bom: number, format: { delimiter: string; quote: string }): string[] {
+  if (!isUtf8(raw)) throw new InvalidRequestError([`header: invalid UTF-8 at byte ${bom + firstInvalidUtf8(raw)}`]);
+  try {
+    const records: string[][] = parse(raw, {
+      delimiter: format.delimiter,
+      quote: format.quote === '' ? false : format.quote,
+      record_delimiter: ['\r\n', '\n'],
+      relax_quotes: true,
+      relax_column_count: true,
+    });
+    return records[0] ?? [];
+  } catch (error) {
+    throw new InvalidRequestError([`header: not a CSV record: ${(error as Error).message}`], { cause: error });
+  }
 }

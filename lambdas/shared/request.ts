@@ -113,6 +113,9 @@ export function checkColumnNames(columns: unknown, field: string, problems: stri
   columns.forEach((name, index) => {
     if (typeof name !== 'string' || name.trim() === '') {
       problems.push(`${field}[${index}]: must be a non-empty name, got ${show(name)}`);
+    } else if (/[\r\n]/.test(name)) {
+      // A header read from a file with CR-only line endings is one long record: its names hold the CRs.
+      problems.push(`${field}[${index}]: must not hold a line break, got ${show(name)} (records end at LF or CRLF)`);
     } else if (seen.has(name)) {
       problems.push(`${field}[${index}]: duplicate column name ${show(name)}`);
     }
