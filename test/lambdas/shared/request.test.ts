@@ -15,6 +15,12 @@ function problemWith(input: unknown): Error {
 }
 
 describe('resolveImportRequest', () => {
+  it('fails when spread is not a boolean', () => {
+    const error = problemWith({ ...MINIMAL, spread: 'yes' });
+    expect(error.name).toBe('InvalidRequestError');
+    expect(error.message).toContain('spread: must be true or false, got "yes"');
+  });
+
   it('applies every default to a CSV request', () => {
     expect(resolveImportRequest(MINIMAL)).toEqual({
       ...MINIMAL,
@@ -22,6 +28,7 @@ describe('resolveImportRequest', () => {
       types: {},
       chunkMiB: 64,
       maxWriteRate: 0,
+      spread: false,
     });
   });
 
@@ -39,6 +46,7 @@ describe('resolveImportRequest', () => {
       types: { a: 'N', b: 'JSON' },
       chunkMiB: 0.5,
       maxWriteRate: 1000,
+      spread: true,
     };
     expect(resolveImportRequest(request)).toEqual(request);
   });
@@ -80,6 +88,7 @@ describe.each([
 });
 
 describe('resolveImportRequest', () => {
+
   it('fails when several fields are wrong, naming each of them in one error', () => {
     const error = problemWith({ key: 'k.csv', table: 't', chunkMiB: -1, types: { a: 'X' } });
     expect(error.name).toBe('InvalidRequestError');
