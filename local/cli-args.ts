@@ -16,6 +16,9 @@ export interface LocalCommand {
   readonly chunkMiB?: number;
   readonly timeoutSeconds: number;
   readonly json: boolean;
+  /** Cap in items/s for the whole import (0: none). */
+  readonly maxWriteRate: number;
+  readonly spread: boolean;
 }
 
 /** A command line that cannot be run; the CLI prints the message and the usage, and exits 1. */
@@ -28,7 +31,8 @@ export class UsageError extends Error {
 
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--delimiter C|tab] [--no-header] [--columns a,b,c] [--types col=N,col2=BOOL]
-         [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]`;
+         [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
+         [--max-write-rate N] [--spread]`;
 
 /** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
 export function parseLocalCommand(args: string[]): LocalCommand {
@@ -42,6 +46,7 @@ export function parseLocalCommand(args: string[]): LocalCommand {
       'no-header': { type: 'boolean', default: false }, columns: { type: 'string' }, types: { type: 'string' },
       concurrency: { type: 'string' }, 'chunk-mib': { type: 'string' }, 'timeout-s': { type: 'string' },
       json: { type: 'boolean', default: false },
+      'max-write-rate': { type: 'string' }, spread: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
@@ -65,6 +70,8 @@ export function parseLocalCommand(args: string[]): LocalCommand {
     ...(values['chunk-mib'] !== undefined ? { chunkMiB: parseNumber(values['chunk-mib'], '--chunk-mib', 64, (n) => n > 0) } : {}),
     timeoutSeconds: parseNumber(values['timeout-s'], '--timeout-s', 900, (n) => n > 0 && n <= 900),
     json: values.json === true,
+    maxWriteRate: parseNumber(values['max-write-rate'], '--max-write-rate', 0, (n) => n >= 0),
+    spread: values.spread === true,
   };
 }
 

@@ -41,6 +41,8 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
       format: command.format,
       types: command.types,
       ...(command.chunkMiB !== undefined ? { chunkMiB: command.chunkMiB } : {}),
+      ...(command.maxWriteRate > 0 ? { maxWriteRate: command.maxWriteRate } : {}),
+      ...(command.spread ? { spread: true } : {}),
     };
     const progress = createProgressPrinter(output);
     const summary = await runLocalImport(request, {
