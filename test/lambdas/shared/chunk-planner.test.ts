@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { planChunks, type PlanChunksParams, type ReadFrom } from '../../../lambdas/shared/chunk-planner.js';
 import { scannerDialect } from '../../../lambdas/shared/record-scanner.js';
 import type { Chunk, ScanCheckpoint } from '../../../lambdas/shared/workflow.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../fixtures/random.js';
 
 const CSV = scannerDialect({ delimiter: ',', quote: '"' });
 /** Small pieces, so that cuts, quotes and multi-byte characters fall across buffers. */

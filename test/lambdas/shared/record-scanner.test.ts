@@ -5,7 +5,7 @@ import {
   scannerDialect,
   type ScannerDialect,
 } from '../../../lambdas/shared/record-scanner.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../fixtures/random.js';
 
 const CSV = scannerDialect({ delimiter: ',', quote: '"' });
 const TSV = scannerDialect({ delimiter: '\t', quote: '"' });
