@@ -7,6 +7,12 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DEFAULT_REJECTS_PREFIX } from '../lambdas/shared/config.js';
+import {
+  acknowledge,
+  acknowledgeGrantInvoke,
+  acknowledgeGrantPut,
+  acknowledgeGrantRead,
+} from './nag-acknowledgments.js';
 import { PipelineFunction } from './pipeline-function.js';
 import { addWatchRule, checkWatch, type WatchedPrefix } from './watched-prefix.js';
 import {
@@ -89,10 +95,14 @@ export class CsvImportPipeline extends Construct {
     this.summarizeFunction = summarize;
 
     const rejectsObjects = `${rejectsPrefix}/*`;
-    props.bucket.grantRead(preflight);
-    props.bucket.grantRead(importer);
-    props.bucket.grantPut(importer, rejectsObjects);
-    props.bucket.grantPut(summarize, rejectsObjects);
+    for (const reader of [preflight, importer]) {
+      props.bucket.grantRead(reader);
+      acknowledgeGrantRead(reader.role!, props.bucket.bucketArn);
+    }
+    for (const writer of [importer, summarize]) {
+      props.bucket.grantPut(writer, rejectsObjects);
+      acknowledgeGrantPut(writer.role!, props.bucket.bucketArn, rejectsObjects);
+    }
     for (const table of props.tables) {
       table.grant(preflight, 'dynamodb:DescribeTable');
       // Not grantWriteData: the import only ever calls BatchWriteItem.
@@ -116,9 +126,16 @@ export class CsvImportPipeline extends Construct {
         level: sfn.LogLevel.ALL,
         includeExecutionData: false,
       },
+      tracingEnabled: true,
     });
+    acknowledge(this.stateMachine.role, 'AwsSolutions-IAM5[Resource::*]',
+      'CloudWatch Logs delivery (logs:CreateLogDelivery, ...) and X-Ray (xray:PutTraceSegments, ...) actions ' +
+      'support no resource-level permissions, so CDK grants them on *');
     // A definition from a file gets no automatic grants.
-    for (const f of [preflight, importer, summarize]) f.grantInvoke(this.stateMachine);
+    for (const f of [preflight, importer, summarize]) {
+      f.grantInvoke(this.stateMachine);
+      acknowledgeGrantInvoke(this.stateMachine.role, f.functionArn);
+    }
 
     (props.watches ?? []).forEach((watch, index) =>
       addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),

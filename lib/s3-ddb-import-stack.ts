@@ -1,13 +1,20 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as cxapi from 'aws-cdk-lib/cx-api';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { CsvImportPipeline, type WatchedPrefix } from './csv-import-pipeline.js';
+import { acknowledge, LAMBDA_BASIC_EXECUTION_POLICY } from './nag-acknowledgments.js';
+
+/** How long S3 server access logs of a new bucket are kept: a year covers an annual audit. */
+const ACCESS_LOG_RETENTION = Duration.days(365);
 
 export interface S3DdbImportStackProps extends StackProps {
   /**
-   * An existing bucket to import from. With `watches`, its EventBridge notifications must be on.
-   * @default - a new private, encrypted bucket that sends events to EventBridge
+   * An existing bucket to import from. With `watches`, its EventBridge notifications must be on. Its
+   * access logging, if any, stays as it is.
+   * @default - a new private, encrypted bucket that sends events to EventBridge and server access logs to
+   * a second bucket (`AccessLogsBucket`, logs kept 365 days)
    */
   readonly bucketName?: string;
   /** Existing tables imports may write; at least one. */
@@ -26,16 +33,7 @@ export class S3DdbImportStack extends Stack {
     super(scope, id, props);
     if (props.tableNames.length === 0) throw new Error('tableNames must name at least one existing table, got []');
 
-    const bucket = props.bucketName
-      ? s3.Bucket.fromBucketName(this, 'Bucket', props.bucketName)
-      : new s3.Bucket(this, 'Bucket', {
-          blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-          enforceSSL: true,
-          encryption: s3.BucketEncryption.S3_MANAGED,
-          eventBridgeEnabled: true,
-          versioned: false,
-          removalPolicy: RemovalPolicy.RETAIN,
-        });
+    const bucket = props.bucketName ? s3.Bucket.fromBucketName(this, 'Bucket', props.bucketName) : this.newBucket();
     const tables = props.tableNames.map((name, index) =>
       dynamodb.Table.fromTableName(this, `Table${index}`, name),
     );
@@ -49,5 +47,39 @@ export class S3DdbImportStack extends Stack {
 
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+  }
+
+  /** A private, encrypted, TLS-only bucket whose server access logs go to a second bucket like it. */
+  private newBucket(): s3.Bucket {
+    // Grant log delivery with a bucket policy (AWS's advice) rather than the LogDeliveryWrite ACL, which
+    // needs ACLs on; set here so the stack does not depend on the app's feature flags.
+    this.node.setContext(cxapi.S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
+    const privateBucket: s3.BucketProps = {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: false,
+      removalPolicy: RemovalPolicy.RETAIN,
+    };
+    const accessLogs = new s3.Bucket(this, 'AccessLogsBucket', {
+      ...privateBucket,
+      lifecycleRules: [{ expiration: ACCESS_LOG_RETENTION }],
+    });
+    acknowledge(accessLogs, 'AwsSolutions-S1',
+      'this bucket holds the server access logs of the import bucket; logging it too would need a third bucket');
+    const bucket = new s3.Bucket(this, 'Bucket', {
+      ...privateBucket,
+      eventBridgeEnabled: true,
+      serverAccessLogsBucket: accessLogs,
+    });
+    // eventBridgeEnabled adds CDK's own BucketNotificationsHandler, whose role it builds itself.
+    const notificationsHandler = this.node.children.find((c) => c.node.id.startsWith('BucketNotificationsHandler'));
+    if (notificationsHandler) {
+      acknowledge(notificationsHandler, `AwsSolutions-IAM4[Policy::${LAMBDA_BASIC_EXECUTION_POLICY}]`,
+        "CDK's BucketNotificationsHandler (sets the bucket's EventBridge notification at deploy time) builds its " +
+        'own role with AWSLambdaBasicExecutionRole and offers no way to replace it');
+    }
+    return bucket;
   }
 }

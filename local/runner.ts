@@ -6,6 +6,7 @@ import { handler as preflightHandler } from '../lambdas/preflight/handler.js';
 import { handler as summarizeHandler } from '../lambdas/summarize/handler.js';
 import type { ImportRequest } from '../lambdas/shared/request.js';
 import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/shared/workflow.js';
+import { MAX_CONCURRENCY_PLACEHOLDER, TASK_FUNCTION_PLACEHOLDERS, type TaskStateName } from '../lib/workflow-tasks.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 
 export const ASL_PATH = fileURLToPath(new URL('../statemachine/import.asl.json', import.meta.url));
@@ -92,10 +93,8 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const importTimeoutMs = options.taskTimeoutsMs?.ImportChunk ?? timeoutMs;
   const emit = options.onEvent ?? (() => undefined);
   const definition = await loadDefinition({
-    PreflightFunctionArn: LOCAL_ARN('preflight'),
-    ImportFunctionArn: LOCAL_ARN('import'),
-    SummarizeFunctionArn: LOCAL_ARN('summarize'),
-    MaxConcurrency: String(options.maxConcurrency ?? 40),
+    ...Object.fromEntries(Object.entries(TASK_FUNCTION_PLACEHOLDERS).map(([task, placeholder]) => [placeholder, LOCAL_ARN(task)])),
+    [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? 40),
   });
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
   const taskResourceLocalHandlers = {
@@ -110,7 +109,7 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
       return progress;
     },
     Summarize: (input: SummarizeEvent) => invokeWithTimeout(timeoutMs, () => summarizeHandler(input)),
-  };
+  } satisfies Record<TaskStateName, unknown>; // every Task state of the workflow is bound to its handler
   const executionName = options.executionName ?? randomUUID();
   const input = JSON.parse(JSON.stringify(request)) as Parameters<typeof machine.run>[0];
   const execution = machine.run(input, {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnElement } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
@@ -47,17 +48,42 @@ function statementsOf(role: IConstruct | undefined): Statement[] {
 
 const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
-/** The resources granted, over all statements, for one action. */
-function resourcesFor(statements: Statement[], action: string): unknown[] {
-  return statements.filter((s) => asList(s.Action).includes(action)).flatMap((s) => asList(s.Resource));
+/** Action to the resources allowed for it, over every statement of the role's policies. */
+function grantsOf(role: IConstruct | undefined): Record<string, unknown[]> {
+  const grants: Record<string, unknown[]> = {};
+  for (const statement of statementsOf(role)) {
+    expect(statement.Effect).toBe('Allow');
+    for (const action of asList(statement.Action)) (grants[action] ??= []).push(...asList(statement.Resource));
+  }
+  return grants;
 }
 
+const grant = (actions: readonly string[], resources: unknown[]) =>
+  Object.fromEntries(actions.map((action) => [action, resources]));
+/** What bucket.grantRead allows. */
+const READ_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'];
+/** What bucket.grantPut allows. */
+const PUT_ACTIONS = ['s3:PutObject', 's3:PutObjectLegalHold', 's3:PutObjectRetention', 's3:PutObjectTagging',
+  's3:PutObjectVersionTagging', 's3:Abort*'];
+/** What a state machine needs to deliver logs to CloudWatch Logs. */
+const LOG_DELIVERY_ACTIONS = ['logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery',
+  'logs:DeleteLogDelivery', 'logs:ListLogDeliveries', 'logs:PutResourcePolicy', 'logs:DescribeResourcePolicies',
+  'logs:DescribeLogGroups'];
+const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'xray:GetSamplingRules',
+  'xray:GetSamplingTargets'];
+const objectsArn = { 'Fn::Join': ['', [bucketArn, '/*']] };
+const rejectsArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] };
+/** A function writes its own log group and no other. */
+const ownLogGroup = (fn: NodejsFunction) =>
+  grant(['logs:CreateLogStream', 'logs:PutLogEvents'], [{ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] }]);
+
 describe('CsvImportPipeline in S3DdbImportStack', () => {
-  it('creates a standard state machine that logs everything but execution data', () => {
+  it('creates a standard, traced state machine that logs everything but execution data', () => {
     template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
       StateMachineType: 'STANDARD',
       LoggingConfiguration: Match.objectLike({ IncludeExecutionData: false, Level: 'ALL' }),
+      TracingConfiguration: { Enabled: true },
     });
   });
 
@@ -88,34 +114,26 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     }
   });
 
-  it('lets preflight read objects and describe exactly the tables', () => {
-    const statements = statementsOf(pipeline.preflightFunction.role);
-    expect(resourcesFor(statements, 'dynamodb:DescribeTable')).toEqual(tableArns);
-    expect(resourcesFor(statements, 's3:GetObject*')).toContainEqual({ 'Fn::Join': ['', [bucketArn, '/*']] });
-    expect(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('dynamodb:'))).toEqual([
-      'dynamodb:DescribeTable',
-      'dynamodb:DescribeTable',
-    ]);
-  });
-
-  it('lets import read objects, batch-write the tables and put rejects only under the rejects prefix', () => {
-    const statements = statementsOf(pipeline.importFunction.role);
-    expect(resourcesFor(statements, 'dynamodb:BatchWriteItem')).toEqual(tableArns);
-    expect(resourcesFor(statements, 's3:GetObject*')).toContainEqual({ 'Fn::Join': ['', [bucketArn, '/*']] });
-    expect(resourcesFor(statements, 's3:PutObject')).toEqual([
-      { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] },
-    ]);
-    const dynamoActions = new Set(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('dynamodb:')));
-    expect(dynamoActions).toEqual(new Set(['dynamodb:BatchWriteItem']));
-  });
-
-  it('lets summarize put reports under the rejects prefix and nothing more', () => {
-    const statements = statementsOf(pipeline.summarizeFunction.role);
-    expect(resourcesFor(statements, 's3:PutObject')).toEqual([
-      { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] },
-    ]);
-    expect(resourcesFor(statements, 's3:GetObject*')).toEqual([]);
-    expect(statements.flatMap((s) => asList(s.Action)).some((a) => a.startsWith('dynamodb:'))).toBe(false);
+  it('gives each function a role without managed policies that holds exactly the grants it uses', () => {
+    for (const fn of functions) {
+      expect(template.toJSON().Resources[logicalId(fn.role!)].Properties.ManagedPolicyArns).toBeUndefined();
+    }
+    expect(grantsOf(pipeline.preflightFunction.role)).toEqual({
+      ...ownLogGroup(pipeline.preflightFunction),
+      ...grant(READ_ACTIONS, [bucketArn, objectsArn]),
+      'dynamodb:DescribeTable': tableArns,
+    });
+    expect(grantsOf(pipeline.importFunction.role)).toEqual({
+      ...ownLogGroup(pipeline.importFunction),
+      ...grant(READ_ACTIONS, [bucketArn, objectsArn]),
+      ...grant(PUT_ACTIONS, [rejectsArn]),
+      'dynamodb:BatchWriteItem': tableArns,
+    });
+    // Summarize reads nothing: the Map results it totals arrive in its input.
+    expect(grantsOf(pipeline.summarizeFunction.role)).toEqual({
+      ...ownLogGroup(pipeline.summarizeFunction),
+      ...grant(PUT_ACTIONS, [rejectsArn]),
+    });
   });
 
   it('grants no S3 or DynamoDB action on "*"', () => {
@@ -128,15 +146,17 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     expect(offending).toEqual([]);
   });
 
-  it('lets the state machine invoke exactly the three functions', () => {
-    const statements = statementsOf(stack.pipeline.stateMachine.role);
-    const expected = functions.flatMap((fn) => {
+  it('lets the state machine invoke exactly the three functions, deliver its logs and send traces', () => {
+    const invokable = functions.flatMap((fn) => {
       const arn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
       return [arn, { 'Fn::Join': ['', [arn, ':*']] }];
     });
-    expect(resourcesFor(statements, 'lambda:InvokeFunction')).toEqual(expected);
-    const lambdaActions = new Set(statements.flatMap((s) => asList(s.Action)).filter((a) => a.startsWith('lambda:')));
-    expect(lambdaActions).toEqual(new Set(['lambda:InvokeFunction']));
+    // Log delivery and X-Ray actions have no resource-level permissions: '*' is the only choice for them.
+    expect(grantsOf(pipeline.stateMachine.role)).toEqual({
+      ...grant(LOG_DELIVERY_ACTIONS, ['*']),
+      ...grant(XRAY_ACTIONS, ['*']),
+      'lambda:InvokeFunction': invokable,
+    });
   });
 
   it('adds one rule per watch that builds the request with an input transformer', () => {
@@ -163,20 +183,46 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     }
   });
 
-  it('creates a private, encrypted, TLS-only bucket that sends events to EventBridge', () => {
-    template.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
+  it('creates a private, encrypted, TLS-only bucket that sends events to EventBridge and access logs', () => {
+    const accessLogs = stack.node.findChild('AccessLogsBucket');
+    const resources = template.toJSON().Resources;
+    for (const b of [bucket, accessLogs]) {
+      expect(resources[logicalId(b)]).toMatchObject({
+        DeletionPolicy: 'Retain',
+        Properties: {
+          PublicAccessBlockConfiguration: {
+            BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+          },
+          BucketEncryption: {
+            ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+          },
+          // ACLs off: access is decided by policies alone.
+          OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        },
+      });
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logicalId(b) },
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
+          Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        })]) },
+      });
+    }
+    expect(resources[logicalId(bucket)].Properties.LoggingConfiguration).toEqual({
+      DestinationBucketName: { Ref: logicalId(accessLogs) },
     });
-    template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
+    // S3 log delivery may write the log bucket only for this bucket in this account.
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-        Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-      })]) },
+      Bucket: { Ref: logicalId(accessLogs) },
+      PolicyDocument: { Statement: Match.arrayWith([{
+        Effect: 'Allow',
+        Principal: { Service: 'logging.s3.amazonaws.com' },
+        Action: 's3:PutObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalId(accessLogs), 'Arn'] }, '/*']] },
+        Condition: {
+          ArnLike: { 'aws:SourceArn': bucketArn },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+      }]) },
     });
     template.hasResourceProperties('Custom::S3BucketNotifications', {
       NotificationConfiguration: { EventBridgeConfiguration: {} },
