@@ -111,11 +111,18 @@ export class BatchWriter {
     for (const [key] of entries) this.keyOwners.set(key, sending);
   }
 
+  /**
+   * Only a reply that wrote nothing (a throttle, an error worth retrying, every item unprocessed) spends
+   * the retry budget and grows the backoff. A reply that wrote some items holds both: each one shrinks
+   * the batch, so there are at most 24 of them, and a batch making progress under load is not failed.
+   */
   private async sendWithRetry(requests: WriteRequest[]): Promise<void> {
     const { table, send } = this.options;
     let pending = requests;
-    for (let attempt = 0; ; attempt++) {
+    let stalled = 0;
+    for (let attempt = 1; ; attempt++) {
       let lastError: unknown;
+      const before = pending.length;
       try {
         await this.options.beforeSend?.(pending.length);
         this.startedSinceCut++;
@@ -133,11 +140,12 @@ export class BatchWriter {
       }
       this.cutInFlight();
       this.options.onThrottle?.();
-      if (attempt + 1 >= this.retry.maxAttempts) {
+      if (pending.length === before) stalled++;
+      if (stalled >= this.retry.maxAttempts) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-        throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${this.retry.maxAttempts} attempts (${why})`, { cause: lastError });
+        throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${attempt} attempts (${why})`, { cause: lastError });
       }
-      await (this.options.sleep ?? sleep)(fullJitterDelay(this.retry, attempt, this.options.random));
+      await (this.options.sleep ?? sleep)(fullJitterDelay(this.retry, Math.max(0, stalled - 1), this.options.random));
     }
   }
 

@@ -55,3 +55,34 @@ describe('BatchWriter adaptive back-off', () => {
     expect(writer.written).toBe(12_000);
   });
 });
+
+describe('BatchWriter retry budget', () => {
+  it('spends attempts only on replies that wrote nothing: a batch that keeps progressing completes', async () => {
+    const table2 = `${table}-budget`;
+    await client.send(new CreateTableCommand({
+      TableName: table2,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    }));
+    try {
+      // The real send, wrapped: each call writes only the first item and returns the rest as unprocessed.
+      const oneAtATime: SendBatchWrite = async (input) => {
+        const [first, ...rest] = input.RequestItems![table2];
+        await client.send(new BatchWriteItemCommand({ RequestItems: { [table2]: [first] } }));
+        return { UnprocessedItems: rest.length ? { [table2]: rest } : {}, $metadata: {} };
+      };
+      const writer = new BatchWriter({ table: table2, send: oneAtATime, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+      for (let i = 0; i < 25; i++) await writer.add({ pk: { S: `k${i}` } }, `k${i}`);
+      await writer.flush(); // 25 replies, 24 of them partial: 2 attempts would fail if progress counted
+      expect(writer.written).toBe(25);
+
+      const nothing: SendBatchWrite = async (input) => ({ UnprocessedItems: input.RequestItems, $metadata: {} });
+      const stalled = new BatchWriter({ table: table2, send: nothing, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+      await stalled.add({ pk: { S: 'x' } }, 'x');
+      await expect(stalled.flush()).rejects.toMatchObject({ name: 'BatchWriteFailedError', message: expect.stringContaining('after 2 attempts') });
+    } finally {
+      await client.send(new DeleteTableCommand({ TableName: table2 }));
+    }
+  });
+});
