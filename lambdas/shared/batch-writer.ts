@@ -1,4 +1,5 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
+import { AdaptiveLimit } from './adaptive-limit.js';
 import { DEFAULT_WRITE_RETRY, fullJitterDelay, sleep, type RetryPolicy } from './backoff.js';
 import { BatchWriteFailedError } from './errors.js';
 import type { Item } from './row-mapper.js';
@@ -22,12 +23,6 @@ export interface BatchWriterOptions {
   /** Told of each throttled or partly unprocessed request, so a governor can back off. */
   readonly onThrottle?: () => void;
 }
-
-/**
- * Recovery is slow on purpose: after a cut, one more request in flight per 4 x limit requests that
- * went through without a throttle, so a busy production table gets room back gradually.
- */
-const RECOVERY_REQUESTS_PER_STEP = 4;
 
 /** Error names (and HTTP-level failures) worth another try; anything else fails the batch at once. */
 const RETRYABLE = new Set([
@@ -55,23 +50,18 @@ export class BatchWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly keyOwners = new Map<string, Promise<void>>();
   private failure: Error | undefined;
-  private readonly maxInFlight: number;
   private readonly retry: RetryPolicy;
   /** Requests allowed in flight now: halved on a throttle, grown back by one step at a time. */
-  private limit: number;
-  /** Requests started since the last cut: one cut per round of requests, not one per throttled reply. */
-  private startedSinceCut = Number.POSITIVE_INFINITY;
-  private cleanSinceStep = 0;
+  private readonly limit: AdaptiveLimit;
 
   constructor(private readonly options: BatchWriterOptions) {
-    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
-    this.limit = this.maxInFlight;
+    this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   }
 
   /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
   get inFlightLimit(): number {
-    return this.limit;
+    return this.limit.value;
   }
 
   /** Queues one item; resolves once it is in a batch, waiting while the in-flight requests are at the limit. */
@@ -93,7 +83,7 @@ export class BatchWriter {
   }
 
   private async dispatch(): Promise<void> {
-    while (this.inFlight.size >= this.limit) await Promise.race(this.inFlight);
+    while (this.inFlight.size >= this.limit.value) await Promise.race(this.inFlight);
     this.throwIfFailed();
     const entries = [...this.batch];
     this.batch = new Map();
@@ -125,20 +115,20 @@ export class BatchWriter {
       const before = pending.length;
       try {
         await this.options.beforeSend?.(pending.length);
-        this.startedSinceCut++;
+        this.limit.started();
         const output = await send({ RequestItems: { [table]: pending } });
         const unprocessed = output.UnprocessedItems?.[table] ?? [];
         this.written += pending.length - unprocessed.length;
         pending = unprocessed;
         if (pending.length === 0) {
-          this.recoverStep();
+          this.limit.clean();
           return;
         }
       } catch (error) {
         if (!isRetryable(error)) throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
         lastError = error;
       }
-      this.cutInFlight();
+      this.limit.pushedBack();
       this.options.onThrottle?.();
       if (pending.length === before) stalled++;
       if (stalled >= this.retry.maxAttempts) {
@@ -146,23 +136,6 @@ export class BatchWriter {
         throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${attempt} attempts (${why})`, { cause: lastError });
       }
       await (this.options.sleep ?? sleep)(fullJitterDelay(this.retry, Math.max(0, stalled - 1), this.options.random));
-    }
-  }
-
-  /** Multiplicative decrease: halve what may be in flight, once per round of requests. */
-  private cutInFlight(): void {
-    this.cleanSinceStep = 0;
-    if (this.startedSinceCut < this.limit) return;
-    this.limit = Math.max(1, Math.floor(this.limit / 2));
-    this.startedSinceCut = 0;
-  }
-
-  /** Additive increase, slowly: one more in flight after 4 x limit clean requests. */
-  private recoverStep(): void {
-    if (this.limit >= this.maxInFlight) return;
-    if (++this.cleanSinceStep >= RECOVERY_REQUESTS_PER_STEP * this.limit) {
-      this.limit++;
-      this.cleanSinceStep = 0;
     }
   }
 

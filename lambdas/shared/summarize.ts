@@ -1,5 +1,4 @@
-import type { ImportSummary, SummarizeEvent } from './workflow.js';
-import { executionOutputPrefix } from './workflow.js';
+import { executionOutputPrefix, type ImportSummary, type SummarizeEvent } from './workflow.js';
 
 /** Totals the Map's per-chunk counts into the execution's summary. */
 export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportSummary {
