@@ -47,11 +47,12 @@ function isScanState(input: PreflightEvent['input']): input is ScanState {
 }
 
 async function startScan(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
-  const request = resolveImportRequest(event.input);
-  if (options.allowedTables && !options.allowedTables.includes(request.table)) {
-    throw new InvalidRequestError([`table: ${JSON.stringify(request.table)} is not one this deployment may write (${options.allowedTables.join(', ')})`]);
+  const asSent = resolveImportRequest(event.input);
+  if (options.allowedTables && !options.allowedTables.includes(asSent.table)) {
+    throw new InvalidRequestError([`table: ${JSON.stringify(asSent.table)} is not one this deployment may write (${options.allowedTables.join(', ')})`]);
   }
-  const [object, keys] = await Promise.all([io.headObject(request.bucket, request.key), io.describeTable(request.table)]);
+  const [{ object, key }, keys] = await Promise.all([headSourceObject(io, asSent.bucket, asSent.key), io.describeTable(asSent.table)]);
+  const request = { ...asSent, key };
   const read = io.readFrom({ bucket: request.bucket, key: request.key, etag: object.etag }, object.size);
   const { header, dataStart, dataLine } = await readHeader(read, object.size, request.format, scannerDialect(request.format));
   const columns = resolveColumns(request, header, keys, dataStart < object.size || header !== null);
@@ -68,6 +69,30 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     checkpoint: { offset: dataStart, line: dataLine, inQuotes: false },
     scanComplete: false,
   };
+}
+
+/**
+ * HeadObject on the request's key, or on its URL-decoded form when the key is not found and looks
+ * encoded: S3 event notifications URL-encode keys ("my file.csv" arrives as "my+file.csv"), and a
+ * watched prefix builds the request from such an event. Tried only after a 404, so a key that really
+ * holds "+" or "%" is found as it is.
+ */
+async function headSourceObject(io: PreflightIo, bucket: string, key: string) {
+  try {
+    return { object: await io.headObject(bucket, key), key };
+  } catch (error) {
+    const decoded = decodeEventKey(key);
+    if ((error as Error).name !== 'SourceObjectNotFoundError' || decoded === key) throw error;
+    return { object: await io.headObject(bucket, decoded).catch(() => Promise.reject(error)), key: decoded };
+  }
+}
+
+function decodeEventKey(key: string): string {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key; // not valid percent-encoding: it was never encoded
+  }
 }
 
 /**
