@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from './free-port.js';
-import { startProcess, type ServiceProcess } from './process.js';
+import { startProcess, type RunningService, type ServiceStartOptions } from './process.js';
 import { runCommand } from './run-command.js';
 
 /** Pinned so every machine tests against the same emulator. */
@@ -57,22 +57,12 @@ export async function ensureDynamoDbLocal(cache: string, log: (line: string) => 
   return lib;
 }
 
-/** A running DynamoDB Local. */
-export interface DynamoDbLocal {
-  readonly endpoint: string;
-  readonly process: ServiceProcess;
-}
-
 /**
  * Starts DynamoDB Local in memory on a free loopback port and waits until it answers ListTables.
  * In memory because on disk it manages under 1k items/s; `-sharedDb` so any credentials and region
  * see the same tables. It binds all interfaces (it has no bind option), hence the random port.
  */
-export async function startDynamoDbLocal(options: {
-  cache: string;
-  log: (line: string) => void;
-  credentials: { accessKeyId: string; secretAccessKey: string };
-}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: ServiceStartOptions): Promise<RunningService> {
   const lib = await ensureDynamoDbLocal(options.cache, options.log);
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;

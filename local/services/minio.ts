@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
-import { startProcess, type ServiceProcess } from './process.js';
+import { startProcess, type RunningService, type ServiceStartOptions } from './process.js';
 import { runCommand } from './run-command.js';
 
 /** Pinned pseudo-version of github.com/minio/minio, so every machine builds the same server. */
@@ -43,21 +43,11 @@ export async function ensureMinio(cache: string, log: (line: string) => void): P
   return binary;
 }
 
-/** A running MinIO. */
-export interface Minio {
-  readonly endpoint: string;
-  readonly process: ServiceProcess;
-}
-
 /**
  * Starts MinIO on free loopback ports with a fresh temp data dir (removed on stop) and waits until
  * its liveness endpoint answers 200. The web console is switched off; it still needs a port of its own.
  */
-export async function startMinio(options: {
-  cache: string;
-  log: (line: string) => void;
-  credentials: { accessKeyId: string; secretAccessKey: string };
-}): Promise<Minio> {
+export async function startMinio(options: ServiceStartOptions): Promise<RunningService> {
   const binary = await ensureMinio(options.cache, options.log);
   const [port, consolePort] = await Promise.all([freePort(), freePort()]);
   const endpoint = `http://127.0.0.1:${port}`;

@@ -9,6 +9,19 @@ const STOP_GRACE_MS = 5_000;
 const PROBE_INTERVAL_MS = 100;
 
 /** A long-running server started by local mode, killed with its parent. */
+/** A local server that was started: where it listens, and its process. */
+export interface RunningService {
+  readonly endpoint: string;
+  readonly process: ServiceProcess;
+}
+
+/** What starting a local server needs: the cache dir, a progress log and the credentials to accept. */
+export interface ServiceStartOptions {
+  readonly cache: string;
+  readonly log: (line: string) => void;
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
 export interface ServiceProcess {
   readonly name: string;
   /** Last few KB of the server's stdout and stderr. */
