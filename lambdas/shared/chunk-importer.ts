@@ -43,8 +43,8 @@ export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
 /**
  * Imports records [from, chunk.end): splits the stream into records with the quote-aware scanner (exact
  * byte offsets and lines), parses blocks of them with csv-parse, maps rows to items and hands them to the
- * sink. Before its deadline it stops after a block, drains the sink, and returns the checkpoint of the
- * first record not yet handled: every record before it is written or rejected.
+ * sink. Past its deadline (checked every 500 records) it stops, drains the sink, and returns the
+ * checkpoint of the first record not yet handled: every record before it is written or rejected.
  */
 export async function importChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
   const { job, chunk, from, read, sink, shouldStop } = params;
