@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
-import { firstInvalidUtf8 } from './csv-records.js';
+import { csvParseOptions, firstInvalidUtf8 } from './csv-records.js';
 import { InvalidRequestError } from './errors.js';
 import { RecordScanner, bomLength, type ScannerDialect } from './record-scanner.js';
 import type { ReadFrom } from './chunk-planner.js';
@@ -33,8 +33,8 @@ export async function readHeader(
   if (size === 0) return { header: null, dataStart: 0, dataLine: 1 };
   const parts: Buffer[] = [];
   let bom = -1;
-  let headerEnd = -1;
   let headerBytes = 0;
+  let complete = false;
   const scanner = new RecordScanner(dialect);
   for await (let buf of read(0)) {
     if (bom === -1) {
@@ -45,11 +45,11 @@ export async function readHeader(
     scanner.feed(buf);
     const end = scanner.next(1);
     parts.push(end === -1 ? buf : buf.subarray(0, end));
+    headerBytes += end === -1 ? buf.length : end;
     if (end !== -1) {
-      headerEnd = bom + Buffer.concat(parts).length;
+      complete = true;
       break;
     }
-    headerBytes += buf.length;
     if (headerBytes > MAX_HEADER_BYTES) {
       const why = scanner.insideQuotes ? 'a quote it opens is not closed' : 'it has no line break';
       throw new InvalidRequestError([`header: ${why} in the first ${MAX_HEADER_BYTES} bytes of the object`]);
@@ -58,22 +58,16 @@ export async function readHeader(
   // A BOM and nothing else is an empty object, as a 0-byte one is.
   if (bom === size) return { header: null, dataStart: size, dataLine: 1 };
   if (!format.header) return { header: null, dataStart: Math.max(bom, 0), dataLine: 1 };
-  const raw = Buffer.concat(parts);
-  const header = parseHeader(raw, bom, format);
-  return { header, dataStart: headerEnd === -1 ? size : headerEnd, dataLine: 1 + scanner.lines };
+  const header = parseHeader(Buffer.concat(parts), bom, format);
+  return { header, dataStart: complete ? bom + headerBytes : size, dataLine: 1 + scanner.lines };
 }
 
 /** The header record's names; a header that is not valid UTF-8 or not valid CSV fails the request. */
 function parseHeader(raw: Buffer, bom: number, format: { delimiter: string; quote: string }): string[] {
   if (!isUtf8(raw)) throw new InvalidRequestError([`header: invalid UTF-8 at byte ${bom + firstInvalidUtf8(raw)}`]);
   try {
-    const records: string[][] = parse(raw, {
-      delimiter: format.delimiter,
-      quote: format.quote === '' ? false : format.quote,
-      record_delimiter: ['\r\n', '\n'],
-      relax_quotes: true,
-      relax_column_count: true,
-    });
+    // The same reading rules as the rows', so a header and its rows can never be split differently.
+    const records: string[][] = parse(raw, csvParseOptions(format));
     return records[0] ?? [];
   } catch (error) {
     throw new InvalidRequestError([`header: not a CSV record: ${(error as Error).message}`], { cause: error });

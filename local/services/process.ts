@@ -8,7 +8,6 @@ const STOP_GRACE_MS = 5_000;
 /** Pause between readiness probes: short, because MinIO is up in under a second. */
 const PROBE_INTERVAL_MS = 100;
 
-/** A long-running server started by local mode, killed with its parent. */
 /** A local server that was started: where it listens, and its process. */
 export interface RunningService {
   readonly endpoint: string;
@@ -22,6 +21,7 @@ export interface ServiceStartOptions {
   readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
 }
 
+/** A long-running server started by local mode, killed with its parent. */
 export interface ServiceProcess {
   readonly name: string;
   /** Last few KB of the server's stdout and stderr. */

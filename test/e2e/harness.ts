@@ -1,7 +1,8 @@
-import { CreateTableCommand, DynamoDBClient, ScanCommand, waitUntilTableExists, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import type { ImportRequest } from '../../lambdas/shared/request.js';
+import { ensureTable } from '../../local/local-stack.js';
 import type { ImportSummary } from '../../lambdas/shared/workflow.js';
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../local/runner.js';
 
@@ -34,16 +35,8 @@ export async function listKeys(bucket: string, prefix: string): Promise<string[]
 /** Creates an on-demand table keyed by `hash` (and `range`), each given as [name, 'S' | 'N' | 'B']. */
 export async function createTable(hash: [string, 'S' | 'N' | 'B'], range?: [string, 'S' | 'N' | 'B']): Promise<string> {
   const table = uniqueName('e2e');
-  const keys = range ? [hash, range] : [hash];
-  await dynamodb.send(
-    new CreateTableCommand({
-      TableName: table,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: keys.map(([name], i) => ({ AttributeName: name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
-      AttributeDefinitions: keys.map(([name, type]) => ({ AttributeName: name, AttributeType: type })),
-    }),
-  );
-  await waitUntilTableExists({ client: dynamodb, maxWaitTime: 30 }, { TableName: table });
+  const key = ([name, type]: [string, 'S' | 'N' | 'B']) => ({ name, type });
+  await ensureTable(dynamodb, table, key(hash), range && key(range));
   return table;
 }
 

@@ -33,37 +33,24 @@ async function expectNothingWritten(bucket: string, table: string | null): Promi
   expect(await listKeys(bucket, OUTPUT_PREFIX)).toEqual([]);
 }
 
+type Place = Awaited<ReturnType<typeof setUp>>;
+
 describe('request validation through the whole workflow', () => {
-  it('fails when a required field (table) is missing', async () => {
-    const { bucket, key, table } = await setUp();
-    const error = await failure({ bucket, key });
+  it.each([
+    // A required field left out.
+    { problem: 'a required field (table) is missing', request: ({ bucket, key }: Place) => ({ bucket, key }), message: 'table: required, a non-empty string' },
+    // Only S, N, BOOL and JSON exist.
+    { problem: 'a type name is unknown', request: (p: Place) => ({ ...p, types: { score: 'INT' } }), message: 'types.score: unknown type "INT" (known: S, N, BOOL, JSON)' },
+    // csv-parse takes longer delimiters, the scanner and the design do not.
+    { problem: 'the delimiter has more than one character', request: (p: Place) => ({ ...p, format: { delimiter: ';;' } }), message: 'format.delimiter: must be one character other than a newline, got ";;"' },
+    // Without a header the names must come from the request.
+    { problem: 'header is false and no columns are given', request: (p: Place) => ({ ...p, format: { header: false } }), message: 'format.columns: required when format.header is false' },
+  ])('fails when $problem', async ({ request, message }) => {
+    const place = await setUp();
+    const error = await failure(request(place));
     expect(error.name).toBe('InvalidRequestError');
-    expect(error.message).toContain('table: required, a non-empty string');
-    await expectNothingWritten(bucket, table);
-  });
-
-  it('fails when a type name is unknown', async () => {
-    const { bucket, key, table } = await setUp();
-    const error = await failure({ bucket, key, table, types: { score: 'INT' } });
-    expect(error.name).toBe('InvalidRequestError');
-    expect(error.message).toContain('types.score: unknown type "INT" (known: S, N, BOOL, JSON)');
-    await expectNothingWritten(bucket, table);
-  });
-
-  it('fails when the delimiter has more than one character', async () => {
-    const { bucket, key, table } = await setUp();
-    const error = await failure({ bucket, key, table, format: { delimiter: ';;' } });
-    expect(error.name).toBe('InvalidRequestError');
-    expect(error.message).toContain('format.delimiter: must be one character other than a newline, got ";;"');
-    await expectNothingWritten(bucket, table);
-  });
-
-  it('fails when header is false and no columns are given', async () => {
-    const { bucket, key, table } = await setUp();
-    const error = await failure({ bucket, key, table, format: { header: false } });
-    expect(error.name).toBe('InvalidRequestError');
-    expect(error.message).toContain('format.columns: required when format.header is false');
-    await expectNothingWritten(bucket, table);
+    expect(error.message).toContain(message);
+    await expectNothingWritten(place.bucket, place.table);
   });
 
   it('fails when the table does not exist', async () => {

@@ -1,6 +1,7 @@
-import { BatchWriteItemCommand, CreateTableCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/shared/batch-writer.js';
+import { ensureTable } from '../../../local/local-stack.js';
 
 /** Adaptive back-off: the writer's in-flight limit halves on throttles and grows back slowly. */
 const client = new DynamoDBClient({});
@@ -14,12 +15,7 @@ const throttle = () => Object.assign(new Error('Rate of requests exceeds the all
 
 describe('BatchWriter adaptive back-off', () => {
   it('cuts requests in flight while throttled, recovers after clean requests, and loses nothing', async () => {
-    await client.send(new CreateTableCommand({
-      TableName: table,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    }));
+    await ensureTable(client, table, { name: 'pk', type: 'S' });
     // The real DynamoDB Local send, wrapped: calls 20-59 are throttled, every other call goes through.
     let calls = 0;
     let inFlight = 0;
@@ -59,12 +55,7 @@ describe('BatchWriter adaptive back-off', () => {
 describe('BatchWriter retry budget', () => {
   it('spends attempts only on replies that wrote nothing: a batch that keeps progressing completes', async () => {
     const table2 = `${table}-budget`;
-    await client.send(new CreateTableCommand({
-      TableName: table2,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    }));
+    await ensureTable(client, table2, { name: 'pk', type: 'S' });
     try {
       // The real send, wrapped: each call writes only the first item and returns the rest as unprocessed.
       const oneAtATime: SendBatchWrite = async (input) => {
