@@ -3,7 +3,7 @@
  * job from argv (JSON), runs the real import handler with a Lambda-like context, prints one JSON line.
  */
 import { handler } from '../lambdas/import/handler.js';
-import type { ImportChunkEvent } from '../lambdas/shared/workflow.js';
+import type { ImportChunkEvent } from '../lambdas/request/workflow-payloads.js';
 import { lambdaContext } from '../local/runner.js';
 
 const { event, timeoutMs } = JSON.parse(process.argv[2]) as { event: ImportChunkEvent; timeoutMs: number };

@@ -10,8 +10,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { ImportChunkEvent } from '../lambdas/shared/workflow.js';
-import { resolveImportRequest } from '../lambdas/shared/request.js';
+import type { ImportChunkEvent } from '../lambdas/request/workflow-payloads.js';
+import { resolveImportRequest } from '../lambdas/request/import-request.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
 import { ensureTable } from '../local/local-stack.js';
 import { runLocalImport } from '../local/runner.js';
 import { applyServiceEnv, startLocalServices } from '../local/services/index.js';
@@ -131,7 +132,7 @@ try {
 async function timedImport(request: { bucket: string; key: string; chunkMiB: number; maxWriteRate?: number }, rows: number) {
   const table = await newTable();
   const started = performance.now();
-  const summary = await runLocalImport({ ...request, table, types: { match_count: 'N', volume_count: 'N' } }, { maxConcurrency: 40 });
+  const summary = await runLocalImport({ ...request, table, types: { match_count: 'N', volume_count: 'N' } }, { maxConcurrency: DEFAULT_MAX_CONCURRENCY });
   const durationMs = performance.now() - started;
   if (summary.written !== rows) throw new Error(`import wrote ${summary.written} of ${rows} rows`);
   return { itemsPerSecond: round(rows / (durationMs / 1000)), rows, chunks: summary.chunks, durationMs: round(durationMs) };

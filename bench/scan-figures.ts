@@ -1,8 +1,9 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { sendGetObject } from '../lambdas/shared/aws-io.js';
-import { planChunks } from '../lambdas/shared/chunk-planner.js';
-import { RecordScanner, scannerDialect } from '../lambdas/shared/record-scanner.js';
-import { readRange, type SourceObject } from '../lambdas/shared/s3-range-reader.js';
+import { sendGetObject } from '../lambdas/runtime/aws-io.js';
+import { planChunks } from '../lambdas/preflight/chunk-planner.js';
+import { RecordScanner, scannerDialect } from '../lambdas/source/record-scanner.js';
+import type { SourceObject } from '../lambdas/source/source-object.js';
+import { readRange } from '../lambdas/source/s3-range-reader.js';
 import { generateQuotedCsv } from '../test/fixtures/quoted-csv.js';
 
 const MIB = 1024 * 1024;

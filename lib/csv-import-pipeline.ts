@@ -6,7 +6,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DEFAULT_REJECTS_PREFIX } from '../lambdas/shared/config.js';
+import { DEFAULT_REJECTS_PREFIX } from '../lambdas/runtime/config.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
 import {
   acknowledge,
   acknowledgeGrantInvoke,
@@ -27,9 +28,7 @@ export { ASL_PLACEHOLDERS } from './workflow-tasks.js';
 export type { WatchedPrefix } from './watched-prefix.js';
 
 /** An inline Map runs at most 40 iterations at once; a higher MaxConcurrency buys nothing. */
-const MAX_INLINE_MAP_CONCURRENCY = 40;
-/** Lambda's hard limit: 15 minutes = 900 s. */
-const MAX_LAMBDA_TIMEOUT_SECONDS = 900;
+const MAX_INLINE_MAP_CONCURRENCY = DEFAULT_MAX_CONCURRENCY;
 
 export interface CsvImportPipelineProps {
   /**
@@ -67,8 +66,8 @@ export class CsvImportPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: CsvImportPipelineProps) {
     super(scope, id);
-    const maxConcurrency = checkMaxConcurrency(props.maxConcurrency ?? MAX_INLINE_MAP_CONCURRENCY);
-    const timeout = checkTimeout(props.timeout ?? Duration.minutes(15));
+    const maxConcurrency = checkMaxConcurrency(props.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+    const timeout = checkTimeout(props.timeout ?? Duration.seconds(MAX_LAMBDA_TIMEOUT_SECONDS));
     const rejectsPrefix = checkRejectsPrefix(props.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX);
     if (props.tables.length === 0) throw new Error('tables must hold at least one table, got none');
     const tableNames = props.tables.map((table) => table.tableName);

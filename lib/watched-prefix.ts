@@ -4,8 +4,8 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { InvalidRequestError } from '../lambdas/shared/errors.js';
-import { resolveImportRequest, type ColumnType, type CsvFormat } from '../lambdas/shared/request.js';
+import { InvalidRequestError } from '../lambdas/runtime/errors.js';
+import { resolveImportRequest, type ColumnType, type CsvFormat } from '../lambdas/request/import-request.js';
 
 /** An S3 prefix whose new objects are imported into one table with a fixed format. */
 export interface WatchedPrefix {

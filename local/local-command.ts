@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { join, resolve } from 'node:path';
-import type { ImportRequest } from '../lambdas/shared/request.js';
-import type { ImportSummary } from '../lambdas/shared/workflow.js';
+import type { ImportRequest } from '../lambdas/request/import-request.js';
+import type { ImportSummary } from '../lambdas/request/workflow-payloads.js';
 import type { LocalCommand } from './cli-args.js';
 import { LOCAL_BUCKET, downloadPrefix, ensureBucket, ensureTable, uploadFile } from './local-stack.js';
 import { createProgressPrinter } from './progress.js';

@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { handler as importHandler } from '../lambdas/import/handler.js';
 import { handler as preflightHandler } from '../lambdas/preflight/handler.js';
 import { handler as summarizeHandler } from '../lambdas/summarize/handler.js';
-import type { ImportRequest } from '../lambdas/shared/request.js';
-import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/shared/workflow.js';
-import { MAX_CONCURRENCY_PLACEHOLDER, TASK_FUNCTION_PLACEHOLDERS, type TaskStateName } from '../lib/workflow-tasks.js';
+import type { ImportRequest } from '../lambdas/request/import-request.js';
+import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/request/workflow-payloads.js';
+import { DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
+import { ASL_DEFINITION_FILE, MAX_CONCURRENCY_PLACEHOLDER, TASK_FUNCTION_PLACEHOLDERS, type TaskStateName } from '../lib/workflow-tasks.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 
-export const ASL_PATH = fileURLToPath(new URL('../statemachine/import.asl.json', import.meta.url));
+export const ASL_PATH = fileURLToPath(new URL(`../${ASL_DEFINITION_FILE}`, import.meta.url));
 /**
  * Slack past the nominal timeout before a local invocation counts as timed out. Lambda has none, but
  * a 2-core machine running DynamoDB Local, MinIO and two test files at once can stall a handler that
@@ -88,13 +89,13 @@ export async function loadDefinition(substitutions: Record<string, string>): Pro
 export async function runLocalImport(request: ImportRequest, options: LocalRunOptions = {}): Promise<ImportSummary> {
   installPromiseWithResolvers();
   const { StateMachine, ExecutionError } = await import('aws-local-stepfunctions');
-  const timeoutMs = options.timeoutMs ?? 900_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LAMBDA_TIMEOUT_SECONDS * 1000;
   const preflightTimeoutMs = options.taskTimeoutsMs?.Preflight ?? timeoutMs;
   const importTimeoutMs = options.taskTimeoutsMs?.ImportChunk ?? timeoutMs;
   const emit = options.onEvent ?? (() => undefined);
   const definition = await loadDefinition({
     ...Object.fromEntries(Object.entries(TASK_FUNCTION_PLACEHOLDERS).map(([task, placeholder]) => [placeholder, LOCAL_ARN(task)])),
-    [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? 40),
+    [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
   });
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
   const taskResourceLocalHandlers = {

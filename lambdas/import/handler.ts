@@ -1,13 +1,13 @@
-import { putObject, sendBatchWrite, sendGetObject } from '../shared/aws-io.js';
-import { importChunk } from '../shared/chunk-importer.js';
-import { dynamoDbClient, s3Client } from '../shared/clients.js';
-import { readLambdaConfig } from '../shared/config.js';
-import { deadlineCheck, type LambdaContextLike } from '../shared/lambda-context.js';
-import { createLogger } from '../shared/logger.js';
-import { createImportSink } from '../shared/import-sink.js';
-import { formatRejects } from '../shared/rejects.js';
-import { readRange } from '../shared/s3-range-reader.js';
-import { executionOutputPrefix, type ChunkProgress, type ImportChunkEvent } from '../shared/workflow.js';
+import { putObject, sendBatchWrite, sendGetObject } from '../runtime/aws-io.js';
+import { importChunk } from './chunk-importer.js';
+import { dynamoDbClient, s3Client } from '../runtime/clients.js';
+import { readLambdaConfig } from '../runtime/config.js';
+import { deadlineCheck, type LambdaContextLike } from '../runtime/lambda-context.js';
+import { createLogger } from '../runtime/logger.js';
+import { createImportSink } from './import-sink.js';
+import { formatRejects } from './rejects.js';
+import { readRange } from '../source/s3-range-reader.js';
+import { executionOutputPrefix, type ChunkProgress, type ImportChunkEvent } from '../request/workflow-payloads.js';
 
 const config = readLambdaConfig();
 

@@ -1,10 +1,10 @@
-import { dynamoDbClient, s3Client } from '../shared/clients.js';
-import { preflightIo } from '../shared/aws-io.js';
-import { readLambdaConfig } from '../shared/config.js';
-import { deadlineCheck, type LambdaContextLike } from '../shared/lambda-context.js';
-import { createLogger } from '../shared/logger.js';
-import { runPreflight } from '../shared/preflight.js';
-import type { PreflightEvent, ScanState } from '../shared/workflow.js';
+import { dynamoDbClient, s3Client } from '../runtime/clients.js';
+import { preflightIo } from '../runtime/aws-io.js';
+import { readLambdaConfig } from '../runtime/config.js';
+import { deadlineCheck, type LambdaContextLike } from '../runtime/lambda-context.js';
+import { createLogger } from '../runtime/logger.js';
+import { runPreflight } from './preflight.js';
+import type { PreflightEvent, ScanState } from '../request/workflow-payloads.js';
 
 const config = readLambdaConfig();
 

@@ -1,9 +1,9 @@
-import { putObject } from '../shared/aws-io.js';
-import { s3Client } from '../shared/clients.js';
-import { readLambdaConfig } from '../shared/config.js';
-import { createLogger } from '../shared/logger.js';
-import { summarize } from '../shared/summarize.js';
-import type { ImportSummary, SummarizeEvent } from '../shared/workflow.js';
+import { putObject } from '../runtime/aws-io.js';
+import { s3Client } from '../runtime/clients.js';
+import { readLambdaConfig } from '../runtime/config.js';
+import { createLogger } from '../runtime/logger.js';
+import { summarize } from './summarize.js';
+import type { ImportSummary, SummarizeEvent } from '../request/workflow-payloads.js';
 
 const config = readLambdaConfig();
 

@@ -1,9 +1,9 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
-import type { ImportRequest } from '../../lambdas/shared/request.js';
+import type { ImportRequest } from '../../lambdas/request/import-request.js';
 import { ensureTable } from '../../local/local-stack.js';
-import type { ImportSummary } from '../../lambdas/shared/workflow.js';
+import type { ImportSummary } from '../../lambdas/request/workflow-payloads.js';
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../local/runner.js';
 
 /** Clients for the DynamoDB Local and MinIO that test/global-setup.ts started (endpoints from the env). */

@@ -1,7 +1,7 @@
 import { DynamoDBServiceException, ProvisionedThroughputExceededException, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { expect } from 'vitest';
-import type { ImportRequest } from '../../../lambdas/shared/request.js';
-import type { Chunk, ImportSummary } from '../../../lambdas/shared/workflow.js';
+import type { ImportRequest } from '../../../lambdas/request/import-request.js';
+import type { Chunk, ImportSummary } from '../../../lambdas/request/workflow-payloads.js';
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../../local/runner.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
 import { createBucket, createTable, putText, scanAll } from '../harness.js';

@@ -1,6 +1,6 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
-import { dynamoDbClient, s3Client } from '../../../lambdas/shared/clients.js';
+import { dynamoDbClient, s3Client } from '../../../lambdas/runtime/clients.js';
 
 /**
  * Faults are SDK v3 middleware on the handlers' own per-process clients (clients.ts), never a fake server:

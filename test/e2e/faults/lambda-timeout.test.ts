@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Chunk } from '../../../lambdas/shared/workflow.js';
+import type { Chunk } from '../../../lambdas/request/workflow-payloads.js';
 import type { RunnerEvent } from '../../../local/runner.js';
 import { chunkAt, expectTableMatches, gate, ngramImport, putKey, runWithEvents } from './fixture.js';
 import { faultBatchWrites, removeFaults } from './inject.js';

@@ -1,8 +1,8 @@
-import { BatchWriter, type SendBatchWrite } from './batch-writer.js';
-import type { ItemSink } from './chunk-importer.js';
-import { chunkWriteRate, createChunkLimiter, systemClock, type Clock } from './rate-limiter.js';
-import { SpreadingSink } from './spreading-sink.js';
-import type { Chunk, ImportJob } from './workflow.js';
+import { BatchWriter, type SendBatchWrite } from '../write/batch-writer.js';
+import type { ItemSink } from '../write/item-sink.js';
+import { chunkWriteRate, createChunkLimiter, systemClock, type Clock } from '../write/rate-limiter.js';
+import { SpreadingSink } from '../write/spreading-sink.js';
+import type { Chunk, ImportJob } from '../request/workflow-payloads.js';
 
 /**
  * The write path of one chunk invocation: a BatchWriter whose requests wait on this chunk's share of

@@ -8,9 +8,9 @@ import {
   type BatchWriteItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/shared/backoff.js';
-import { BatchWriter, type SendBatchWrite } from '../../../lambdas/shared/batch-writer.js';
-import type { Item } from '../../../lambdas/shared/row-mapper.js';
+import type { RetryPolicy } from '../../../lambdas/runtime/backoff.js';
+import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
+import type { Item } from '../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../fixtures/random.js';
 
 // DynamoDB Local, found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by test/global-setup.ts.

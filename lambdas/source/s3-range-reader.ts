@@ -1,14 +1,8 @@
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import { fullJitterDelay, sleep, type RetryPolicy } from './backoff.js';
-import { SourceObjectChangedError, SourceObjectNotFoundError, TransientReadError } from './errors.js';
-
-/** The object one import reads: every GET names the ETag preflight saw. */
-export interface SourceObject {
-  readonly bucket: string;
-  readonly key: string;
-  readonly etag: string;
-}
+import { fullJitterDelay, sleep, type RetryPolicy } from '../runtime/backoff.js';
+import type { SourceObject } from './source-object.js';
+import { SourceObjectChangedError, SourceObjectNotFoundError, TransientReadError } from '../runtime/errors.js';
 
 export type SendGetObject = (input: GetObjectCommandInput) => Promise<GetObjectCommandOutput>;
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemSink } from '../../../lambdas/shared/chunk-importer.js';
-import type { Item } from '../../../lambdas/shared/row-mapper.js';
-import { SpreadingSink } from '../../../lambdas/shared/spreading-sink.js';
+import type { Item, ItemSink } from '../../../lambdas/write/item-sink.js';
+import { SpreadingSink } from '../../../lambdas/write/spreading-sink.js';
 
 /** Records what reaches the writer, in order. */
 function recordingSink(): ItemSink & { added: { key: string; item: Item }[]; flushes: number } {

@@ -1,10 +1,10 @@
 import { BatchWriteItemCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { SendBatchWrite } from './batch-writer.js';
+import type { SendBatchWrite } from '../write/batch-writer.js';
 import { SourceObjectNotFoundError, TableNotFoundError } from './errors.js';
-import type { PreflightIo } from './preflight.js';
-import { readRange, type SendGetObject } from './s3-range-reader.js';
-import type { KeyAttribute } from './workflow.js';
+import type { PreflightIo } from '../preflight/preflight.js';
+import { readRange, type SendGetObject } from '../source/s3-range-reader.js';
+import type { KeyAttribute } from '../request/workflow-payloads.js';
 
 /** The AWS calls the handlers make, bound to SDK clients; pure modules only see these functions. */
 export function sendGetObject(s3: S3Client): SendGetObject {

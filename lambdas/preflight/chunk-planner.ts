@@ -1,8 +1,6 @@
-import { RecordScanner, type ScannerDialect } from './record-scanner.js';
-import type { Chunk, ScanCheckpoint } from './workflow.js';
-
-/** Reads the object from a byte offset to its end, as a stream of buffers. */
-export type ReadFrom = (offset: number) => AsyncIterable<Buffer>;
+import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
+import type { ReadFrom } from '../source/source-object.js';
+import type { Chunk, ScanCheckpoint } from '../request/workflow-payloads.js';
 
 export interface PlanChunksParams {
   readonly dialect: ScannerDialect;

@@ -1,4 +1,4 @@
-import type { ImportRequest, ResolvedRequest } from './request.js';
+import type { ImportRequest, ResolvedRequest } from './import-request.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {

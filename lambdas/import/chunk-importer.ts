@@ -1,8 +1,9 @@
-import { csvParseOptions, isBlankRecord, parseRecords, type RawRecord } from './csv-records.js';
-import { RecordScanner, scannerDialect } from './record-scanner.js';
+import { csvParseOptions, isBlankRecord, parseRecords, type RawRecord } from '../formats/csv/csv-records.js';
+import { RecordScanner, scannerDialect } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
-import { createRowMapper, type Item } from './row-mapper.js';
-import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from './workflow.js';
+import { createRowMapper } from '../formats/csv/row-mapper.js';
+import type { ItemSink } from '../write/item-sink.js';
+import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../request/workflow-payloads.js';
 
 /** Records are parsed in blocks of about this many bytes: one csv-parse call amortised over ~10k rows. */
 const BLOCK_BYTES = 256 * 1024;
@@ -16,13 +17,6 @@ export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
  * well under a second even at local DynamoDB rates, so a stop never overruns the safety margin.
  */
 const STOP_CHECK_RECORDS = 500;
-
-/** Where items go: the BatchWriter, or anything with its shape. */
-export interface ItemSink {
-  add(item: Item, key: string): Promise<void>;
-  flush(): Promise<void>;
-  readonly written: number;
-}
 
 export interface ImportChunkParams {
   readonly job: ImportJob;

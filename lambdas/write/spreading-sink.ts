@@ -1,5 +1,4 @@
-import type { ItemSink } from './chunk-importer.js';
-import type { Item } from './row-mapper.js';
+import type { Item, ItemSink } from './item-sink.js';
 
 /** Items reordered at a time: 80 batches of 25, so each batch draws from rows ~80 apart in the file. */
 export const SPREAD_WINDOW = 2000;

@@ -1,6 +1,6 @@
 import { BatchWriteItemCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchWriter, type SendBatchWrite } from '../../../lambdas/shared/batch-writer.js';
+import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import { ensureTable } from '../../../local/local-stack.js';
 
 /** Adaptive back-off: the writer's in-flight limit halves on throttles and grows back slowly. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../lambdas/shared/errors.js';
-import { resolveImportRequest } from '../../../lambdas/shared/request.js';
+import { InvalidRequestError } from '../../../lambdas/runtime/errors.js';
+import { resolveImportRequest } from '../../../lambdas/request/import-request.js';
 
 const MINIMAL = { bucket: 'b', key: 'data/words.csv', table: 't' };
 

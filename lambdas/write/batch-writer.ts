@@ -1,8 +1,8 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
-import { DEFAULT_WRITE_RETRY, fullJitterDelay, sleep, type RetryPolicy } from './backoff.js';
-import { BatchWriteFailedError } from './errors.js';
-import type { Item } from './row-mapper.js';
+import { DEFAULT_WRITE_RETRY, fullJitterDelay, sleep, type RetryPolicy } from '../runtime/backoff.js';
+import { BatchWriteFailedError } from '../runtime/errors.js';
+import type { Item } from './item-sink.js';
 
 /** BatchWriteItem takes at most 25 put requests. */
 export const BATCH_SIZE = 25;

@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { csvParseOptions, firstInvalidUtf8 } from './csv-records.js';
-import { InvalidRequestError } from './errors.js';
-import { RecordScanner, bomLength, type ScannerDialect } from './record-scanner.js';
-import type { ReadFrom } from './chunk-planner.js';
+import { InvalidRequestError } from '../../runtime/errors.js';
+import { RecordScanner, bomLength, type ScannerDialect } from '../../source/record-scanner.js';
+import type { ReadFrom } from '../../source/source-object.js';
 
 /**
  * A header record longer than this is a quote never closed (or no header at all): 1 MiB holds some

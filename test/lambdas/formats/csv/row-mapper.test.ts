@@ -1,8 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { checkDynamoNumber } from '../../../lambdas/shared/dynamo-number.js';
-import { createRowMapper, type Item } from '../../../lambdas/shared/row-mapper.js';
-import type { KeyAttribute } from '../../../lambdas/shared/workflow.js';
+import { checkDynamoNumber } from '../../../../lambdas/formats/dynamo-number.js';
+import { createRowMapper } from '../../../../lambdas/formats/csv/row-mapper.js';
+import type { Item } from '../../../../lambdas/write/item-sink.js';
+import type { KeyAttribute } from '../../../../lambdas/request/workflow-payloads.js';
 
 describe.each([
   // Integers, signs, fractions without a leading digit and exponents are all plain DynamoDB numbers.

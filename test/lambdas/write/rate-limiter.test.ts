@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, chunkWriteRate, createChunkLimiter, type Clock } from '../../../lambdas/shared/rate-limiter.js';
+import { RateLimiter, chunkWriteRate, createChunkLimiter, type Clock } from '../../../lambdas/write/rate-limiter.js';
 
 /** Virtual time: sleeping moves the clock, so the limiter's arithmetic is tested without waiting. */
 function virtualClock(): Clock & { slept: number[] } {

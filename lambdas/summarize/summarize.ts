@@ -1,4 +1,4 @@
-import { executionOutputPrefix, type ImportSummary, type SummarizeEvent } from './workflow.js';
+import { executionOutputPrefix, type ImportSummary, type SummarizeEvent } from '../request/workflow-payloads.js';
 
 /** Totals the Map's per-chunk counts into the execution's summary. */
 export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportSummary {

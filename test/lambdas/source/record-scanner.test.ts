@@ -4,7 +4,7 @@ import {
   bomLength,
   scannerDialect,
   type ScannerDialect,
-} from '../../../lambdas/shared/record-scanner.js';
+} from '../../../lambdas/source/record-scanner.js';
 import { seededRandom } from '../../fixtures/random.js';
 
 const CSV = scannerDialect({ delimiter: ',', quote: '"' });

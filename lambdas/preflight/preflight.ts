@@ -1,10 +1,10 @@
-import { planChunks, type ReadFrom } from './chunk-planner.js';
-import { InvalidRequestError } from './errors.js';
-import { readHeader } from './header.js';
-import { scannerDialect } from './record-scanner.js';
-import { checkColumnNames, resolveImportRequest, type ResolvedRequest } from './request.js';
-import type { SourceObject } from './s3-range-reader.js';
-import type { KeyAttribute, PreflightEvent, ScanState } from './workflow.js';
+import { planChunks } from './chunk-planner.js';
+import { InvalidRequestError } from '../runtime/errors.js';
+import { readHeader } from '../formats/csv/header.js';
+import { scannerDialect } from '../source/record-scanner.js';
+import { checkColumnNames, resolveImportRequest, type ResolvedRequest } from '../request/import-request.js';
+import type { ReadFrom, SourceObject } from '../source/source-object.js';
+import type { KeyAttribute, PreflightEvent, ScanState } from '../request/workflow-payloads.js';
 
 const MIB = 1024 * 1024;
 /**

@@ -1,4 +1,5 @@
-import { InvalidRequestError } from './errors.js';
+import { InvalidRequestError } from '../runtime/errors.js';
+import { DEFAULT_CHUNK_MIB } from '../runtime/limits.js';
 
 /** How a column's text becomes a DynamoDB attribute. Key attribute types come from the table. */
 export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON';
@@ -44,7 +45,7 @@ export interface ResolvedRequest {
   readonly spread: boolean;
 }
 
-export const DEFAULT_CHUNK_MIB = 64;
+export { DEFAULT_CHUNK_MIB };
 const KNOWN_FIELDS = ['bucket', 'key', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate', 'spread'];
 const KNOWN_FORMAT_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
 

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { planChunks, type PlanChunksParams, type ReadFrom } from '../../../lambdas/shared/chunk-planner.js';
-import { scannerDialect } from '../../../lambdas/shared/record-scanner.js';
-import type { Chunk, ScanCheckpoint } from '../../../lambdas/shared/workflow.js';
+import { planChunks, type PlanChunksParams } from '../../../lambdas/preflight/chunk-planner.js';
+import type { ReadFrom } from '../../../lambdas/source/source-object.js';
+import { scannerDialect } from '../../../lambdas/source/record-scanner.js';
+import type { Chunk, ScanCheckpoint } from '../../../lambdas/request/workflow-payloads.js';
 import { seededRandom } from '../../fixtures/random.js';
 
 const CSV = scannerDialect({ delimiter: ',', quote: '"' });

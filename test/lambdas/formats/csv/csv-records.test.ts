@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvParseOptions, isBlankRecord, parseRecords, type RawRecord } from '../../../lambdas/shared/csv-records.js';
+import { csvParseOptions, isBlankRecord, parseRecords, type RawRecord } from '../../../../lambdas/formats/csv/csv-records.js';
 
 const CSV = csvParseOptions({ delimiter: ',', quote: '"' });
 

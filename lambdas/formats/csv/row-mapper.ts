@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { MAX_ITEM_BYTES, itemSize } from './attribute-size.js';
-import { checkDynamoNumber } from './dynamo-number.js';
-import type { ColumnType } from './request.js';
-import type { KeyAttribute } from './workflow.js';
+import type { Item } from '../../write/item-sink.js';
+import { MAX_ITEM_BYTES, itemSize } from '../attribute-size.js';
+import { checkDynamoNumber } from '../dynamo-number.js';
+import type { ColumnType } from '../../request/import-request.js';
+import type { KeyAttribute } from '../../request/workflow-payloads.js';
 
-export type Item = Record<string, AttributeValue>;
 
 /** A row became an item (with its key as a string, for de-duplication), or was rejected with a reason. */
 export type MappedRow =

@@ -1,0 +1,14 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+/** A DynamoDB item as the writers send it. */
+export type Item = Record<string, AttributeValue>;
+
+/** Where items go: the BatchWriter, or anything with its shape (the SpreadingSink wraps one). */
+export interface ItemSink {
+  /** Queues one item under its key (the key's canonical text: a repeated key keeps the last item). */
+  add(item: Item, key: string): Promise<void>;
+  /** Sends what is queued and waits until it is written. */
+  flush(): Promise<void>;
+  /** Items acknowledged by the table so far. */
+  readonly written: number;
+}
