@@ -1,5 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { join, resolve } from 'node:path';
 import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { ImportSummary } from '../lambdas/request/workflow-payloads.js';
@@ -7,7 +6,8 @@ import type { LocalCommand } from './cli-args.js';
 import { LOCAL_BUCKET, downloadPrefix, ensureBucket, ensureTable, uploadFile } from './local-stack.js';
 import { createProgressPrinter } from './progress.js';
 import { runLocalImport } from './runner.js';
-import { applyServiceEnv, startLocalServices } from './services/index.js';
+import { createWiring } from '../lambdas/runtime/wiring.js';
+import { startLocalServices } from './services/index.js';
 
 /** Exit codes are public contract: 0 every row landed, 2 some rows were rejected, 1 the import failed. */
 export const EXIT_OK = 0;
@@ -25,10 +25,9 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   const started = Date.now();
   const services = await startLocalServices({ log: output.err });
   try {
-    applyServiceEnv(services);
     process.env.LOG_LEVEL ??= 'warn'; // handler logs are for CloudWatch; the CLI shows its own progress
-    const s3 = new S3Client({ forcePathStyle: true });
-    const dynamodb = new DynamoDBClient({});
+    const wiring = createWiring(services); // the handlers talk to exactly the servers started here
+    const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);
     const key = await uploadFile(s3, LOCAL_BUCKET, command.file);
     if (command.createTable && command.partitionKey) {
@@ -49,6 +48,7 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
       timeoutMs: command.timeoutSeconds * 1000,
       maxConcurrency: command.concurrency,
       onEvent: progress.onEvent,
+      wiring,
     });
     progress.done();
     const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { handler as importHandler } from '../lambdas/import/handler.js';
-import { handler as preflightHandler } from '../lambdas/preflight/handler.js';
-import { handler as summarizeHandler } from '../lambdas/summarize/handler.js';
+import { createImportHandler } from '../lambdas/import/handler.js';
+import { createPreflightHandler } from '../lambdas/preflight/handler.js';
+import { createSummarizeHandler } from '../lambdas/summarize/handler.js';
+import { createWiring, type Wiring } from '../lambdas/runtime/wiring.js';
 import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/request/workflow-payloads.js';
 import { DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
@@ -37,6 +38,11 @@ export interface LocalRunOptions {
   /** @default a random UUID, as Step Functions names executions */
   readonly executionName?: string;
   readonly onEvent?: (event: RunnerEvent) => void;
+  /**
+   * The clients and configuration the handlers are built with (tests wrap these clients to inject faults).
+   * @default - fresh clients from the SDK's configuration chain (AWS_ENDPOINT_URL_* etc.), default config
+   */
+  readonly wiring?: Wiring;
 }
 
 /** A Lambda-like context whose remaining time runs down from `timeoutMs` from the moment it is made. */
@@ -98,6 +104,10 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
     [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
   });
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
+  const wiring = options.wiring ?? createWiring();
+  const preflightHandler = createPreflightHandler(wiring);
+  const importHandler = createImportHandler(wiring);
+  const summarizeHandler = createSummarizeHandler(wiring);
   const taskResourceLocalHandlers = {
     Preflight: async (input: PreflightEvent) => {
       const state: ScanState = await invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context));

@@ -1,43 +1,47 @@
+import type { ChunkProgress, ImportChunkEvent } from '../request/workflow-payloads.js';
+import { executionOutputPrefix } from '../request/workflow-payloads.js';
 import { putObject, sendBatchWrite, sendGetObject } from '../runtime/aws-io.js';
-import { importChunk } from './chunk-importer.js';
-import { dynamoDbClient, s3Client } from '../runtime/clients.js';
-import { readLambdaConfig } from '../runtime/config.js';
 import { deadlineCheck, type LambdaContextLike } from '../runtime/lambda-context.js';
 import { createLogger } from '../runtime/logger.js';
+import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
+import { readRange } from '../source/s3-range-reader.js';
+import { importChunk } from './chunk-importer.js';
 import { createImportSink } from './import-sink.js';
 import { formatRejects } from './rejects.js';
-import { readRange } from '../source/s3-range-reader.js';
-import { executionOutputPrefix, type ChunkProgress, type ImportChunkEvent } from '../request/workflow-payloads.js';
-
-const config = readLambdaConfig();
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export async function handler(event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> {
-  const { job, chunk, chunkIndex, progress } = event;
-  const { bucket, key, table } = job.request;
-  const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
-  const source = { bucket, key, etag: job.etag };
-  const getObject = sendGetObject(s3Client());
-  const { sink, writer } = createImportSink(job, chunk, sendBatchWrite(dynamoDbClient()));
-  const result = await importChunk({
-    job,
-    chunk,
-    from,
-    read: (start, end) => readRange(getObject, source, start, end),
-    sink,
-    shouldStop: deadlineCheck(context),
-  });
-  if (result.rejects.length > 0) {
-    const rejectsKey = `${executionOutputPrefix(config.rejectsPrefix, job.executionName)}/${from.offset}.csv`;
-    await putObject(s3Client(), bucket, rejectsKey, formatRejects(result.rejects), 'text/csv');
-  }
-  createLogger({ bucket, key, table, execution: job.executionName, chunk: chunkIndex }).info('chunk progress', {
-    from: from.offset, next: result.next?.offset ?? null, rows: result.rows, written: writer.written, rejected: result.rejected,
-  });
-  return {
-    next: result.next,
-    rows: (progress?.rows ?? 0) + result.rows,
-    written: (progress?.written ?? 0) + writer.written,
-    rejected: (progress?.rejected ?? 0) + result.rejected,
+export function createImportHandler({ s3, dynamodb, config }: Wiring) {
+  const getObject = sendGetObject(s3);
+  const batchWrite = sendBatchWrite(dynamodb);
+  return async (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> => {
+    const { job, chunk, chunkIndex, progress } = event;
+    const { bucket, key, table } = job.request;
+    const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
+    const source = { bucket, key, etag: job.etag };
+    const { sink, writer } = createImportSink(job, chunk, batchWrite);
+    const result = await importChunk({
+      job,
+      chunk,
+      from,
+      read: (start, end) => readRange(getObject, source, start, end),
+      sink,
+      shouldStop: deadlineCheck(context),
+    });
+    if (result.rejects.length > 0) {
+      const rejectsKey = `${executionOutputPrefix(config.rejectsPrefix, job.executionName)}/${from.offset}.csv`;
+      await putObject(s3, bucket, rejectsKey, formatRejects(result.rejects), 'text/csv');
+    }
+    createLogger({ bucket, key, table, execution: job.executionName, chunk: chunkIndex }).info('chunk progress', {
+      from: from.offset, next: result.next?.offset ?? null, rows: result.rows, written: writer.written, rejected: result.rejected,
+    });
+    return {
+      next: result.next,
+      rows: (progress?.rows ?? 0) + result.rows,
+      written: (progress?.written ?? 0) + writer.written,
+      rejected: (progress?.rejected ?? 0) + result.rejected,
+    };
   };
 }
+
+/** The deployed handler: one wiring per container, from the function's environment. */
+export const handler = withDefaultWiring(createImportHandler);

@@ -7,6 +7,19 @@ import { Agent as HttpsAgent } from 'node:https';
 const MAX_SOCKETS = 64;
 
 /**
+ * Where the SDK clients point. Everything unset comes from the SDK's own configuration chain (in Lambda:
+ * the function's region and role); local mode names DynamoDB Local and MinIO here instead.
+ */
+export interface ClientOptions {
+  /** e.g. DynamoDB Local's `http://127.0.0.1:PORT`. @default - the SDK's (AWS_ENDPOINT_URL_DYNAMODB, else AWS) */
+  readonly dynamodbEndpoint?: string;
+  /** e.g. MinIO's `http://127.0.0.1:PORT`; a custom endpoint gets path-style addressing. @default - the SDK's */
+  readonly s3Endpoint?: string;
+  readonly region?: string;
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+/**
  * The SDK's logger middleware runs after every call and, even with its default no-op logger, copies
  * the whole input and output through its sensitive-data filter: for a 25-item BatchWriteItem that was
  * ~4% of the import's CPU, for a log line nobody reads. Our handlers log what matters themselves.
@@ -16,9 +29,6 @@ function withoutSdkLogging<T extends { middlewareStack: { remove(name: string): 
   return client;
 }
 
-let s3: S3Client | undefined;
-let dynamodb: DynamoDBClient | undefined;
-
 function requestHandler() {
   return {
     httpAgent: new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
@@ -26,22 +36,31 @@ function requestHandler() {
   };
 }
 
-/**
- * One keep-alive S3 client per container. Endpoints come from the standard AWS_ENDPOINT_URL_S3 variable;
- * a custom endpoint (MinIO locally) needs path-style addressing.
- */
-export function s3Client(): S3Client {
-  s3 ??= withoutSdkLogging(
-    new S3Client({
-      forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL),
-      requestHandler: requestHandler(),
-    }),
-  );
-  return s3;
+function common(options: ClientOptions) {
+  return {
+    requestHandler: requestHandler(),
+    ...(options.region ? { region: options.region } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  };
 }
 
-/** One keep-alive DynamoDB client per container (AWS_ENDPOINT_URL_DYNAMODB points it at DynamoDB Local). */
-export function dynamoDbClient(): DynamoDBClient {
-  dynamodb ??= withoutSdkLogging(new DynamoDBClient({ requestHandler: requestHandler() }));
-  return dynamodb;
+/**
+ * A keep-alive S3 client. A custom endpoint (MinIO locally, given here or as AWS_ENDPOINT_URL_S3) needs
+ * path-style addressing.
+ */
+export function createS3Client(options: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): S3Client {
+  const endpoint = options.s3Endpoint;
+  return withoutSdkLogging(
+    new S3Client({
+      ...common(options),
+      ...(endpoint ? { endpoint } : {}),
+      forcePathStyle: Boolean(endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL),
+    }),
+  );
+}
+
+/** A keep-alive DynamoDB client. */
+export function createDynamoDbClient(options: ClientOptions = {}): DynamoDBClient {
+  const endpoint = options.dynamodbEndpoint;
+  return withoutSdkLogging(new DynamoDBClient({ ...common(options), ...(endpoint ? { endpoint } : {}) }));
 }

@@ -1,17 +1,19 @@
-import { putObject } from '../runtime/aws-io.js';
-import { s3Client } from '../runtime/clients.js';
-import { readLambdaConfig } from '../runtime/config.js';
-import { createLogger } from '../runtime/logger.js';
-import { summarize } from './summarize.js';
 import type { ImportSummary, SummarizeEvent } from '../request/workflow-payloads.js';
-
-const config = readLambdaConfig();
+import { putObject } from '../runtime/aws-io.js';
+import { createLogger } from '../runtime/logger.js';
+import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
+import { summarize } from './summarize.js';
 
 /** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */
-export async function handler(event: SummarizeEvent): Promise<ImportSummary> {
-  const summary = summarize(event, config.rejectsPrefix);
-  const report = { ...summary, executionName: event.executionName, object: event.object, chunkResults: event.chunkResults };
-  await putObject(s3Client(), summary.bucket, summary.reportKey, JSON.stringify(report, null, 2), 'application/json');
-  createLogger({ bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName }).info('summary', { ...summary });
-  return summary;
+export function createSummarizeHandler({ s3, config }: Wiring) {
+  return async (event: SummarizeEvent): Promise<ImportSummary> => {
+    const summary = summarize(event, config.rejectsPrefix);
+    const report = { ...summary, executionName: event.executionName, object: event.object, chunkResults: event.chunkResults };
+    await putObject(s3, summary.bucket, summary.reportKey, JSON.stringify(report, null, 2), 'application/json');
+    createLogger({ bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName }).info('summary', { ...summary });
+    return summary;
+  };
 }
+
+/** The deployed handler: one wiring per container, from the function's environment. */
+export const handler = withDefaultWiring(createSummarizeHandler);

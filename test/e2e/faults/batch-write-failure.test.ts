@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../lambdas/request/workflow-payloads.js';
 import { runLocalImport, type RunnerEvent } from '../../../local/runner.js';
 import { chunkAt, expectTableMatches, ngramImport, putKey, runWithEvents, throttleError, validationError } from './fixture.js';
-import { faultBatchWrites, removeFaults } from './inject.js';
+import { faultBatchWrites, faultWiring, removeFaults } from './inject.js';
 
 describe('a table that keeps failing', () => {
   afterEach(removeFaults);
@@ -17,7 +17,7 @@ describe('a table that keeps failing', () => {
     });
 
     const started = Date.now();
-    const error = await runLocalImport(request, { maxConcurrency: 2 }).catch((e: Error) => e);
+    const error = await runLocalImport(request, { maxConcurrency: 2, wiring: faultWiring() }).catch((e: Error) => e);
     const elapsedMs = Date.now() - started;
 
     expect(error).toMatchObject({ name: 'BatchWriteFailedError' });

@@ -5,6 +5,7 @@ import type { Chunk, ImportSummary } from '../../../lambdas/request/workflow-pay
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../../local/runner.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
 import { createBucket, createTable, putText, scanAll } from '../harness.js';
+import { faultWiring } from './inject.js';
 
 export const NGRAM_KEY = 'imports/ngrams/1gram.tsv';
 
@@ -40,10 +41,14 @@ export function putKey(request: WriteRequest): string {
 /** Index of the chunk holding byte `offset`. */
 export const chunkAt = (chunks: readonly Chunk[], offset: number) => chunks.findIndex((c) => c.start <= offset && offset < c.end);
 
-/** Runs the workflow file through the local runner, recording its events and passing them on as they come. */
+/**
+ * Runs the workflow file through the local runner with the fault-injectable wiring, recording its events
+ * and passing them on as they come.
+ */
 export async function runWithEvents(request: ImportRequest, options: LocalRunOptions = {}) {
   const events: RunnerEvent[] = [];
   const summary: ImportSummary = await runLocalImport(request, {
+    wiring: faultWiring(),
     ...options,
     onEvent: (event) => {
       events.push(event);

@@ -1,12 +1,20 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
-import { dynamoDbClient, s3Client } from '../../../lambdas/runtime/clients.js';
+import { createWiring, type Wiring } from '../../../lambdas/runtime/wiring.js';
 
 /**
- * Faults are SDK v3 middleware on the handlers' own per-process clients (clients.ts), never a fake server:
- * every request that is not faulted reaches the real DynamoDB Local or MinIO.
+ * Faults are SDK v3 middleware on the clients the handlers are built with (this file's `faultWiring`, which
+ * the fault tests pass to the runner), never a fake server: every request that is not faulted reaches the
+ * real DynamoDB Local or MinIO.
  */
 export const FAULT = 'fault';
+
+let wiring: Wiring | undefined;
+
+/** The wiring the fault tests run the workflow with: real clients (endpoints from the environment). */
+export function faultWiring(): Wiring {
+  return (wiring ??= createWiring());
+}
 
 /**
  * Where the middleware sits. `initialize` is outside the SDK's own retry (the BatchWriter and readRange see
@@ -50,17 +58,17 @@ function options(step: FaultStep): never {
 /** Runs `fault` for every BatchWriteItem the handlers send to `table` (other tables pass through). */
 export function faultBatchWrites(table: string, step: FaultStep, fault: Fault<BatchWriteItemCommandInput, BatchWriteItemCommandOutput>): void {
   const mw = middleware('BatchWriteItemCommand', (input: BatchWriteItemCommandInput) => table in (input.RequestItems ?? {}), fault);
-  dynamoDbClient().middlewareStack.add(mw as never, options(step));
+  faultWiring().dynamodb.middlewareStack.add(mw as never, options(step));
 }
 
 /** Runs `fault` for every GetObject the handlers send for `bucket` (other buckets pass through). */
 export function faultGetObjects(bucket: string, step: FaultStep, fault: Fault<GetObjectCommandInput, GetObjectCommandOutput>): void {
   const mw = middleware('GetObjectCommand', (input: GetObjectCommandInput) => input.Bucket === bucket, fault);
-  s3Client().middlewareStack.add(mw as never, options(step));
+  faultWiring().s3.middlewareStack.add(mw as never, options(step));
 }
 
 /** Takes every injected fault off the handlers' clients (for afterEach). */
 export function removeFaults(): void {
-  dynamoDbClient().middlewareStack.remove(FAULT);
-  s3Client().middlewareStack.remove(FAULT);
+  faultWiring().dynamodb.middlewareStack.remove(FAULT);
+  faultWiring().s3.middlewareStack.remove(FAULT);
 }
