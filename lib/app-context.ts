@@ -2,24 +2,32 @@ import type { Node } from 'constructs';
 import type { WatchedPrefix } from './watched-prefix.js';
 import type { S3DdbImportStackProps } from './s3-ddb-import-stack.js';
 
-type ContextProps = Pick<S3DdbImportStackProps, 'bucketName' | 'tableNames' | 'watches' | 'maxConcurrency'>;
+type ContextProps = Pick<
+  S3DdbImportStackProps,
+  'bucketName' | 'bucketKmsKeyArn' | 'tableNames' | 'watches' | 'maxConcurrency'
+>;
 
 /**
  * Reads the stack configuration from CDK context (cdk.json, or `-c key=value`, where every value is a
- * string): `bucketName`, `tableNames` (array or 'a,b'), `watches` (array or JSON text), `maxConcurrency`.
+ * string): `bucketName`, `bucketKmsKeyArn`, `tableNames` (array or 'a,b'), `watches` (array or JSON text),
+ * `maxConcurrency`.
  * The construct checks the values themselves; this only checks their shape.
  */
 export function stackPropsFromContext(node: Node): ContextProps {
-  const bucketName = node.tryGetContext('bucketName');
-  if (bucketName !== undefined && (typeof bucketName !== 'string' || bucketName === '')) {
-    throw new Error(`context bucketName must be a bucket name, got ${JSON.stringify(bucketName)}`);
-  }
   return {
-    bucketName,
+    bucketName: readString('bucketName', 'a bucket name', node.tryGetContext('bucketName')),
+    bucketKmsKeyArn: readString('bucketKmsKeyArn', 'a KMS key ARN', node.tryGetContext('bucketKmsKeyArn')),
     tableNames: readTableNames(node.tryGetContext('tableNames')),
     watches: readWatches(node.tryGetContext('watches')),
     maxConcurrency: readNumber('maxConcurrency', node.tryGetContext('maxConcurrency')),
   };
+}
+
+function readString(name: string, what: string, value: unknown): string | undefined {
+  if (value !== undefined && (typeof value !== 'string' || value === '')) {
+    throw new Error(`context ${name} must be ${what}, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 function readTableNames(value: unknown): string[] {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, Fn, RemovalPolicy, Token, Tokenization } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -8,12 +9,8 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DEFAULT_REJECTS_PREFIX } from '../lambdas/runtime/config.js';
 import { DEFAULT_MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
-import {
-  acknowledge,
-  acknowledgeGrantInvoke,
-  acknowledgeGrantPut,
-  acknowledgeGrantRead,
-} from './nag-acknowledgments.js';
+import { grantObjectPut, grantSourceRead } from './bucket-grants.js';
+import { acknowledge, acknowledgeGrantInvoke } from './nag-acknowledgments.js';
 import { PipelineFunction } from './pipeline-function.js';
 import { addWatchRule, checkWatch, type WatchedPrefix } from './watched-prefix.js';
 import {
@@ -37,6 +34,13 @@ export interface CsvImportPipelineProps {
    * you create, or EventBridge notifications turned on for an imported one (not done here).
    */
   readonly bucket: s3.IBucket;
+  /**
+   * The KMS key the bucket's objects are encrypted with (SSE-KMS): readers get `kms:Decrypt` and writers of
+   * rejects and reports `kms:GenerateDataKey` on exactly this key. Give the key's ARN (`kms.Key.fromKeyArn`),
+   * not an alias: an alias in a policy's Resource does not grant use of the key.
+   * @default - the bucket's own `encryptionKey`, if any (SSE-S3 otherwise: no KMS grants)
+   */
+  readonly bucketKey?: kms.IKey;
   /** Tables imports may write; each gets its own grants, and requests for any other table fail. */
   readonly tables: dynamodb.ITable[];
   /** Prefixes whose new objects start an import. @default - none; imports start with StartExecution */
@@ -94,14 +98,9 @@ export class CsvImportPipeline extends Construct {
     this.summarizeFunction = summarize;
 
     const rejectsObjects = `${rejectsPrefix}/*`;
-    for (const reader of [preflight, importer]) {
-      props.bucket.grantRead(reader);
-      acknowledgeGrantRead(reader.role!, props.bucket.bucketArn);
-    }
-    for (const writer of [importer, summarize]) {
-      props.bucket.grantPut(writer, rejectsObjects);
-      acknowledgeGrantPut(writer.role!, props.bucket.bucketArn, rejectsObjects);
-    }
+    const bucketKey = props.bucketKey ?? props.bucket.encryptionKey;
+    for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
+    for (const writer of [importer, summarize]) grantObjectPut(props.bucket, bucketKey, writer, rejectsObjects);
     for (const table of props.tables) {
       table.grant(preflight, 'dynamodb:DescribeTable');
       // Not grantWriteData: the import only ever calls BatchWriteItem.

@@ -43,25 +43,6 @@ function flatten(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What `bucket.grantRead(grantee)` allows that IAM5 flags: wildcard actions and every object of the bucket. */
-export function acknowledgeGrantRead(role: IConstruct, bucketArn: string): void {
-  const why = 'from bucket.grantRead on the import bucket only (the grant also covers a KMS key the bucket has)';
-  acknowledge(role, wildcardActionFinding('s3:GetObject*'), `GetObject and HeadObject of the source file, ${why}`);
-  acknowledge(role, wildcardActionFinding('s3:GetBucket*'), `bucket metadata, no object data, ${why}`);
-  acknowledge(role, wildcardActionFinding('s3:List*'),
-    `ListBucket makes HeadObject of a missing key answer 404 (SourceObjectNotFoundError) instead of 403, ${why}`);
-  acknowledge(role, wildcardResourceFinding(role, `${bucketArn}/*`),
-    'an import reads whichever object of this bucket its request or watch names, so any key may be read');
-}
-
-/** What `bucket.grantPut(grantee, '<prefix>/*')` allows that IAM5 flags. */
-export function acknowledgeGrantPut(role: IConstruct, bucketArn: string, objectsKeyPattern: string): void {
-  acknowledge(role, wildcardActionFinding('s3:Abort*'),
-    `AbortMultipartUpload, part of bucket.grantPut, and only under ${objectsKeyPattern}`);
-  acknowledge(role, wildcardResourceFinding(role, `${bucketArn}/${objectsKeyPattern}`),
-    'rejects and reports go to <rejectsPrefix>/<execution>/..., keys known only at run time; nothing outside it');
-}
-
 /** `fn.grantInvoke(role)` also allows the function's versions and aliases, `<function arn>:*`. */
 export function acknowledgeGrantInvoke(role: IConstruct, functionArn: string): void {
   acknowledge(role, wildcardResourceFinding(role, `${functionArn}:*`),

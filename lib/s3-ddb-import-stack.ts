@@ -1,6 +1,7 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { CsvImportPipeline, type WatchedPrefix } from './csv-import-pipeline.js';
@@ -17,6 +18,14 @@ export interface S3DdbImportStackProps extends StackProps {
    * a second bucket (`AccessLogsBucket`, logs kept 365 days)
    */
   readonly bucketName?: string;
+  /**
+   * ARN of the customer managed KMS key that encrypts the existing bucket's objects (SSE-KMS); needs
+   * `bucketName`. The functions get `kms:Decrypt` (readers) and `kms:GenerateDataKey` (writers of rejects and
+   * reports) on exactly this key. The key's policy must let this account's IAM policies grant its use (the
+   * default key policy does).
+   * @default - no KMS grants (the bucket uses SSE-S3)
+   */
+  readonly bucketKmsKeyArn?: string;
   /** Existing tables imports may write; at least one. */
   readonly tableNames: string[];
   /** Prefixes whose new objects start an import. @default - none */
@@ -33,7 +42,10 @@ export class S3DdbImportStack extends Stack {
     super(scope, id, props);
     if (props.tableNames.length === 0) throw new Error('tableNames must name at least one existing table, got []');
 
-    const bucket = props.bucketName ? s3.Bucket.fromBucketName(this, 'Bucket', props.bucketName) : this.newBucket();
+    if (!props.bucketName && props.bucketKmsKeyArn !== undefined) {
+      throw new Error(`bucketKmsKeyArn needs bucketName (a new bucket uses SSE-S3), got ${props.bucketKmsKeyArn}`);
+    }
+    const bucket = props.bucketName ? this.existingBucket(props.bucketName, props.bucketKmsKeyArn) : this.newBucket();
     const tables = props.tableNames.map((name, index) =>
       dynamodb.Table.fromTableName(this, `Table${index}`, name),
     );
@@ -47,6 +59,14 @@ export class S3DdbImportStack extends Stack {
 
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+  }
+
+  /** The named bucket; with a key ARN, the bucket carries it so the pipeline grants its use. */
+  private existingBucket(bucketName: string, keyArn: string | undefined): s3.IBucket {
+    if (keyArn === undefined) return s3.Bucket.fromBucketName(this, 'Bucket', bucketName);
+    checkKeyArn(keyArn);
+    const encryptionKey = kms.Key.fromKeyArn(this, 'BucketKey', keyArn);
+    return s3.Bucket.fromBucketAttributes(this, 'Bucket', { bucketName, encryptionKey });
   }
 
   /** A private, encrypted, TLS-only bucket whose server access logs go to a second bucket like it. */
@@ -82,4 +102,19 @@ export class S3DdbImportStack extends Stack {
     }
     return bucket;
   }
+}
+
+/**
+ * An IAM policy names a KMS key by its key ARN only: "You cannot use a key id, alias name, or alias ARN to
+ * identify a KMS key in an IAM policy statement"
+ * (https://docs.aws.amazon.com/kms/latest/developerguide/cmks-in-iam-policies.html).
+ */
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+
+function checkKeyArn(arn: string): void {
+  if (Token.isUnresolved(arn) || KMS_KEY_ARN.test(arn)) return;
+  throw new Error(
+    `bucketKmsKeyArn must be a KMS key ARN like arn:aws:kms:us-east-1:111122223333:key/1234abcd-..., got '${arn}' ` +
+    '(an alias or key id cannot name a key in an IAM policy)',
+  );
 }

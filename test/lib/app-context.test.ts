@@ -8,15 +8,17 @@ describe('stackPropsFromContext', () => {
   it('reads arrays and numbers as cdk.json holds them', () => {
     const watches = [{ prefix: 'in/', table: 'a' }];
     expect(read({ tableNames: ['a', 'b'], watches, maxConcurrency: 8 })).toEqual({
-      bucketName: undefined, tableNames: ['a', 'b'], watches, maxConcurrency: 8,
+      bucketName: undefined, bucketKmsKeyArn: undefined, tableNames: ['a', 'b'], watches, maxConcurrency: 8,
     });
   });
 
   it('reads the strings that -c key=value gives', () => {
     const watches = '[{"prefix":"in/","table":"a"}]';
-    const props = read({ bucketName: 'data', tableNames: 'a, b', watches, maxConcurrency: '8' });
+    const bucketKmsKeyArn = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const props = read({ bucketName: 'data', bucketKmsKeyArn, tableNames: 'a, b', watches, maxConcurrency: '8' });
     expect(props).toEqual({
-      bucketName: 'data', tableNames: ['a', 'b'], watches: [{ prefix: 'in/', table: 'a' }], maxConcurrency: 8,
+      bucketName: 'data', bucketKmsKeyArn, tableNames: ['a', 'b'], watches: [{ prefix: 'in/', table: 'a' }],
+      maxConcurrency: 8,
     });
   });
 
@@ -25,6 +27,9 @@ describe('stackPropsFromContext', () => {
     ['tableNames is empty', { tableNames: '' }, 'context tableNames must be a non-empty list'],
     ['watches is not JSON', { tableNames: 'a', watches: '[{' }, 'context watches must be JSON'],
     ['a watch has no table', { tableNames: 'a', watches: [{ prefix: 'in/' }] }, 'context watches must be a list'],
+    ['bucketName is empty', { tableNames: 'a', bucketName: '' }, 'context bucketName must be a bucket name, got ""'],
+    ['bucketKmsKeyArn is empty', { tableNames: 'a', bucketKmsKeyArn: '' }, 'context bucketKmsKeyArn must be a KMS key'],
+    ['bucketKmsKeyArn is no string', { tableNames: 'a', bucketKmsKeyArn: 7 }, 'must be a KMS key ARN, got 7'],
     ['maxConcurrency is no number', { tableNames: 'a', maxConcurrency: 'x' }, 'context maxConcurrency must be'],
   ])('fails when %s', (_, context, message) => {
     expect(() => read(context)).toThrow(message);

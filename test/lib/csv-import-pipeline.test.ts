@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnElement } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
+import { grantsOf as roleGrants, logicalId } from './role-grants.js';
 
 // Bundling is skipped here (it is what `cdk synth` in cdk-synth.test.ts covers): the template is the same.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -29,42 +29,15 @@ const tableArns = [tableArn('ngrams'), tableArn('words')];
 const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction];
 
 interface Statement {
-  readonly Effect: string;
   readonly Action: string | string[];
   readonly Resource: unknown;
 }
 
-function logicalId(construct: IConstruct): string {
-  return stack.getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
-}
-
-/** Every statement of the AWS::IAM::Policy resources attached to a role. */
-function statementsOf(role: IConstruct | undefined): Statement[] {
-  const roleId = logicalId(role!);
-  return Object.values(template.findResources('AWS::IAM::Policy'))
-    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
-}
-
 const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-
-/** Action to the resources allowed for it, over every statement of the role's policies. */
-function grantsOf(role: IConstruct | undefined): Record<string, unknown[]> {
-  const grants: Record<string, unknown[]> = {};
-  for (const statement of statementsOf(role)) {
-    expect(statement.Effect).toBe('Allow');
-    for (const action of asList(statement.Action)) (grants[action] ??= []).push(...asList(statement.Resource));
-  }
-  return grants;
-}
+const grantsOf = (role: IConstruct | undefined) => roleGrants(template, role);
 
 const grant = (actions: readonly string[], resources: unknown[]) =>
   Object.fromEntries(actions.map((action) => [action, resources]));
-/** What bucket.grantRead allows. */
-const READ_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'];
-/** What bucket.grantPut allows. */
-const PUT_ACTIONS = ['s3:PutObject', 's3:PutObjectLegalHold', 's3:PutObjectRetention', 's3:PutObjectTagging',
-  's3:PutObjectVersionTagging', 's3:Abort*'];
 /** What a state machine needs to deliver logs to CloudWatch Logs. */
 const LOG_DELIVERY_ACTIONS = ['logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery',
   'logs:DeleteLogDelivery', 'logs:ListLogDeliveries', 'logs:PutResourcePolicy', 'logs:DescribeResourcePolicies',
@@ -73,6 +46,8 @@ const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'xray
   'xray:GetSamplingTargets'];
 const objectsArn = { 'Fn::Join': ['', [bucketArn, '/*']] };
 const rejectsArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] };
+/** Readers get GetObject on any object and ListBucket on the bucket (a missing key answers 404, not 403). */
+const sourceRead = (objects: unknown, bucket: unknown) => ({ 's3:GetObject': [objects], 's3:ListBucket': [bucket] });
 /** A function writes its own log group and no other. */
 const ownLogGroup = (fn: NodejsFunction) =>
   grant(['logs:CreateLogStream', 'logs:PutLogEvents'], [{ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] }]);
@@ -118,28 +93,29 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     for (const fn of functions) {
       expect(template.toJSON().Resources[logicalId(fn.role!)].Properties.ManagedPolicyArns).toBeUndefined();
     }
+    // SSE-S3: no KMS grants. test/e2e/iam/grants-cover-calls.test.ts proves each of these is called.
     expect(grantsOf(pipeline.preflightFunction.role)).toEqual({
       ...ownLogGroup(pipeline.preflightFunction),
-      ...grant(READ_ACTIONS, [bucketArn, objectsArn]),
+      ...sourceRead(objectsArn, bucketArn),
       'dynamodb:DescribeTable': tableArns,
     });
     expect(grantsOf(pipeline.importFunction.role)).toEqual({
       ...ownLogGroup(pipeline.importFunction),
-      ...grant(READ_ACTIONS, [bucketArn, objectsArn]),
-      ...grant(PUT_ACTIONS, [rejectsArn]),
+      ...sourceRead(objectsArn, bucketArn),
+      's3:PutObject': [rejectsArn],
       'dynamodb:BatchWriteItem': tableArns,
     });
     // Summarize reads nothing: the Map results it totals arrive in its input.
     expect(grantsOf(pipeline.summarizeFunction.role)).toEqual({
       ...ownLogGroup(pipeline.summarizeFunction),
-      ...grant(PUT_ACTIONS, [rejectsArn]),
+      's3:PutObject': [rejectsArn],
     });
   });
 
-  it('grants no S3 or DynamoDB action on "*"', () => {
+  it('grants no S3, DynamoDB or KMS action on "*"', () => {
     const offending = Object.entries(template.findResources('AWS::IAM::Policy')).flatMap(([id, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Statement[])
-        .filter((s) => asList(s.Action).some((a) => /^(s3|dynamodb):/.test(a) || a === '*'))
+        .filter((s) => asList(s.Action).some((a) => /^(s3|dynamodb|kms):/.test(a) || a === '*'))
         .filter((s) => asList(s.Resource).includes('*'))
         .map((s) => `${id}: ${JSON.stringify(s)}`),
     );
@@ -252,7 +228,7 @@ describe('S3DdbImportStack with an existing bucket', () => {
   it('scopes the grants to the named bucket', () => {
     t.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-        Action: Match.arrayWith(['s3:PutObject']),
+        Action: 's3:PutObject',
         Resource: {
           'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/rejects/*']],
         },

@@ -1,0 +1,45 @@
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { acknowledge, wildcardResourceFinding } from './nag-acknowledgments.js';
+
+/**
+ * The bucket and key grants of the pipeline functions: exactly the actions their S3 calls need, which
+ * test/e2e/iam/grants-cover-calls.test.ts checks against every call the handlers make. Not `grantRead` /
+ * `grantPut`: those add `s3:GetObject*`, `s3:GetBucket*`, `s3:List*`, legal-hold, retention and tagging puts
+ * and `s3:Abort*`, none of which the handlers call.
+ *
+ * What each S3 call needs (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazons3.html):
+ * - GetObject (ranged, IfMatch) and HeadObject: `s3:GetObject` on the object
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html).
+ * - A missing key answers 404 only with `s3:ListBucket` on the bucket, 403 AccessDenied without it (same page);
+ *   the handlers turn the 404 into SourceObjectNotFoundError, so readers hold `s3:ListBucket` on the bucket ARN.
+ * - PutObject without ACL, tagging or object-lock headers: `s3:PutObject` on the object.
+ * - SSE-KMS: downloading needs `kms:Decrypt`, uploading `kms:GenerateDataKey` on the key
+ *   (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html); `kms:Decrypt` for writers
+ *   only with multipart uploads, which the handlers never start (one PutObject per rejects file or report).
+ */
+
+/** Lets `fn` read any object of `bucket` (its import source), learn that a key is missing, and decrypt. */
+export function grantSourceRead(bucket: s3.IBucket, key: kms.IKey | undefined, fn: NodejsFunction): void {
+  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, '*', 's3:GetObject');
+  // On the bucket ARN only: ListBucket is a bucket action, it means nothing on object ARNs.
+  iam.Grant.addToPrincipalOrResource({
+    grantee: fn, actions: ['s3:ListBucket'], resourceArns: [bucket.bucketArn], resource: bucket,
+  });
+  key?.grant(fn, 'kms:Decrypt');
+  acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/*`),
+    'an import reads whichever object of this bucket its request or watch names, so any key may be read ' +
+    '(s3:GetObject only)');
+}
+
+/** Lets `fn` put objects under `objectsKeyPattern` of `bucket`, encrypted with `key` when there is one. */
+export function grantObjectPut(bucket: s3.IBucket, key: kms.IKey | undefined, fn: NodejsFunction,
+  objectsKeyPattern: string): void {
+  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:PutObject');
+  key?.grant(fn, 'kms:GenerateDataKey');
+  acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
+    'rejects and reports go to <rejectsPrefix>/<execution>/..., keys known only at run time; nothing outside it ' +
+    '(s3:PutObject only)');
+}
