@@ -16,9 +16,11 @@ import { acknowledge, wildcardResourceFinding } from './nag-acknowledgments.js';
  * - A missing key answers 404 only with `s3:ListBucket` on the bucket, 403 AccessDenied without it (same page);
  *   the handlers turn the 404 into SourceObjectNotFoundError, so readers hold `s3:ListBucket` on the bucket ARN.
  * - PutObject without ACL, tagging or object-lock headers: `s3:PutObject` on the object.
- * - SSE-KMS: downloading needs `kms:Decrypt`, uploading `kms:GenerateDataKey` on the key
- *   (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html); `kms:Decrypt` for writers
- *   only with multipart uploads, which the handlers never start (one PutObject per rejects file or report).
+ * - SSE-KMS: S3 uses the key with the caller's permissions, `kms:Decrypt` to return an object and
+ *   `kms:GenerateDataKey` to store one (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html,
+ *   https://repost.aws/knowledge-center/s3-bucket-access-default-encryption); writers need `kms:Decrypt` only
+ *   for multipart uploads (https://repost.aws/knowledge-center/s3-large-file-encryption-kms-key), which the
+ *   handlers never start (one PutObject per rejects file or report).
  */
 
 /** Lets `fn` read any object of `bucket` (its import source), learn that a key is missing, and decrypt. */

@@ -10,6 +10,7 @@ import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEv
 import { DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
 import { ASL_DEFINITION_FILE, MAX_CONCURRENCY_PLACEHOLDER, TASK_FUNCTION_PLACEHOLDERS, type TaskStateName } from '../lib/workflow-tasks.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
+import { runningTask } from './running-task.js';
 
 export const ASL_PATH = fileURLToPath(new URL(`../${ASL_DEFINITION_FILE}`, import.meta.url));
 /**
@@ -110,16 +111,18 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const summarizeHandler = createSummarizeHandler(wiring);
   const taskResourceLocalHandlers = {
     Preflight: async (input: PreflightEvent) => {
-      const state: ScanState = await invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context));
+      const state: ScanState = await runningTask.run('Preflight', () =>
+        invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context)));
       emit({ type: 'preflight', chunks: state.chunks.length, chunkList: state.chunks, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size });
       return state;
     },
     ImportChunk: async (input: ImportChunkEvent) => {
-      const progress: ChunkProgress = await invokeWithTimeout(importTimeoutMs, (context) => importHandler(input, context));
+      const progress: ChunkProgress = await runningTask.run('ImportChunk', () =>
+        invokeWithTimeout(importTimeoutMs, (context) => importHandler(input, context)));
       emit({ type: 'chunk-progress', chunkIndex: input.chunkIndex, done: progress.next === null, ...progress });
       return progress;
     },
-    Summarize: (input: SummarizeEvent) => invokeWithTimeout(timeoutMs, () => summarizeHandler(input)),
+    Summarize: (input: SummarizeEvent) => runningTask.run('Summarize', () => invokeWithTimeout(timeoutMs, () => summarizeHandler(input))),
   } satisfies Record<TaskStateName, unknown>; // every Task state of the workflow is bound to its handler
   const executionName = options.executionName ?? randomUUID();
   const input = JSON.parse(JSON.stringify(request)) as Parameters<typeof machine.run>[0];

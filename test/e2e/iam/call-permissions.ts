@@ -1,0 +1,94 @@
+/**
+ * What each AWS call the handlers make needs in IAM: the SDK command (client name and command name, as the
+ * middleware context names them) to the IAM actions on the resource ARNs its input names. Mapped from the
+ * Service Authorization Reference's tables of API operations and actions
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazons3.html,
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html) and the
+ * operations' own Permissions sections, never guessed.
+ *
+ * A handler that starts calling something new (a Lambda GetAccountSettings, a Step Functions call) adds its
+ * command here with the reference's line; until then the recording test fails naming the unmapped command.
+ */
+
+/** The partition, region and account the recorded ARNs are written for; the template is resolved to the same. */
+export interface ArnContext {
+  readonly partition: string;
+  readonly region: string;
+  readonly account: string;
+}
+
+/** Stands for the bucket's KMS key: a call cannot see which key S3 uses, the stack under test knows. */
+export const BUCKET_KEY = '<bucket KMS key>';
+
+/** One IAM permission a call needs. */
+export interface Permission {
+  readonly action: string;
+  /** The resource ARN, or BUCKET_KEY: needed only when the bucket uses SSE-KMS, on its key. */
+  readonly resource: string;
+}
+
+/** What a call's reply was: its HTTP status, when one arrived. */
+export interface Outcome {
+  readonly status?: number;
+}
+
+type Input = Record<string, unknown>;
+type PermissionsOf = (input: Input, outcome: Outcome, arn: ArnContext) => Permission[];
+
+const objectArn = (input: Input, arn: ArnContext) => `arn:${arn.partition}:s3:::${input.Bucket}/${input.Key}`;
+const bucketArn = (input: Input, arn: ArnContext) => `arn:${arn.partition}:s3:::${input.Bucket}`;
+/** A table is named by name or by ARN (BatchWriteItem's RequestItems takes either). */
+const tableArn = (table: string, arn: ArnContext) =>
+  table.startsWith('arn:') ? table : `arn:${arn.partition}:dynamodb:${arn.region}:${arn.account}:table/${table}`;
+const succeeded = (outcome: Outcome) => outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+
+/**
+ * "If the object you request doesn't exist, the error that Amazon S3 returns depends on whether you also have
+ * the s3:ListBucket permission": 404 with it, 403 without
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html, the same for GetObject). A 404 seen here
+ * is one a deployed function sees only with s3:ListBucket on the bucket.
+ */
+const listIfMissing = (input: Input, outcome: Outcome, arn: ArnContext): Permission[] =>
+  outcome.status === 404 ? [{ action: 's3:ListBucket', resource: bucketArn(input, arn) }] : [];
+
+/**
+ * SSE-KMS: S3 uses the bucket's key with the caller's permissions, kms:GenerateDataKey to store an object and
+ * kms:Decrypt to return one (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html,
+ * https://repost.aws/knowledge-center/s3-bucket-access-default-encryption). Uploads need kms:Decrypt too only for
+ * multipart uploads, to add parts (https://repost.aws/knowledge-center/s3-large-file-encryption-kms-key); the
+ * handlers send one PutObject per file. A GET that returns no body (404, 412) decrypts nothing; HeadObject
+ * returns metadata only.
+ */
+export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
+  // HeadObject: "To use HEAD, you must have the s3:GetObject permission" (API_HeadObject.html).
+  'S3Client.HeadObjectCommand': (input, outcome, arn) => [
+    { action: 's3:GetObject', resource: objectArn(input, arn) },
+    ...listIfMissing(input, outcome, arn),
+  ],
+  // Range and IfMatch change nothing; no VersionId is sent, so not s3:GetObjectVersion.
+  'S3Client.GetObjectCommand': (input, outcome, arn) => [
+    { action: 's3:GetObject', resource: objectArn(input, arn) },
+    ...listIfMissing(input, outcome, arn),
+    ...(succeeded(outcome) ? [{ action: 'kms:Decrypt', resource: BUCKET_KEY }] : []),
+  ],
+  // Only s3:PutObject: the ACL, tagging and object-lock actions the reference lists with PutObject apply when
+  // the request carries those headers, and putObject() (lambdas/runtime/aws-io.ts) sends Body and ContentType.
+  'S3Client.PutObjectCommand': (input, _outcome, arn) => [
+    { action: 's3:PutObject', resource: objectArn(input, arn) },
+    { action: 'kms:GenerateDataKey', resource: BUCKET_KEY },
+  ],
+  'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
+  ],
+  // One authorization per table the request writes.
+  'DynamoDBClient.BatchWriteItemCommand': (input, _outcome, arn) =>
+    Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({
+      action: 'dynamodb:BatchWriteItem', resource: tableArn(table, arn),
+    })),
+};
+
+/** The permissions `command` of `client` needs, or undefined when the table above does not know the command. */
+export function permissionsFor(client: string, command: string, input: Input, outcome: Outcome,
+  arn: ArnContext): Permission[] | undefined {
+  return COMMAND_PERMISSIONS[`${client}.${command}`]?.(input, outcome, arn);
+}

@@ -1,0 +1,102 @@
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/runtime/config.js';
+import { S3DdbImportStack, type S3DdbImportStackProps } from '../../../lib/s3-ddb-import-stack.js';
+import { faultWiring } from '../faults/inject.js';
+import { createBucket, createTable } from '../harness.js';
+import type { ArnContext } from './call-permissions.js';
+import { callsNotAllowed, grantsNotUsed, neededPermissions, type GrantNotCalled } from './check-grants.js';
+import { CallLog, OUTSIDE_TASKS, recordCalls, stopRecording } from './record-calls.js';
+import { runRecordedImports, type ImportTargets } from './recorded-imports.js';
+import { grantsByTask, type Grant } from './template-grants.js';
+
+/** The account the template is resolved for and the recorded ARNs are written in (any 12 digits do). */
+const ARN: ArnContext = { partition: 'aws', region: process.env.AWS_REGION ?? 'us-east-1', account: '123456789012' };
+const KEY_ARN = `arn:aws:kms:${ARN.region}:${ARN.account}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
+
+/**
+ * The one list of grants no recorded call uses, each with its reason. Everything else a function is granted
+ * must be used by some call below.
+ */
+const GRANTS_NOT_CALLED: readonly GrantNotCalled[] = [
+  // https://docs.aws.amazon.com/lambda/latest/dg/monitoring-cloudwatchlogs.html: the execution role needs these
+  // for Lambda to upload the function's logs; CreateLogGroup is not granted, the stack creates the log group.
+  { action: 'logs:CreateLogStream', reason: "the Lambda service writes the function's own log group, not the SDK" },
+  { action: 'logs:PutLogEvents', reason: "the Lambda service writes the function's own log group, not the SDK" },
+];
+
+const log = new CallLog(ARN);
+let targets: ImportTargets;
+
+beforeAll(async () => {
+  const ngramsTable = await createTable(['ngram', 'S'], ['year', 'N']);
+  const rejectsTable = await createTable(['ngram', 'S'], ['year', 'N']);
+  // The fault tests' clients (so faults can be injected), and the config the stack gives its functions
+  // (REJECTS_PREFIX, ALLOWED_TABLES = its tables).
+  const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable] };
+  targets = { wiring: { ...faultWiring(), config }, bucket: await createBucket(), ngramsTable, rejectsTable };
+  recordCalls(targets.wiring, log);
+  await runRecordedImports(targets);
+});
+
+afterAll(() => stopRecording(targets.wiring));
+
+const tableNames = () => [targets.ngramsTable, targets.rejectsTable];
+
+/** The grants of each function of the real stack, references resolved to the bucket and tables above. */
+function stackGrants(props: S3DdbImportStackProps): Grant[] {
+  const stack = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Grants', props);
+  const template = Template.fromStack(stack).toJSON() as Parameters<typeof grantsByTask>[0];
+  const created = stack.node.tryFindChild('Bucket');
+  const id = created instanceof s3.Bucket ? stack.getLogicalId(created.node.defaultChild as CfnElement) : undefined;
+  const refs = id ? { [id]: targets.bucket } : {};
+  const arns = id ? { [id]: `arn:${ARN.partition}:s3:::${targets.bucket}` } : {};
+  return grantsByTask(template, { ...ARN, refs, arns });
+}
+
+describe('the calls the handlers make during local imports', () => {
+  it('come from every function, through commands call-permissions.ts maps, and from handlers only', () => {
+    expect(new Set(log.calls.map((c) => c.task))).toEqual(new Set(['Preflight', 'ImportChunk', 'Summarize']));
+    expect(log.calls.filter((c) => c.permissions === undefined).map((c) => c.command)).toEqual([]);
+    expect(log.calls.filter((c) => c.task === OUTSIDE_TASKS)).toEqual([]);
+  });
+});
+
+const newBucket = (): S3DdbImportStackProps => ({ tableNames: tableNames() });
+const kmsBucket = (): S3DdbImportStackProps => ({ ...newBucket(), bucketName: targets.bucket, bucketKmsKeyArn: KEY_ARN });
+
+describe.each([
+  ['a new bucket (SSE-S3)', newBucket, undefined],
+  ['an existing SSE-KMS bucket', kmsBucket, KEY_ARN],
+])('S3DdbImportStack with %s', (_name, props: () => S3DdbImportStackProps, keyArn: string | undefined) => {
+  it("allows every call each function made in its function's policy", () => {
+    expect(callsNotAllowed(neededPermissions(log.calls, keyArn), stackGrants(props()))).toEqual([]);
+  });
+
+  it('grants each function nothing its calls did not use, but what GRANTS_NOT_CALLED explains', () => {
+    const needed = neededPermissions(log.calls, keyArn);
+    expect(grantsNotUsed(needed, stackGrants(props()), GRANTS_NOT_CALLED)).toEqual([]);
+  });
+});
+
+describe('the checks themselves', () => {
+  it('fail when a grant a call needs is missing, naming the function, action, ARN and call', () => {
+    const bucketArn = `arn:aws:s3:::${targets.bucket}`;
+    const grants = stackGrants(newBucket())
+      .filter((g) => !(g.task === 'ImportChunk' && g.action === 's3:ListBucket'));
+    const missing = callsNotAllowed(neededPermissions(log.calls, undefined), grants);
+    const call = 'S3Client.GetObjectCommand \\(HTTP 404\\) x\\d+';
+    const line = new RegExp(`^ImportChunk calls s3:ListBucket on ${bucketArn} \\(${call}\\)`);
+    expect(missing).toEqual([expect.stringMatching(line)]);
+  });
+
+  it('fail when a grant is never used and not explained', () => {
+    const objects = `arn:aws:s3:::${targets.bucket}/*`;
+    const extra: Grant = { task: 'Summarize', action: 's3:GetObject*', resource: objects, where: 'X#0' };
+    const grants = [...stackGrants(newBucket()), extra];
+    const unused = grantsNotUsed(neededPermissions(log.calls, undefined), grants, GRANTS_NOT_CALLED);
+    expect(unused).toEqual([`Summarize is granted s3:GetObject* on ${objects} (X#0) but no recorded call used it`]);
+  });
+});

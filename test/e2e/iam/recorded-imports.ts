@@ -1,0 +1,118 @@
+import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { expect } from 'vitest';
+import type { Wiring } from '../../../lambdas/runtime/wiring.js';
+import type { RunnerEvent } from '../../../local/runner.js';
+import { generateNgrams } from '../../fixtures/ngrams.js';
+import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
+import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';
+import { dynamodb, listKeys, putText, s3 } from '../harness.js';
+
+/** Where the recorded imports run: one bucket and the tables the stack under test is configured with. */
+export interface ImportTargets {
+  /** What the handlers are built with: the clients the faults and the recorder sit on, the stack's config. */
+  readonly wiring: Wiring;
+  readonly bucket: string;
+  /** Keyed (ngram S, year N). */
+  readonly ngramsTable: string;
+  /** Keyed (ngram S, year N); takes the file with bad rows, then is deleted and imported into again. */
+  readonly rejectsTable: string;
+}
+
+const NGRAM_TYPES = { match_count: 'N', volume_count: 'N' } as const;
+
+/** True from the moment preflight has cut every chunk: later GETs are the import's range reads. */
+function importPhase() {
+  const phase = {
+    started: false,
+    onEvent: (e: RunnerEvent) => void (phase.started ||= e.type === 'preflight' && e.scanComplete),
+  };
+  return phase;
+}
+
+/** 4,000 rows (~130 KB) in 0.05 MiB chunks: 3 chunks, 2 at once; every third write throttled once, then retried. */
+async function cleanImportWithThrottles(t: ImportTargets): Promise<void> {
+  const { text, rows } = generateNgrams(4000);
+  await putText(t.bucket, 'imports/ngrams.tsv', text);
+  let writes = 0;
+  // Inside the SDK's retry (finalizeRequest), where DynamoDB's own throttle reply would arrive.
+  faultBatchWrites(t.ngramsTable, 'finalizeRequest', async (input, send) => {
+    if (writes++ % 3 === 0) throw throttleError();
+    return send(input);
+  });
+  const request = {
+    bucket: t.bucket, key: 'imports/ngrams.tsv', table: t.ngramsTable, types: NGRAM_TYPES, chunkMiB: 0.05,
+  };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, maxConcurrency: 2 }).finally(removeFaults);
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: rows.length, written: rows.length, rejected: 0, chunks: 3 });
+  await expectTableMatches(t.ngramsTable, rows);
+}
+
+/** Two good rows and two bad ones: a rejects file and a report. */
+async function importWithRejects(t: ImportTargets): Promise<void> {
+  const text = 'ngram\tyear\tmatch_count\ngood\t2001\t10\nbadnum\t2002\t12abc\nshort\t2003\ngood\t2005\t11\n';
+  await putText(t.bucket, 'imports/bad.tsv', text);
+  const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: t.rejectsTable, types: { match_count: 'N' as const } };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, executionName: 'grants-rejects' });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 4, written: 2, rejected: 2 });
+  expect(await listKeys(t.bucket, summary.rejectsKey!)).toHaveLength(2); // the rejects file and the report
+}
+
+async function expectFailure(run: Promise<unknown>, name: string, fragment: string): Promise<void> {
+  const error = await run.then(() => undefined, (e: Error) => e);
+  expect(error).toMatchObject({ name });
+  expect((error as Error).message).toContain(fragment);
+}
+
+/** Preflight's HeadObject of a key nobody uploaded answers 404. */
+async function missingObject(t: ImportTargets): Promise<void> {
+  const request = { bucket: t.bucket, key: 'imports/never-uploaded.tsv', table: t.ngramsTable };
+  await expectFailure(runWithEvents(request, { wiring: t.wiring }), 'SourceObjectNotFoundError', 'imports/never-uploaded.tsv');
+}
+
+/** The object disappears between preflight and the import's first range GET, which answers 404. */
+async function objectDeletedAfterPreflight(t: ImportTargets): Promise<void> {
+  const key = 'imports/deleted.tsv';
+  await putText(t.bucket, key, generateNgrams(600).text);
+  const phase = importPhase();
+  let deleted = false;
+  faultGetObjects(t.bucket, 'initialize', async (input, send) => {
+    if (phase.started && !deleted) {
+      deleted = true;
+      await s3.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: key }));
+    }
+    return send(input);
+  });
+  const request = { bucket: t.bucket, key, table: t.ngramsTable, types: NGRAM_TYPES };
+  await expectFailure(runWithEvents(request, { wiring: t.wiring, onEvent: phase.onEvent }).finally(removeFaults),
+    'SourceObjectNotFoundError', key);
+  expect(deleted).toBe(true);
+}
+
+/** A configured table deleted since the last import: DescribeTable answers ResourceNotFoundException. */
+async function tableDeleted(t: ImportTargets): Promise<void> {
+  await dynamodb.send(new DeleteTableCommand({ TableName: t.rejectsTable }));
+  await waitUntilTableNotExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: t.rejectsTable });
+  const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: t.rejectsTable };
+  await expectFailure(runWithEvents(request, { wiring: t.wiring }), 'TableNotFoundError', t.rejectsTable);
+}
+
+/** A table this deployment is not configured for: refused before any call, so never DescribeTable'd. */
+async function tableNotAllowed(t: ImportTargets): Promise<void> {
+  const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: 'some-other-table' };
+  await expectFailure(runWithEvents(request, { wiring: t.wiring }), 'InvalidRequestError', 'some-other-table');
+}
+
+/**
+ * The imports whose calls are checked against the grants: a clean multi-chunk import through throttled writes,
+ * one with rejects, and the fault paths that reach AWS differently (missing object, object deleted mid-import,
+ * table deleted, table not configured). Each asserts its own outcome, so the calls recorded are those of a run that did what it should.
+ */
+export async function runRecordedImports(t: ImportTargets): Promise<void> {
+  await cleanImportWithThrottles(t);
+  await importWithRejects(t);
+  await missingObject(t);
+  await objectDeletedAfterPreflight(t);
+  await tableDeleted(t);
+  await tableNotAllowed(t);
+}
