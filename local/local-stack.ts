@@ -11,8 +11,15 @@ export const LOCAL_BUCKET = 's3-ddb-import-local';
 export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> {
   try {
     await s3.send(new HeadBucketCommand({ Bucket: bucket }));
-  } catch {
+    return;
+  } catch (error) {
+    if ((error as Error).name !== 'NotFound') throw error;
+  }
+  try {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (error) {
+    // Two `local` runs started together both see no bucket and both create it; the loser is fine.
+    if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
   }
 }
 
