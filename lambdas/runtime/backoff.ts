@@ -7,15 +7,21 @@ export interface RetryPolicy {
 }
 
 /**
- * 12 attempts at 50 ms doubling, capped at 5 s: at most 50*(1+2+...+64) + 5*5000 ~ 31 s of waiting per
- * batch on top of the SDK's own 3 tries, so a table that keeps refusing fails the chunk in bounded time.
- * (The BatchWriter counts only replies that wrote nothing; measured end to end: ~25-28 s.)
+ * 12 attempts at 50 ms doubling, capped at 5 s. The BatchWriter is the only layer that retries throttles
+ * and unprocessed items (the SDK does not retry BatchWriteItem), so this ladder is the whole wait: its
+ * 11 sleeps are at most 50 + 100 + 200 + 400 + 800 + 1,600 + 3,200 + 4 x 5,000 = 26,350 ms per batch,
+ * and a table that keeps refusing fails the chunk in bounded time (see write/batch-retry.ts).
  */
 export const DEFAULT_WRITE_RETRY: RetryPolicy = { maxAttempts: 12, baseDelayMs: 50, maxDelayMs: 5000 };
 
-/** Full jitter: a uniform wait between 0 and min(cap, base * 2^attempt). `attempt` counts from 0. */
+/** The ceiling of the wait before retry number `attempt + 1`: min(cap, base * 2^attempt). `attempt` counts from 0. */
+export function backoffCeilingMs(policy: RetryPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+}
+
+/** Full jitter: a uniform wait between 0 and the ceiling. `attempt` counts from 0. */
 export function fullJitterDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
-  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return random() * backoffCeilingMs(policy, attempt);
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,11 +1,11 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
-import { DEFAULT_WRITE_RETRY, fullJitterDelay, sleep, type RetryPolicy } from '../runtime/backoff.js';
+import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
+import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../runtime/backoff.js';
 import { BatchWriteFailedError } from '../runtime/errors.js';
 import type { Item } from './item-sink.js';
 
-/** BatchWriteItem takes at most 25 put requests. */
-export const BATCH_SIZE = 25;
+export { BATCH_SIZE } from './batch-retry.js';
 /** DynamoDB Local on 2 cores peaks near 16 requests in flight; the cloud takes more per Lambda, not much. */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 
@@ -22,17 +22,11 @@ export interface BatchWriterOptions {
   readonly beforeSend?: (items: number) => Promise<void>;
   /** Told of each throttled or partly unprocessed request, so a governor can back off. */
   readonly onThrottle?: () => void;
-}
-
-/** Error names (and HTTP-level failures) worth another try; anything else fails the batch at once. */
-const RETRYABLE = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded',
-  'InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT',
-]);
-
-function isRetryable(error: unknown): boolean {
-  const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-  return RETRYABLE.has(e.name ?? '') || RETRYABLE.has(e.code ?? '') || Boolean(e.$retryable) || (e.$metadata?.httpStatusCode ?? 0) >= 500;
+  /**
+   * Aborted when the import is stopping at its deadline: from then on a full batch is sent at once instead
+   * of waiting for a free slot, so the drain takes one batch's longest retry, not that plus a wait.
+   */
+  readonly stopping?: AbortSignal;
 }
 
 /**
@@ -82,8 +76,19 @@ export class BatchWriter {
     this.throwIfFailed();
   }
 
+  /** Waits while the requests in flight are at the limit, unless the import is stopping. */
+  private async waitForSlot(): Promise<void> {
+    const signal = this.options.stopping;
+    while (this.inFlight.size >= this.limit.value && !signal?.aborted) {
+      let onAbort = () => undefined as void;
+      const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', (onAbort = () => resolve()), { once: true }));
+      await Promise.race([...this.inFlight, aborted]);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
   private async dispatch(): Promise<void> {
-    while (this.inFlight.size >= this.limit.value) await Promise.race(this.inFlight);
+    await this.waitForSlot();
     this.throwIfFailed();
     const entries = [...this.batch];
     this.batch = new Map();
@@ -103,8 +108,9 @@ export class BatchWriter {
 
   /**
    * Only a reply that wrote nothing (a throttle, an error worth retrying, every item unprocessed) spends
-   * the retry budget and grows the backoff. A reply that wrote some items holds both: each one shrinks
-   * the batch, so there are at most 24 of them, and a batch making progress under load is not failed.
+   * the retry budget and climbs the backoff ladder. A reply that wrote some items does neither: each one
+   * shrinks the batch, so there are at most 24 of them, and a batch making progress under load is not
+   * failed. The bound on the waits is write/batch-retry.ts longestBackoffMs.
    */
   private async sendWithRetry(requests: WriteRequest[]): Promise<void> {
     const { table, send } = this.options;
@@ -113,29 +119,26 @@ export class BatchWriter {
     for (let attempt = 1; ; attempt++) {
       let lastError: unknown;
       const before = pending.length;
+      await this.options.beforeSend?.(pending.length);
+      const ticket = this.limit.started();
       try {
-        await this.options.beforeSend?.(pending.length);
-        this.limit.started();
         const output = await send({ RequestItems: { [table]: pending } });
         const unprocessed = output.UnprocessedItems?.[table] ?? [];
         this.written += pending.length - unprocessed.length;
         pending = unprocessed;
-        if (pending.length === 0) {
-          this.limit.clean();
-          return;
-        }
       } catch (error) {
         if (!isRetryable(error)) throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
         lastError = error;
       }
-      this.limit.pushedBack();
+      this.limit.replied(ticket, pending.length > 0);
+      if (pending.length === 0) return;
       this.options.onThrottle?.();
-      if (pending.length === before) stalled++;
-      if (stalled >= this.retry.maxAttempts) {
+      const progressed = pending.length < before;
+      if (!progressed && ++stalled >= this.retry.maxAttempts) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
         throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${attempt} attempts (${why})`, { cause: lastError });
       }
-      await (this.options.sleep ?? sleep)(fullJitterDelay(this.retry, Math.max(0, stalled - 1), this.options.random));
+      await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, stalled, progressed, this.options.random));
     }
   }
 

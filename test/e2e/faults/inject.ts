@@ -55,20 +55,33 @@ function options(step: FaultStep): never {
   return { step, name: FAULT, priority: step === 'initialize' ? 'high' : 'low' } as never;
 }
 
-/** Runs `fault` for every BatchWriteItem the handlers send to `table` (other tables pass through). */
-export function faultBatchWrites(table: string, step: FaultStep, fault: Fault<BatchWriteItemCommandInput, BatchWriteItemCommandOutput>): void {
+/**
+ * Runs `fault` for every BatchWriteItem the handlers send to `table` (other tables pass through), on the
+ * shared fault wiring or on one a test built with its own config.
+ */
+export function faultBatchWrites(
+  table: string,
+  step: FaultStep,
+  fault: Fault<BatchWriteItemCommandInput, BatchWriteItemCommandOutput>,
+  on: Wiring = faultWiring(),
+): void {
   const mw = middleware('BatchWriteItemCommand', (input: BatchWriteItemCommandInput) => table in (input.RequestItems ?? {}), fault);
-  faultWiring().dynamodb.middlewareStack.add(mw as never, options(step));
+  on.dynamodb.middlewareStack.add(mw as never, options(step));
 }
 
 /** Runs `fault` for every GetObject the handlers send for `bucket` (other buckets pass through). */
-export function faultGetObjects(bucket: string, step: FaultStep, fault: Fault<GetObjectCommandInput, GetObjectCommandOutput>): void {
+export function faultGetObjects(bucket: string, step: FaultStep, fault: Fault<GetObjectCommandInput, GetObjectCommandOutput>, on: Wiring = faultWiring()): void {
   const mw = middleware('GetObjectCommand', (input: GetObjectCommandInput) => input.Bucket === bucket, fault);
-  faultWiring().s3.middlewareStack.add(mw as never, options(step));
+  on.s3.middlewareStack.add(mw as never, options(step));
 }
 
-/** Takes every injected fault off the handlers' clients (for afterEach). */
+/** Takes every injected fault off the handlers' clients (for afterEach, which passes its own argument). */
 export function removeFaults(): void {
-  faultWiring().dynamodb.middlewareStack.remove(FAULT);
-  faultWiring().s3.middlewareStack.remove(FAULT);
+  removeFaultsFrom(faultWiring());
+}
+
+/** Takes every injected fault off the clients of `on`. */
+export function removeFaultsFrom(on: Wiring): void {
+  on.dynamodb.middlewareStack.remove(FAULT);
+  on.s3.middlewareStack.remove(FAULT);
 }

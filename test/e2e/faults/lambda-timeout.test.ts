@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../lambdas/request/workflow-payloads.js';
-import type { RunnerEvent } from '../../../local/runner.js';
+import type { RunnerEvent, StateEvent } from '../../../local/runner.js';
 import { chunkAt, expectTableMatches, gate, ngramImport, putKey, runWithEvents } from './fixture.js';
 import { faultBatchWrites, removeFaults } from './inject.js';
 
-/** ImportChunk's timeout: it stops at a checkpoint ~1.1 s in; the runner fails it as Sandbox.Timedout at 3.5 s. */
+/**
+ * ImportChunk's timeout: the write path's 33.55 s stop margin is clipped to half of it, so an invocation
+ * stops at a checkpoint ~0.75 s in; one that never returns is failed by the runner as Lambda.Unknown at 6.5 s.
+ */
 const IMPORT_TIMEOUT_MS = 1500;
 
 describe('a Lambda timeout in the middle of a chunk', () => {
@@ -22,7 +25,7 @@ describe('a Lambda timeout in the middle of a chunk', () => {
     const looped = new Set<number>();
     const onEvent = (e: RunnerEvent) => {
       if (e.type === 'preflight') chunks = e.chunkList;
-      else if (!e.done) looped.add(e.chunkIndex);
+      else if (e.type === 'chunk-progress' && !e.done) looped.add(e.chunkIndex);
     };
     // The first request for a chunk that has checkpointed already hangs until the test ends, so that
     // invocation never returns: the runner fails it as Lambda would, and the ASL retries the chunk.
@@ -41,9 +44,17 @@ describe('a Lambda timeout in the middle of a chunk', () => {
       return output;
     });
 
-    const { summary, events } = await runWithEvents(request, { taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS }, maxConcurrency: 2, onEvent });
+    const retried: StateEvent[] = [];
+    const onStateEvent = (e: StateEvent) => void (e.type === 'StateRetried' && retried.push(e));
+    const { summary, events } = await runWithEvents(request, {
+      taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS }, maxConcurrency: 2, onEvent, onStateEvent,
+    });
 
     expect(hung).toBeDefined();
+    // The timeout reached the workflow as Lambda.Unknown, as Step Functions reports it, and its retrier re-ran the chunk.
+    expect(retried.map((e) => [e.state?.name, e.retry?.retrier.ErrorEquals])).toEqual([
+      ['ImportChunk', ['Lambda.Unknown', 'States.Timeout', 'Sandbox.Timedout']],
+    ]);
     expect(chunks).toHaveLength(3);
     // The retry wrote the hung request's rows again, and the hung chunk finished after it.
     expect(hung!.keys.filter((key) => !sentAfterHang.has(key))).toEqual([]);

@@ -1,5 +1,6 @@
 import { BatchWriteItemCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import { ensureTable } from '../../../local/local-stack.js';
 
@@ -74,6 +75,37 @@ describe('BatchWriter retry budget', () => {
       await expect(stalled.flush()).rejects.toMatchObject({ name: 'BatchWriteFailedError', message: expect.stringContaining('after 2 attempts') });
     } finally {
       await client.send(new DeleteTableCommand({ TableName: table2 }));
+    }
+  });
+});
+
+describe('BatchWriter longest back-off', () => {
+  it('sleeps at most longestBackoffMs for one batch, the figure the stop margin is built on', async () => {
+    const table3 = `${table}-ladder`;
+    await ensureTable(client, table3, { name: 'pk', type: 'S' });
+    try {
+      // The worst order for one 25-item batch: 11 replies that write nothing (throttles; the 12th would fail
+      // it), then 24 replies that each write one item, then the last item. With random() = 1 every wait is
+      // its ceiling, so the writer sleeps exactly the bound.
+      const retry = { maxAttempts: 12, baseDelayMs: 50, maxDelayMs: 5000 };
+      let calls = 0;
+      const worst: SendBatchWrite = async (input) => {
+        if (calls++ < 11) throw throttle();
+        const [first, ...rest] = input.RequestItems![table3];
+        await client.send(new BatchWriteItemCommand({ RequestItems: { [table3]: [first] } }));
+        return { UnprocessedItems: rest.length ? { [table3]: rest } : {}, $metadata: {} };
+      };
+      const slept: number[] = [];
+      const sleep = async (ms: number) => void slept.push(ms);
+      const writer = new BatchWriter({ table: table3, send: worst, retry, sleep, random: () => 1 });
+      for (let i = 0; i < 25; i++) await writer.add({ pk: { S: `k${i}` } }, `k${i}`);
+      await writer.flush();
+
+      expect(writer.written).toBe(25);
+      expect(calls).toBe(11 + 25);
+      expect(slept.reduce((a, b) => a + b, 0)).toBe(longestBackoffMs(retry)); // 26,350 + 24 x 50 = 27,550
+    } finally {
+      await client.send(new DeleteTableCommand({ TableName: table3 }));
     }
   });
 });

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { resolveImportRequest } from '../lambdas/request/import-request.js';
+import type { ImportChunkEvent } from '../lambdas/request/workflow-payloads.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
+import { runLocalImport } from '../local/runner.js';
+
+const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+/** Runs the whole local workflow (preflight to summary) into `table`: items/s over the whole run. */
+export async function timedImport(request: { bucket: string; key: string; table: string; chunkMiB: number; maxWriteRate?: number }, rows: number) {
+  const started = performance.now();
+  const summary = await runLocalImport({ ...request, types: { match_count: 'N', volume_count: 'N' } }, { maxConcurrency: DEFAULT_MAX_CONCURRENCY });
+  const durationMs = performance.now() - started;
+  if (summary.written !== rows) throw new Error(`import wrote ${summary.written} of ${rows} rows`);
+  return { itemsPerSecond: round(rows / (durationMs / 1000)), rows, chunks: summary.chunks, durationMs: round(durationMs) };
+}
+
+/**
+ * One import invocation of [0, chunkEnd) in its own process. It stops at its checkpoint after ~30 s
+ * (timeout 64 s less the write path's 33.55 s stop margin), so a huge chunk shows whether memory grows
+ * with the chunk.
+ */
+export async function importInChild(table: string, bucket: string, key: string, size: number, chunkEnd: number) {
+  const header = 'ngram\tyear\tmatch_count\tvolume_count\n'.length;
+  const request = resolveImportRequest({ bucket, key, table, types: { match_count: 'N', volume_count: 'N' } });
+  const event: ImportChunkEvent = {
+    job: {
+      request, executionName: 'bench', etag: '*', columns: ['ngram', 'year', 'match_count', 'volume_count'],
+      keys: [{ name: 'ngram', type: 'S', role: 'HASH' }, { name: 'year', type: 'N', role: 'RANGE' }], maxConcurrency: 1, chunkCount: 1, dataBytes: size - header,
+    },
+    chunk: { start: header, end: Math.min(chunkEnd, size), line: 2 },
+    chunkIndex: 0,
+  };
+  const child = fileURLToPath(new URL('./import-child.ts', import.meta.url));
+  const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+  const { stdout } = await promisify(execFile)(tsx, [child, JSON.stringify({ event, timeoutMs: 64_000 })], { env: process.env, maxBuffer: 1e6 });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { rows: number; written: number; finished: boolean; cpuSeconds: number; peakRssMB: number };
+  return {
+    chunkMiB: round((Math.min(chunkEnd, size) - header) / 1024 / 1024, 1),
+    rows: result.rows,
+    finished: result.finished,
+    cpuSecondsPer100k: round((result.cpuSeconds / result.written) * 100_000, 2),
+    peakRssMB: round(result.peakRssMB),
+  };
+}

@@ -1,0 +1,33 @@
+import type { RetryPolicy } from '../runtime/backoff.js';
+import { BATCH_SIZE, longestBackoffMs } from './batch-retry.js';
+
+/** What the import's stop margin is derived from. */
+export interface StopMarginInputs {
+  readonly retry: RetryPolicy;
+  /** The DynamoDB client's per-request timeout. */
+  readonly requestTimeoutMs: number;
+  readonly maxInFlight: number;
+  /** This chunk's share of maxWriteRate in items/s; 0 when uncapped. */
+  readonly writeRate: number;
+}
+
+/** After the drain: the rejects PutObject (one small object) and the return. */
+export const FINISH_RESERVE_MS = 1000;
+
+/**
+ * Time to keep in hand when the import stops: once the deadline check fires the importer hands over no
+ * more than the batch it is filling and stops waiting for free slots (BatchWriter `stopping`), so what
+ * remains is to finish the batches in flight. Each finishes (written, or failed with
+ * BatchWriteFailedError) within
+ *   its longest back-off (write/batch-retry.ts longestBackoffMs)
+ *   + one request that hangs until requestTimeout (a throttle or a partial reply is answered at once;
+ *     a run of hung requests needs requestTimeout more each and is left to the workflow's timeout retry)
+ *   + with a write cap, one wait for its turn at the governor: maxInFlight x 25 items / rate
+ *   + FINISH_RESERVE_MS.
+ * Defaults: 27,550 (26,350 ladder + 24 x 50) + 5,000 + 0 + 1,000 = 33,550 ms.
+ * Not covered: a key repeated in batches in flight together chains them (the later waits for the earlier).
+ */
+export function importStopMarginMs({ retry, requestTimeoutMs, maxInFlight, writeRate }: StopMarginInputs): number {
+  const governorMs = writeRate > 0 ? ((maxInFlight * BATCH_SIZE) / writeRate) * 1000 : 0;
+  return Math.ceil(longestBackoffMs(retry) + requestTimeoutMs + governorMs + FINISH_RESERVE_MS);
+}

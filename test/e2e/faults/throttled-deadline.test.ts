@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RetryPolicy } from '../../../lambdas/runtime/backoff.js';
+import { readLambdaConfig } from '../../../lambdas/runtime/config.js';
+import { createWiring } from '../../../lambdas/runtime/wiring.js';
+import { importStopMarginMs } from '../../../lambdas/write/stop-margin.js';
+import type { RunnerEvent } from '../../../local/runner.js';
+import { runningTask } from '../../../local/running-task.js';
+import { expectTableMatches, ngramImport, putKey, runWithEvents, throttleError } from './fixture.js';
+import { faultBatchWrites, faultGetObjects, removeFaultsFrom } from './inject.js';
+
+/**
+ * A short ladder so the test takes seconds: stalled waits of at most 20, 40, 80, 160, 320, 320, 320 ms
+ * (levels 0..6 of 8 attempts) = 1,260, plus 24 partial replies x 20 = 480: 1,740 ms; with a 3 s request
+ * timeout (a loaded 2-core machine does take over 1 s for a request now and then) and the 1 s finish
+ * reserve, the import keeps 5,740 ms in hand.
+ */
+const RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 320 };
+const REQUEST_TIMEOUT_MS = 3000;
+/** 5,740 ms is under half of 12 s, so the margin is the derived one, not clipped: ~6.3 s of work per invocation. */
+const IMPORT_TIMEOUT_MS = 12_000;
+/** Every batch is refused this many times in a row before it goes through: 4 of its 8 attempts. */
+const THROTTLES_PER_BATCH = 4;
+
+const wiring = createWiring({ config: { ...readLambdaConfig(), write: { retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS } } });
+afterAll(() => {
+  removeFaultsFrom(wiring);
+  wiring.dynamodb.destroy();
+  wiring.s3.destroy();
+});
+
+describe('a chunk under sustained throttling with a short Lambda timeout', () => {
+  it('stops at checkpoints before its deadline instead of being killed, and the table matches the file', async () => {
+    expect(importStopMarginMs({ retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS, maxInFlight: 16, writeRate: 0 })).toBe(5740);
+    // 3,000 rows (~100 KB): one chunk. Each batch spends up to 20 + 40 + 80 + 160 = 300 ms asleep and the writer
+    // runs at a few requests in flight (4 of 5 replies pushed back: measured ~230 items/s, ~1,400 rows per
+    // invocation), so the chunk needs two or three invocations.
+    const { bucket, table, request, rows } = await ngramImport(3000, 1);
+    const refusals = new Map<string, number>(); // by the first key of a batch (a throttled retry resends it whole)
+    faultBatchWrites(table, 'finalizeRequest', async (input, send) => {
+      const first = putKey(input.RequestItems![table][0]);
+      const refused = refusals.get(first) ?? 0;
+      if (refused >= THROTTLES_PER_BATCH) return send(input);
+      refusals.set(first, refused + 1);
+      throw throttleError();
+    }, wiring);
+    // Each ImportChunk invocation range-GETs its part of the chunk once: counting those GETs counts invocations.
+    let invocations = 0;
+    faultGetObjects(bucket, 'initialize', (input, send) => {
+      if (runningTask.getStore() === 'ImportChunk') invocations++;
+      return send(input);
+    }, wiring);
+    const returned: RunnerEvent[] = [];
+    const onEvent = (e: RunnerEvent) => void (e.type === 'chunk-progress' && returned.push(e));
+
+    const { summary } = await runWithEvents(request, { wiring, taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS }, onEvent });
+
+    // Every invocation returned (a timed-out one would be retried by the workflow without a progress event)...
+    expect(returned.length).toBe(invocations);
+    // ...and at least one of them stopped at a checkpoint mid-chunk (ImportChunk returned `next`).
+    expect(returned.filter((e) => e.type === 'chunk-progress' && !e.done).length).toBeGreaterThanOrEqual(1);
+    // The throttling was sustained: every batch was refused 4 times before it was written.
+    expect([...refusals.values()].every((n) => n === THROTTLES_PER_BATCH)).toBe(true);
+    expect(refusals.size).toBeGreaterThanOrEqual(rows.length / 25);
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: rows.length, written: rows.length, rejected: 0 });
+    await expectTableMatches(table, rows);
+  }, 180_000);
+});
