@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Starts DynamoDB Local and MinIO once for the whole run; see the file for how workers find them.
     globalSetup: ['test/global-setup.ts'],
+    // The runner imports the handler bundles (dist/lambdas, built by the global setup): Node loads them as
+    // Lambda does, instead of vite re-transforming 1.5 MB of bundled code in every worker.
+    server: { deps: { external: [/\/dist\/lambdas\//] } },
     // Integration tests import real files into DynamoDB Local; a few take tens of seconds on 2 cores.
     testTimeout: 120_000,
     // Handler logs are JSON lines for CloudWatch; in tests only warnings and errors are worth reading.

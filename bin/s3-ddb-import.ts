@@ -1,4 +1,5 @@
 import { USAGE, UsageError, parseLocalCommand } from '../local/cli-args.js';
+import { loadHandlerFactories } from '../local/handler-bundles.js';
 import { EXIT_FAILED, runLocalCommand } from '../local/local-command.js';
 
 /** CLI entry: `s3-ddb-import local <file> ...` (see USAGE). */
@@ -14,7 +15,11 @@ async function main(argv: string[]): Promise<number> {
     return command === '--help' ? 0 : EXIT_FAILED;
   }
   try {
-    return await runLocalCommand(parseLocalCommand(args), output);
+    const local = parseLocalCommand(args);
+    // Load the handler bundles while the servers start and the file uploads, mostly waits; the runner
+    // then finds them loaded. A failure to load shows when the runner loads them again.
+    loadHandlerFactories().catch(() => undefined);
+    return await runLocalCommand(local, output);
   } catch (error) {
     if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true) throw error;
     output.err(`${(error as Error).message}\n${USAGE}`);

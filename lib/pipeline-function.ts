@@ -2,19 +2,32 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { HANDLER_BUNDLE_SETTINGS } from './bundle-settings.js';
 import { acknowledge } from './nag-acknowledgments.js';
 
 /** The repository root: handler paths and the lock file are resolved from here, not from the cwd. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * esbuild's ESM output keeps the `require` calls of CommonJS dependencies (parts of the AWS SDK);
- * this banner gives them a real `require`.
+ * The handler bundle settings that `npm run build` also uses, in NodejsFunction's words (it always adds
+ * `--bundle --platform=node`). test/lib/bundle-settings.test.ts checks the outputs are the same bytes.
  */
-const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+function nodejsBundling(): BundlingOptions {
+  const settings = HANDLER_BUNDLE_SETTINGS;
+  return {
+    format: OutputFormat.ESM satisfies `${typeof settings.format}`, // stops compiling if the shared format changes
+    target: settings.target,
+    minify: settings.minify,
+    sourceMap: settings.sourcemap,
+    sourcesContent: settings.sourcesContent,
+    mainFields: [...settings.mainFields],
+    banner: settings.banner.js,
+    externalModules: [...settings.external],
+  };
+}
 
 export interface PipelineFunctionProps {
   /** Handler file relative to the repository root; it exports `handler`. */
@@ -25,6 +38,8 @@ export interface PipelineFunctionProps {
   readonly environment: Record<string, string>;
   /** @default logs.RetentionDays.ONE_MONTH */
   readonly logRetention?: logs.RetentionDays;
+  /** @default - none: the function shares the account's unreserved concurrency */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -50,23 +65,13 @@ export class PipelineFunction extends NodejsFunction {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,
       role,
       projectRoot: REPO_ROOT,
       depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // Line mapping is what stack traces need; leaving the sources out keeps the bundle small.
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        // Bundle the SDK the tests ran with instead of whichever version the runtime ships.
-        externalModules: [],
-      },
+      bundling: nodejsBundling(),
     });
     logGroup.grantWrite(this);
     acknowledge(this, 'AwsSolutions-L1',

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { buildBundles } from '../local/build-bundles.js';
 import { applyServiceEnv, startLocalServices } from '../local/services/index.js';
 
 declare module 'vitest' {
@@ -14,6 +15,8 @@ declare module 'vitest' {
 }
 
 /**
+ * Builds the handler and CLI bundles (dist/) that the runner and the CLI execute, on every run, so no test
+ * ever runs bundles older than the sources (esbuild takes a second or two, hidden behind the servers' start).
  * Starts DynamoDB Local and MinIO once for the whole test run (fetching or building them on first use)
  * and stops them afterwards. Workers are forked after this runs and inherit `process.env`, so the
  * AWS_ENDPOINT_URL_* variables set here reach every SDK client the tests and handlers create;
@@ -23,7 +26,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Node 20 is this project's floor (CI too); the SDK's notice that 2027 releases need Node 22 would
   // otherwise repeat in this process and in every worker.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const services = await startLocalServices({ log: (line) => process.stderr.write(`[local services] ${line}\n`) });
+  const [built, started] = await Promise.allSettled([
+    buildBundles(),
+    startLocalServices({ log: (line) => process.stderr.write(`[local services] ${line}\n`) }),
+  ]);
+  if (started.status === 'rejected') throw started.reason;
+  const services = started.value;
+  if (built.status === 'rejected') {
+    await services.stop();
+    throw built.reason;
+  }
   applyServiceEnv(services);
   const { dynamodbEndpoint, s3Endpoint, region, credentials } = services;
   project.provide('localServices', { dynamodbEndpoint, s3Endpoint, region, credentials });

@@ -1,0 +1,39 @@
+// Plain JavaScript on purpose: it runs before any bundle exists, with nothing to transpile TypeScript.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Written by local/build-bundles.ts: `{ startedMs, inputs }`, the build's start and the files it read. */
+const BUILD_INFO = join(ROOT, 'dist/build-info.json');
+
+/** Why the bundles need building, or undefined when no file they were built from changed since. */
+export function staleReason() {
+  let info;
+  try {
+    info = JSON.parse(readFileSync(BUILD_INFO, 'utf8'));
+  } catch {
+    return 'no build yet';
+  }
+  for (const input of info.inputs) {
+    const mtimeMs = statSync(join(ROOT, input), { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined || mtimeMs > info.startedMs) return `${input} changed`;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the bundles (`npm run build`) when they are missing or older than a source: a checkout that
+ * changed under them must not run the previous code. Build output goes to stderr; stdout is the CLI's.
+ */
+export function ensureFreshBundles() {
+  const reason = staleReason();
+  if (reason === undefined) return;
+  process.stderr.write(`building the bundles first (${reason})\n`);
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'bin/build.ts'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  if (build.status !== 0) {
+    process.stderr.write(`the build failed (${build.error?.message ?? `exit ${build.status}`}); run npm run build\n`);
+    process.exit(1);
+  }
+}
