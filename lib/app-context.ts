@@ -4,13 +4,13 @@ import type { S3DdbImportStackProps } from './s3-ddb-import-stack.js';
 
 type ContextProps = Pick<
   S3DdbImportStackProps,
-  'bucketName' | 'bucketKmsKeyArn' | 'tableNames' | 'watches' | 'maxConcurrency'
+  'bucketName' | 'bucketKmsKeyArn' | 'tableNames' | 'watches' | 'maxConcurrency' | 'importReservedConcurrency'
 >;
 
 /**
  * Reads the stack configuration from CDK context (cdk.json, or `-c key=value`, where every value is a
  * string): `bucketName`, `bucketKmsKeyArn`, `tableNames` (array or 'a,b'), `watches` (array or JSON text),
- * `maxConcurrency`.
+ * `maxConcurrency`, `importReservedConcurrency`.
  * The construct checks the values themselves; this only checks their shape.
  */
 export function stackPropsFromContext(node: Node): ContextProps {
@@ -20,6 +20,7 @@ export function stackPropsFromContext(node: Node): ContextProps {
     tableNames: readTableNames(node.tryGetContext('tableNames')),
     watches: readWatches(node.tryGetContext('watches')),
     maxConcurrency: readNumber('maxConcurrency', node.tryGetContext('maxConcurrency')),
+    importReservedConcurrency: readNumber('importReservedConcurrency', node.tryGetContext('importReservedConcurrency')),
   };
 }
 

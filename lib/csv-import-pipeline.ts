@@ -8,13 +8,15 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DEFAULT_REJECTS_PREFIX } from '../lambdas/runtime/config.js';
-import { DEFAULT_MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
 import { grantObjectPut, grantSourceRead } from './bucket-grants.js';
+import { grantControlPlaneReads, grantDistributedMap } from './control-plane-grants.js';
 import { acknowledge, acknowledgeGrantInvoke } from './nag-acknowledgments.js';
 import { PipelineFunction } from './pipeline-function.js';
 import { addWatchRule, checkWatch, type WatchedPrefix } from './watched-prefix.js';
 import {
   ASL_DEFINITION_FILE,
+  CHUNKS_MAP_LABEL,
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
   TASK_HANDLER_FILES,
@@ -23,9 +25,6 @@ import {
 
 export { ASL_PLACEHOLDERS } from './workflow-tasks.js';
 export type { WatchedPrefix } from './watched-prefix.js';
-
-/** An inline Map runs at most 40 iterations at once; a higher MaxConcurrency buys nothing. */
-const MAX_INLINE_MAP_CONCURRENCY = DEFAULT_MAX_CONCURRENCY;
 
 export interface CsvImportPipelineProps {
   /**
@@ -45,8 +44,18 @@ export interface CsvImportPipelineProps {
   readonly tables: dynamodb.ITable[];
   /** Prefixes whose new objects start an import. @default - none; imports start with StartExecution */
   readonly watches?: WatchedPrefix[];
-  /** Chunks imported at once (the Map's MaxConcurrency), 1 to 40. @default 40 */
+  /**
+   * Chunks imported at once (the Distributed Map's MaxConcurrency), 1 to 1,000. Preflight lowers it to what the
+   * import function's Lambda concurrency leaves free (its reservation, else half the account's unreserved pool).
+   * @default 40
+   */
   readonly maxConcurrency?: number;
+  /**
+   * Reserved concurrency for the import function: its lanes are then its own (no other function can starve
+   * them) and bounded (imports cannot starve other functions). Preflight fits the lanes to it.
+   * @default - no reservation: the import shares the account's unreserved concurrency
+   */
+  readonly importReservedConcurrency?: number;
   /** Memory of the import function in MB; 1769 MB buys one full vCPU. @default 1769 */
   readonly importMemorySize?: number;
   /** Memory of the preflight (scan) function in MB. @default 1024 */
@@ -77,19 +86,21 @@ export class CsvImportPipeline extends Construct {
     const tableNames = props.tables.map((table) => table.tableName);
     for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix);
 
+    const reserved = checkReservedConcurrency(props.importReservedConcurrency);
     const environment = { REJECTS_PREFIX: rejectsPrefix, ALLOWED_TABLES: Fn.join(',', tableNames) };
-    const fn = (id: string, task: TaskStateName, description: string, memorySize: number, t = timeout) =>
+    const fn = (id: string, task: TaskStateName, description: string, memorySize: number, t = timeout, more = {}) =>
       new PipelineFunction(this, id, {
         entry: TASK_HANDLER_FILES[task],
         description,
         memorySize,
         timeout: t,
-        environment,
+        environment: { ...environment, ...more },
+        reservedConcurrentExecutions: task === 'ImportChunk' ? reserved : undefined,
       });
-    const preflight = fn('PreflightFunction', 'Preflight', 'Checks an import request and cuts the object into chunks',
-      props.preflightMemorySize ?? 1024);
     const importer = fn('ImportFunction', 'ImportChunk', 'Imports one chunk of an object into DynamoDB',
       props.importMemorySize ?? 1769);
+    const preflight = fn('PreflightFunction', 'Preflight', 'Checks an import request and cuts the object into chunks',
+      props.preflightMemorySize ?? 1024, timeout, { IMPORT_FUNCTION_NAME: importer.functionName });
     // Summarize only adds up small counts and writes one JSON report.
     const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', 256,
       Duration.minutes(2));
@@ -134,6 +145,8 @@ export class CsvImportPipeline extends Construct {
       f.grantInvoke(this.stateMachine);
       acknowledgeGrantInvoke(this.stateMachine.role, f.functionArn);
     }
+    grantDistributedMap(this.stateMachine, CHUNKS_MAP_LABEL);
+    grantControlPlaneReads(preflight, importer, this.stateMachine, reserved !== undefined);
 
     (props.watches ?? []).forEach((watch, index) =>
       addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
@@ -143,8 +156,16 @@ export class CsvImportPipeline extends Construct {
 
 function checkMaxConcurrency(value: number): number {
   if (Token.isUnresolved(value)) return value;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_INLINE_MAP_CONCURRENCY) {
-    throw new Error(`maxConcurrency must be an integer from 1 to ${MAX_INLINE_MAP_CONCURRENCY}, got ${value}`);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw new Error(`maxConcurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${value}`);
+  }
+  return value;
+}
+
+function checkReservedConcurrency(value: number | undefined): number | undefined {
+  if (value === undefined || Token.isUnresolved(value)) return value;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`importReservedConcurrency must be a positive integer, got ${value}`);
   }
   return value;
 }

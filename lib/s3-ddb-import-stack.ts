@@ -30,8 +30,10 @@ export interface S3DdbImportStackProps extends StackProps {
   readonly tableNames: string[];
   /** Prefixes whose new objects start an import. @default - none */
   readonly watches?: WatchedPrefix[];
-  /** Chunks imported at once, 1 to 40. @default 40 */
+  /** Chunks imported at once, 1 to 1,000; preflight lowers it to the free Lambda concurrency. @default 40 */
   readonly maxConcurrency?: number;
+  /** Reserved concurrency for the import function. @default - none */
+  readonly importReservedConcurrency?: number;
 }
 
 /** The deployable app: a bucket (new or existing), existing tables, and the import pipeline. */
@@ -55,6 +57,7 @@ export class S3DdbImportStack extends Stack {
       tables,
       watches: props.watches,
       maxConcurrency: props.maxConcurrency,
+      importReservedConcurrency: props.importReservedConcurrency,
     });
 
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });

@@ -23,6 +23,12 @@ export const TASK_FUNCTION_PLACEHOLDERS = {
 
 export type TaskStateName = keyof typeof TASK_HANDLER_FILES;
 
+/**
+ * The chunks Map's `Label`: it names the Map Runs, whose child executions the state machine may redrive
+ * (the grant names the label), and tests check the workflow file uses this one.
+ */
+export const CHUNKS_MAP_LABEL = 'ImportChunks';
+
 /** Placeholder holding the Map's MaxConcurrency as decimal text (the ASL turns it into a number). */
 export const MAX_CONCURRENCY_PLACEHOLDER = 'MaxConcurrency';
 

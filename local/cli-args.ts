@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { COLUMN_TYPES, type ColumnType, type CsvFormat } from '../lambdas/request/import-request.js';
-import { DEFAULT_CHUNK_MIB, DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
+import { DEFAULT_CHUNK_MIB, DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
 
 export type KeyType = 'S' | 'N' | 'B';
 
@@ -67,7 +67,7 @@ export function parseLocalCommand(args: string[]): LocalCommand {
     createTable,
     format,
     types: parseTypes(values.types),
-    concurrency: parseNumber(values.concurrency, '--concurrency', DEFAULT_MAX_CONCURRENCY, (n) => Number.isInteger(n) && n >= 1 && n <= DEFAULT_MAX_CONCURRENCY),
+    concurrency: parseNumber(values.concurrency, '--concurrency', DEFAULT_MAX_CONCURRENCY, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY),
     ...(values['chunk-mib'] !== undefined ? { chunkMiB: parseNumber(values['chunk-mib'], '--chunk-mib', DEFAULT_CHUNK_MIB, (n) => n > 0) } : {}),
     timeoutSeconds: parseNumber(values['timeout-s'], '--timeout-s', DEFAULT_LAMBDA_TIMEOUT_SECONDS, (n) => n > 0 && n <= MAX_LAMBDA_TIMEOUT_SECONDS),
     json: values.json === true,

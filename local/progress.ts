@@ -16,6 +16,11 @@ export function createProgressPrinter(output: { err(line: string): void; readonl
   };
   return {
     onEvent(event: RunnerEvent): void {
+      if (event.type === 'chunk-start') return;
+      if (event.type === 'preflight' && event.queue.waiting) {
+        show(`queued: waiting for an earlier import into the same table (${event.queue.behind}), asking again in ${event.queue.waitSeconds} s`, true);
+        return;
+      }
       if (event.type === 'preflight') {
         chunks = event.chunks;
         const percent = event.size > 0 ? Math.round((100 * event.offset) / event.size) : 100;

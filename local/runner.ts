@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createImportHandler } from '../lambdas/import/handler.js';
-import { createPreflightHandler } from '../lambdas/preflight/handler.js';
-import { createSummarizeHandler } from '../lambdas/summarize/handler.js';
 import { createWiring, type Wiring } from '../lambdas/runtime/wiring.js';
 import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/request/workflow-payloads.js';
 import { DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
 import { ASL_DEFINITION_FILE, MAX_CONCURRENCY_PLACEHOLDER, TASK_FUNCTION_PLACEHOLDERS, type TaskStateName } from '../lib/workflow-tasks.js';
+import { loadHandlerFactories } from './handler-bundles.js';
+import { localControlPlane } from './local-control-plane.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 import { runningTask } from './running-task.js';
 
@@ -21,12 +20,16 @@ export const ASL_PATH = fileURLToPath(new URL(`../${ASL_DEFINITION_FILE}`, impor
 const HARD_TIMEOUT_GRACE_MS = 5000;
 /** Fake but well-formed ARNs: the interpreter validates Resource syntax; local handlers replace them. */
 const LOCAL_ARN = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:s3-ddb-import-${name}`;
+/** What `$$.StateMachine.Id` holds locally: one local state machine, as one deployed stack has one. */
+export const LOCAL_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:s3-ddb-import-local';
+const localExecutionArn = (name: string) => `arn:aws:states:us-east-1:000000000000:execution:s3-ddb-import-local:${name}`;
 
 type TaskHandlers = NonNullable<NonNullable<Parameters<InstanceType<typeof import('aws-local-stepfunctions').StateMachine>['run']>[1]>['overrides']>['taskResourceLocalHandlers'];
 
 /** What the runner tells its caller while the workflow runs. */
 export type RunnerEvent =
-  | { type: 'preflight'; chunks: number; chunkList: Chunk[]; scanComplete: boolean; offset: number; size: number }
+  | { type: 'preflight'; chunks: number; chunkList: Chunk[]; scanComplete: boolean; offset: number; size: number; queue: ScanState['queue']; lanes: ScanState['lanes'] }
+  | { type: 'chunk-start'; chunkIndex: number }
   | { type: 'chunk-progress'; chunkIndex: number; done: boolean; rows: number; written: number; rejected: number };
 
 export interface LocalRunOptions {
@@ -41,9 +44,27 @@ export interface LocalRunOptions {
   readonly onEvent?: (event: RunnerEvent) => void;
   /**
    * The clients and configuration the handlers are built with (tests wrap these clients to inject faults).
+   * Its control plane is replaced by `controlPlane`.
    * @default - fresh clients from the SDK's configuration chain (AWS_ENDPOINT_URL_* etc.), default config
    */
   readonly wiring?: Wiring;
+  /**
+   * What preflight asks about running imports and Lambda concurrency.
+   * @default - this process's registry of local imports (local-control-plane.ts), no Lambda concurrency
+   */
+  readonly controlPlane?: Wiring['control'];
+  /** The interpreter's own events (StateEntered, StateRetried, MapIterationStarted, ...), for tests and tracing. */
+  readonly onStateEvent?: (event: StateEvent) => void;
+}
+
+/** One event of aws-local-stepfunctions' execution log, as much of it as callers read. */
+export interface StateEvent {
+  readonly type: string;
+  readonly state?: { readonly name: string };
+  readonly parentState?: { readonly type: string; readonly name: string };
+  readonly index?: number;
+  readonly Error?: string;
+  readonly retry?: { readonly retrier: { readonly ErrorEquals: readonly string[] }; readonly attempt: number };
 }
 
 /** A Lambda-like context whose remaining time runs down from `timeoutMs` from the moment it is made. */
@@ -52,18 +73,23 @@ export function lambdaContext(timeoutMs: number) {
   return { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
 }
 
-/** The error Step Functions reports when a Lambda function runs past its timeout. */
+/**
+ * The error Step Functions reports when a Lambda function runs past its timeout: `Lambda.Unknown`
+ * ("Unhandled errors in Lambda are reported as Lambda.Unknown ... These include out-of-memory errors and
+ * function timeouts": https://docs.aws.amazon.com/step-functions/latest/dg/bp-lambda-serviceexception.html),
+ * so local runs exercise the workflow's real retrier.
+ */
 export class LambdaTimeoutError extends Error {
   constructor(timeoutMs: number) {
     super(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
-    this.name = 'Sandbox.Timedout';
+    this.name = 'Lambda.Unknown';
   }
 }
 
 /**
- * Calls a handler as Lambda does: with a fresh context, and failing with Sandbox.Timedout if it has
- * not returned by its timeout (Lambda would freeze it; here its late result is ignored). Checkpointing
- * handlers return well before; the workflow's Retry on Sandbox.Timedout covers the rest.
+ * Calls a handler as Lambda does: with a fresh context, and failing with Lambda.Unknown if it has not
+ * returned by its timeout (Lambda would freeze it; here its late result is ignored). Checkpointing
+ * handlers return well before; the workflow's Retry on Lambda.Unknown covers the rest.
  */
 export async function invokeWithTimeout<T>(timeoutMs: number, invoke: (context: ReturnType<typeof lambdaContext>) => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -105,18 +131,20 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
     [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
   });
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
-  const wiring = options.wiring ?? createWiring();
-  const preflightHandler = createPreflightHandler(wiring);
-  const importHandler = createImportHandler(wiring);
-  const summarizeHandler = createSummarizeHandler(wiring);
+  const wiring = { ...(options.wiring ?? createWiring()), control: options.controlPlane ?? localControlPlane };
+  const factories = await loadHandlerFactories(); // the esbuild bundles: what deploys, not the sources
+  const preflightHandler = factories.Preflight(wiring);
+  const importHandler = factories.ImportChunk(wiring);
+  const summarizeHandler = factories.Summarize(wiring);
   const taskResourceLocalHandlers = {
     Preflight: async (input: PreflightEvent) => {
       const state: ScanState = await runningTask.run('Preflight', () =>
         invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context)));
-      emit({ type: 'preflight', chunks: state.chunks.length, chunkList: state.chunks, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size });
+      emit({ type: 'preflight', chunks: state.chunks.length, chunkList: state.chunks, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size, queue: state.queue, lanes: state.lanes });
       return state;
     },
     ImportChunk: async (input: ImportChunkEvent) => {
+      emit({ type: 'chunk-start', chunkIndex: input.chunkIndex });
       const progress: ChunkProgress = await runningTask.run('ImportChunk', () =>
         invokeWithTimeout(importTimeoutMs, (context) => importHandler(input, context)));
       emit({ type: 'chunk-progress', chunkIndex: input.chunkIndex, done: progress.next === null, ...progress });
@@ -125,15 +153,29 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
     Summarize: (input: SummarizeEvent) => runningTask.run('Summarize', () => invokeWithTimeout(timeoutMs, () => summarizeHandler(input))),
   } satisfies Record<TaskStateName, unknown>; // every Task state of the workflow is bound to its handler
   const executionName = options.executionName ?? randomUUID();
+  const executionArn = localExecutionArn(executionName);
+  const startTime = new Date().toISOString();
   const input = JSON.parse(JSON.stringify(request)) as Parameters<typeof machine.run>[0];
+  // Registered with the local control plane for as long as it runs, as ListExecutions would show it.
+  const unregister = localControlPlane.register(LOCAL_STATE_MACHINE_ARN, { id: executionArn, startTime, table: request.table });
   const execution = machine.run(input, {
     // The interpreter types payloads as plain JSON; each handler takes the typed payload its state sends.
     overrides: { taskResourceLocalHandlers: taskResourceLocalHandlers as unknown as TaskHandlers },
-    context: { Execution: { Name: executionName, Input: input, StartTime: new Date().toISOString() } },
+    context: {
+      Execution: { Id: executionArn, Name: executionName, Input: input, StartTime: startTime },
+      StateMachine: { Id: LOCAL_STATE_MACHINE_ARN, Name: 's3-ddb-import-local' },
+    },
   });
+  if (options.onStateEvent) forwardStateEvents(execution.eventLogs, options.onStateEvent);
   try {
     return (await execution.result) as unknown as ImportSummary;
   } catch (error) {
     throw error instanceof ExecutionError && error.cause instanceof Error ? error.cause : error;
+  } finally {
+    unregister();
   }
+}
+
+async function forwardStateEvents(events: AsyncIterable<unknown>, onStateEvent: (event: StateEvent) => void): Promise<void> {
+  for await (const event of events) onStateEvent(event as StateEvent);
 }

@@ -1,25 +1,41 @@
-import { BatchWriter, type SendBatchWrite } from '../write/batch-writer.js';
+import { BatchWriter, DEFAULT_MAX_IN_FLIGHT, type SendBatchWrite } from '../write/batch-writer.js';
 import type { ItemSink } from '../write/item-sink.js';
 import { chunkWriteRate, createChunkLimiter, systemClock, type Clock } from '../write/rate-limiter.js';
 import { SpreadingSink } from '../write/spreading-sink.js';
+import { importStopMarginMs } from '../write/stop-margin.js';
+import type { WriteConfig } from '../runtime/config.js';
 import type { Chunk, ImportJob } from '../request/workflow-payloads.js';
+
+export interface ImportSinkOptions {
+  readonly write: WriteConfig;
+  /** Aborted when the invocation stops at its deadline (see BatchWriterOptions.stopping). */
+  readonly stopping?: AbortSignal;
+  readonly clock?: Clock;
+}
+
+/** This chunk's share of `maxWriteRate` in items/s (0 when uncapped). */
+export function chunkRate(job: ImportJob, chunk: Chunk): number {
+  const { maxConcurrency, chunkCount, dataBytes } = job;
+  return chunkWriteRate({ maxWriteRate: job.request.maxWriteRate, maxConcurrency, chunkCount, dataBytes, chunkBytes: chunk.end - chunk.start });
+}
+
+/** The stop margin this chunk's write path needs (write/stop-margin.ts). */
+export function chunkStopMarginMs(job: ImportJob, chunk: Chunk, write: WriteConfig): number {
+  return importStopMarginMs({ ...write, maxInFlight: DEFAULT_MAX_IN_FLIGHT, writeRate: chunkRate(job, chunk) });
+}
 
 /**
  * The write path of one chunk invocation: a BatchWriter whose requests wait on this chunk's share of
  * `maxWriteRate` (when set), behind a SpreadingSink when the request asks for `spread`.
  */
-export function createImportSink(
-  job: ImportJob,
-  chunk: Chunk,
-  send: SendBatchWrite,
-  clock: Clock = systemClock,
-): { sink: ItemSink; writer: BatchWriter } {
-  const { maxConcurrency, chunkCount, dataBytes } = job;
-  const rate = chunkWriteRate({ maxWriteRate: job.request.maxWriteRate, maxConcurrency, chunkCount, dataBytes, chunkBytes: chunk.end - chunk.start });
-  const limiter = createChunkLimiter(rate, clock);
+export function createImportSink(job: ImportJob, chunk: Chunk, send: SendBatchWrite, options: ImportSinkOptions): { sink: ItemSink; writer: BatchWriter } {
+  const limiter = createChunkLimiter(chunkRate(job, chunk), options.clock ?? systemClock);
   const writer = new BatchWriter({
     table: job.request.table,
     send,
+    retry: options.write.retry,
+    maxInFlight: DEFAULT_MAX_IN_FLIGHT,
+    ...(options.stopping ? { stopping: options.stopping } : {}),
     ...(limiter ? { beforeSend: (items: number) => limiter.take(items) } : {}),
   });
   return { sink: job.request.spread ? new SpreadingSink(writer) : writer, writer };

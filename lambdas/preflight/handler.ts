@@ -6,16 +6,23 @@ import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
 import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
-export function createPreflightHandler({ s3, dynamodb, config }: Wiring) {
+export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring) {
   const io = preflightIo(s3, dynamodb);
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
-    const state = await runPreflight(event, io, { allowedTables: config.allowedTables, shouldStop: deadlineCheck(context) });
+    const state = await runPreflight(event, io, {
+      allowedTables: config.allowedTables,
+      shouldStop: deadlineCheck(context),
+      control,
+      queueFirstWaitSeconds: config.queueFirstWaitSeconds,
+    });
     const { bucket, key, table } = state.request;
     createLogger({ bucket, key, table, execution: state.executionName }).info('preflight', {
       chunks: state.chunks.length,
       checkpoint: state.checkpoint.offset,
       size: state.object.size,
       scanComplete: state.scanComplete,
+      queue: state.queue,
+      lanes: state.lanes,
     });
     return state;
   };

@@ -1,15 +1,21 @@
 import { planChunks } from './chunk-planner.js';
+import { resolveColumns } from './columns.js';
+import { NOT_QUEUED, queuePosition } from './import-queue.js';
+import { grantLanes } from './lanes.js';
+import { checkStateSize } from './state-size.js';
 import { InvalidRequestError } from '../runtime/errors.js';
+import type { ControlPlane } from '../runtime/control-plane.js';
 import { readHeader } from '../formats/csv/header.js';
 import { scannerDialect } from '../source/record-scanner.js';
-import { checkColumnNames, resolveImportRequest, type ResolvedRequest } from '../request/import-request.js';
+import { resolveImportRequest } from '../request/import-request.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
 import type { KeyAttribute, PreflightEvent, ScanState } from '../request/workflow-payloads.js';
 
 const MIB = 1024 * 1024;
 /**
- * At most 1,000 chunks: the Map input stays near 50 KB (under the 256 KB state limit) and the Map's
- * history near 12 events a chunk, 12,000 in all (under the 25,000-event limit) with room for loops.
+ * At most 1,000 chunks: their list stays under 60 KB of the 256 KB state limit (about 56 bytes a chunk), and
+ * each chunk is one child execution of the Distributed Map, which costs the parent history nothing per
+ * chunk (see lambdas/runtime/limits.ts for the history arithmetic).
  */
 export const MAX_CHUNKS = 1000;
 
@@ -24,12 +30,18 @@ export interface PreflightIo {
 export interface PreflightOptions {
   readonly allowedTables: readonly string[] | null;
   readonly shouldStop: () => boolean;
+  /** Running imports and the Lambda concurrency; see runtime/control-plane.ts. */
+  readonly control: ControlPlane;
+  /** The first wait when queued behind another import. @default QUEUE_FIRST_WAIT_SECONDS */
+  readonly queueFirstWaitSeconds?: number;
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
 export async function runPreflight(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
-  const state = isScanState(event.input) ? event.input : await startScan(event, io, options);
-  if (state.scanComplete) return state;
+  const started = isScanState(event.input) ? event.input : await startScan(event, io, options);
+  if (started.scanComplete) return started;
+  const state = started.lanes.granted > 0 ? started : await admit(started, event, options);
+  if (state.queue.waiting) return state;
   const { request, object } = state;
   const result = await planChunks({
     dialect: scannerDialect(request.format),
@@ -57,7 +69,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const { header, dataStart, dataLine } = await readHeader(read, object.size, request.format, scannerDialect(request.format));
   const columns = resolveColumns(request, header, keys, dataStart < object.size || header !== null);
   const chunkBytes = Math.max(1, Math.round(request.chunkMiB * MIB), Math.ceil((object.size - dataStart) / MAX_CHUNKS));
-  return {
+  const state: ScanState = {
     request,
     executionName: event.executionName,
     object,
@@ -68,7 +80,23 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     chunks: [],
     checkpoint: { offset: dataStart, line: dataLine, inQuotes: false },
     scanComplete: false,
+    queue: NOT_QUEUED,
+    // 0 until admitted: the lanes are fitted to the Lambda concurrency free when the import may start.
+    lanes: { configured: event.maxConcurrency, granted: 0, reason: 'not yet admitted' },
   };
+  checkStateSize(state);
+  return state;
+}
+
+/**
+ * Lets the import start once no earlier import into its table is running (else it waits: import-queue.ts),
+ * and fits its lanes to the Lambda concurrency free then.
+ */
+async function admit(state: ScanState, event: PreflightEvent, options: PreflightOptions): Promise<ScanState> {
+  const running = await options.control.runningImports(event.execution.stateMachineArn, event.execution);
+  const queue = queuePosition(event.execution, state.request.table, running, state.queue, options.queueFirstWaitSeconds);
+  if (queue.waiting) return { ...state, queue };
+  return { ...state, queue, lanes: grantLanes(event.maxConcurrency, await options.control.importConcurrency()) };
 }
 
 /**
@@ -93,33 +121,4 @@ function decodeEventKey(key: string): string {
   } catch {
     return key; // not valid percent-encoding: it was never encoded
   }
-}
-
-/**
- * The column names rows are read with: the header's, or format.columns (which rename the header's).
- * Checks them against the table's key and the declared types before any write happens.
- */
-export function resolveColumns(request: ResolvedRequest, header: string[] | null, keys: KeyAttribute[], hasContent: boolean): string[] {
-  const problems: string[] = [];
-  const given = request.format.columns;
-  if (header && given && given.length !== header.length) {
-    problems.push(`format.columns: has ${given.length} names but the header has ${header.length} columns`);
-  }
-  if (header && !given) checkColumnNames(header, 'header', problems);
-  if (problems.length > 0) throw new InvalidRequestError(problems.map((p) => (p.startsWith('header') ? `${p} (rename with format.columns)` : p)));
-  const columns = given ?? header ?? [];
-  if (!hasContent) return columns;
-  for (const key of keys) {
-    const declared = request.types[key.name];
-    if (!columns.includes(key.name)) {
-      problems.push(`columns: key attribute ${JSON.stringify(key.name)} (${key.role}, ${key.type}) is not among the columns [${columns.join(', ')}]`);
-    } else if (declared && declared !== key.type) {
-      problems.push(`types.${key.name}: declared ${declared} but the table's key is ${key.type}`);
-    }
-  }
-  for (const name of Object.keys(request.types)) {
-    if (!columns.includes(name)) problems.push(`types.${name}: no column named ${JSON.stringify(name)}`);
-  }
-  if (problems.length > 0) throw new InvalidRequestError(problems);
-  return columns;
 }

@@ -1,4 +1,6 @@
 import type { ImportRequest, ResolvedRequest } from './import-request.js';
+import type { QueueState } from '../preflight/import-queue.js';
+import type { Lanes } from '../preflight/lanes.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {
@@ -26,10 +28,20 @@ export interface ScanCheckpoint extends Checkpoint {
   readonly inQuotes: false;
 }
 
+/** The execution, from the workflow's context object (`$$.Execution`, `$$.StateMachine`). */
+export interface ExecutionContext {
+  readonly id: string;
+  readonly startTime: string;
+  readonly stateMachineArn: string;
+}
+
 /** What the Preflight task receives: the raw request first, then its own previous output. */
 export interface PreflightEvent {
   readonly input: ImportRequest | ScanState;
   readonly executionName: string;
+  readonly execution: ExecutionContext;
+  /** The construct's maxConcurrency: the most chunks imported at once. */
+  readonly maxConcurrency: number;
 }
 
 /** Preflight's output; the Choice loops back to Preflight until `scanComplete`. */
@@ -46,6 +58,10 @@ export interface ScanState {
   readonly chunks: Chunk[];
   readonly checkpoint: ScanCheckpoint;
   readonly scanComplete: boolean;
+  /** Whether this import waits for an earlier one into the same table (the workflow's Wait loop). */
+  readonly queue: QueueState;
+  /** The Map's MaxConcurrency, fitted to the account's Lambda concurrency once the import may start. */
+  readonly lanes: Lanes;
 }
 
 /** What every chunk import shares, copied into each Map item by the ItemSelector. */

@@ -1,6 +1,7 @@
 import { BatchWriteItemCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { SendBatchWrite } from '../write/batch-writer.js';
+import { withoutSdkRetry } from './clients.js';
 import { SourceObjectNotFoundError, TableNotFoundError } from './errors.js';
 import type { PreflightIo } from '../preflight/preflight.js';
 import { readRange, type SendGetObject } from '../source/s3-range-reader.js';
@@ -12,7 +13,7 @@ export function sendGetObject(s3: S3Client): SendGetObject {
 }
 
 export function sendBatchWrite(dynamodb: DynamoDBClient): SendBatchWrite {
-  return (input) => dynamodb.send(new BatchWriteItemCommand(input));
+  return (input) => dynamodb.send(withoutSdkRetry(new BatchWriteItemCommand(input)));
 }
 
 export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo {

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Agent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { DEFAULT_WRITE_CONFIG } from './config.js';
 
 /** Sockets per client: 16 BatchWriteItem requests in flight plus S3 reads, with room to spare. */
 const MAX_SOCKETS = 64;
@@ -17,6 +18,12 @@ export interface ClientOptions {
   readonly s3Endpoint?: string;
   readonly region?: string;
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  /**
+   * How long one DynamoDB request may take, connection and socket wait included, before it fails with
+   * TimeoutError (and is retried by its caller). The import's stop margin counts on it.
+   * @default - DEFAULT_WRITE_CONFIG.requestTimeoutMs (5 s)
+   */
+  readonly dynamodbRequestTimeoutMs?: number;
 }
 
 /**
@@ -29,16 +36,18 @@ function withoutSdkLogging<T extends { middlewareStack: { remove(name: string): 
   return client;
 }
 
-function requestHandler() {
+/** The NodeHttpHandler's options; `requestTimeout` only warns unless `throwOnRequestTimeout` is set. */
+function requestHandler(requestTimeoutMs?: number) {
   return {
     httpAgent: new Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
     httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+    ...(requestTimeoutMs ? { requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true } : {}),
   };
 }
 
-function common(options: ClientOptions) {
+function common(options: ClientOptions, requestTimeoutMs?: number) {
   return {
-    requestHandler: requestHandler(),
+    requestHandler: requestHandler(requestTimeoutMs),
     ...(options.region ? { region: options.region } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   };
@@ -59,8 +68,27 @@ export function createS3Client(options: ClientOptions = {}, env: NodeJS.ProcessE
   );
 }
 
-/** A keep-alive DynamoDB client. */
+/** A keep-alive DynamoDB client whose requests time out (so a hung one is retried, not waited on). */
 export function createDynamoDbClient(options: ClientOptions = {}): DynamoDBClient {
   const endpoint = options.dynamodbEndpoint;
-  return withoutSdkLogging(new DynamoDBClient({ ...common(options), ...(endpoint ? { endpoint } : {}) }));
+  const timeout = options.dynamodbRequestTimeoutMs ?? DEFAULT_WRITE_CONFIG.requestTimeoutMs;
+  return withoutSdkLogging(new DynamoDBClient({ ...common(options, timeout), ...(endpoint ? { endpoint } : {}) }));
+}
+
+interface CommandWithStack {
+  readonly middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
+}
+
+/**
+ * One retry layer: this command skips the SDK's retry (its retry middleware is replaced, for this command
+ * only, by a pass-through of the same name, step and priority). Used for BatchWriteItem, whose throttles,
+ * unprocessed items and transient errors the BatchWriter retries with one bounded ladder and the adaptive
+ * limit. Left to the SDK, each of our attempts would hide up to 3 of its own (500 ms-based waits for a
+ * throttle), multiplying the waits and hiding the push-back from the limit. Other commands (DescribeTable,
+ * S3) keep the SDK's standard retry.
+ */
+export function withoutSdkRetry<C extends CommandWithStack>(command: C): C {
+  const passThrough = (next: unknown) => next;
+  command.middlewareStack.add(passThrough, { step: 'finalizeRequest', priority: 'high', name: 'retryMiddleware', override: true });
+  return command;
 }

@@ -1,9 +1,32 @@
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from './backoff.js';
+
+/** How the import writes: what its stop margin is derived from (write/stop-margin.ts). */
+export interface WriteConfig {
+  /** The BatchWriter's retry ladder for throttles, unprocessed items and transient errors. */
+  readonly retry: RetryPolicy;
+  /** The DynamoDB client's per-request timeout (its HTTP handler's `requestTimeout`). */
+  readonly requestTimeoutMs: number;
+}
+
+/**
+ * 5 s per DynamoDB request: a BatchWriteItem answers in tens of ms, and even 16 MB (its largest) goes out
+ * in well under a second; 5 s also covers the local runner, where all chunks share one client and a
+ * request can queue for a socket behind hundreds of others.
+ */
+export const DEFAULT_WRITE_CONFIG: WriteConfig = { retry: DEFAULT_WRITE_RETRY, requestTimeoutMs: 5_000 };
+
 /** Lambda configuration from environment variables, read once per container. */
 export interface LambdaConfig {
   /** Rejects and reports go to s3://<bucket>/<rejectsPrefix>/<execution>/. */
   readonly rejectsPrefix: string;
   /** Tables this deployment may write; a request for another fails in preflight with a clear error. */
   readonly allowedTables: readonly string[] | null;
+  /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
+  readonly importFunctionName?: string | null;
+  /** The first wait of an import queued behind another into its table. @default QUEUE_FIRST_WAIT_SECONDS */
+  readonly queueFirstWaitSeconds?: number;
+  /** Tests and benchmarks pass a faster ladder; deployed handlers use the default. @default DEFAULT_WRITE_CONFIG */
+  readonly write?: WriteConfig;
 }
 
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
@@ -13,5 +36,6 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
   return {
     rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
+    importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
   };
 }

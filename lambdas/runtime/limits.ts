@@ -6,6 +6,13 @@
 /** Chunks imported at once (the Map's MaxConcurrency) unless configured otherwise. */
 export const DEFAULT_MAX_CONCURRENCY = 40;
 
+/**
+ * The most lanes the construct accepts: a Distributed Map runs up to 10,000 child executions at once, but an
+ * import has at most 1,000 chunks (preflight's MAX_CHUNKS) and a default account at most 1,000 concurrent
+ * Lambda invocations, so more lanes buy nothing.
+ */
+export const MAX_CONCURRENCY = 1000;
+
 /** Lambda's hard timeout: 15 minutes = 900 s. */
 export const MAX_LAMBDA_TIMEOUT_SECONDS = 900;
 
@@ -14,3 +21,37 @@ export const DEFAULT_LAMBDA_TIMEOUT_SECONDS = MAX_LAMBDA_TIMEOUT_SECONDS;
 
 /** Target chunk size unless the request says otherwise; preflight grows it to bound the chunk count. */
 export const DEFAULT_CHUNK_MIB = 64;
+
+/**
+ * Step Functions' cap on a state's input or output and on an execution's input: 256 KiB of UTF-8
+ * (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html, "Maximum input or output size
+ * for a task, state, or execution"). Past it the execution fails with States.DataLimitExceeded.
+ */
+export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * The most preflight's state may weigh before it lists any chunk: the request, header columns, types and
+ * keys. The largest state the workflow then builds is this plus the chunk list plus the Map's results:
+ * 64 KiB + 1,000 chunks x ~56 B (`{"start":…,"end":…,"line":…}` with 12-digit offsets) + 1,000 results x
+ * ~70 B (`{"chunk":…,"rows":…,"written":…,"rejected":…}`) = 64 + 55 + 69 = 188 KiB, under the 256 KiB cap
+ * with room to spare. Each chunk's child execution gets the same ≤ 64 KiB job plus one chunk.
+ */
+export const MAX_SCAN_STATE_BYTES = 64 * 1024;
+
+/**
+ * What an import is promised to survive, checked against Step Functions' 25,000-event execution history
+ * (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html) by test/lib/history-limits.test.ts,
+ * from the workflow file, with every Task state using all of its retries on every call:
+ * - the parent execution: preflight's scan of the largest object, hours queued behind other imports into the
+ *   same table, the Distributed Map (a constant handful of events, whatever the chunk count) and Summarize;
+ * - one chunk's child execution: its checkpoint loop for as long as one chunk may take.
+ */
+export const HISTORY_EVENT_LIMIT = 25_000;
+/** S3's largest object, 5 TiB (https://docs.aws.amazon.com/AmazonS3/latest/userguide/upload-objects.html). */
+export const PROMISED_MAX_OBJECT_BYTES = 5 * 1024 ** 4;
+/** Preflight's slowest scan: 50 MB/s, under half of the ~119 MB/s measured on quote-dense CSV (README). */
+export const PROMISED_MIN_SCAN_BYTES_PER_SECOND = 50e6;
+/** How long an import may wait behind earlier imports into its table: 3 days. */
+export const PROMISED_MAX_QUEUED_HOURS = 72;
+/** How long one chunk may take (a slow or capped table): 4 days of 15-minute invocations. */
+export const PROMISED_MAX_CHUNK_HOURS = 96;

@@ -1,7 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
-import { readLambdaConfig, type LambdaConfig } from './config.js';
+import { DEFAULT_WRITE_CONFIG, readLambdaConfig, type LambdaConfig } from './config.js';
+import type { ControlPlane } from './control-plane.js';
+import { AwsControlPlane } from './control-plane-aws.js';
 
 /**
  * What a handler is built from: its SDK clients and its configuration. The exported `handler` of each
@@ -13,14 +17,24 @@ export interface Wiring {
   readonly s3: S3Client;
   readonly dynamodb: DynamoDBClient;
   readonly config: LambdaConfig;
+  /** Running imports and Lambda concurrency, for preflight's queue and lanes. */
+  readonly control: ControlPlane;
 }
 
-/** A wiring with fresh keep-alive clients. */
+/**
+ * A wiring with fresh keep-alive clients. The DynamoDB client's request timeout is the config's
+ * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its control plane is Step
+ * Functions and Lambda (clients made now, called only by preflight); the local runner replaces it with its own.
+ */
 export function createWiring(options: ClientOptions & { readonly config?: LambdaConfig } = {}): Wiring {
+  const config = options.config ?? readLambdaConfig();
+  const write = config.write ?? DEFAULT_WRITE_CONFIG;
+  const region = options.region ? { region: options.region } : {};
   return {
     s3: createS3Client(options),
-    dynamodb: createDynamoDbClient(options),
-    config: options.config ?? readLambdaConfig(),
+    dynamodb: createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs }),
+    config,
+    control: new AwsControlPlane(new SFNClient(region), new LambdaClient(region), config.importFunctionName ?? null),
   };
 }
 

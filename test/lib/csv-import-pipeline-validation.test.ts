@@ -16,9 +16,18 @@ function build(props: Partial<CsvImportPipelineProps>): void {
 }
 
 describe('CsvImportPipeline validation', () => {
-  it.each([0, 41, 2.5])('fails when maxConcurrency is %s', (maxConcurrency) => {
-    const message = `maxConcurrency must be an integer from 1 to 40, got ${maxConcurrency}`;
+  it.each([0, 1001, 2.5])('fails when maxConcurrency is %s', (maxConcurrency) => {
+    const message = `maxConcurrency must be an integer from 1 to 1000, got ${maxConcurrency}`;
     expect(() => build({ maxConcurrency })).toThrow(message);
+  });
+
+  it('accepts maxConcurrency above the inline Map cap of 40 (the chunks Map is distributed)', () => {
+    expect(() => build({ maxConcurrency: 200 })).not.toThrow();
+  });
+
+  it.each([0, -1, 2.5])('fails when importReservedConcurrency is %s', (importReservedConcurrency) => {
+    const message = `importReservedConcurrency must be a positive integer, got ${importReservedConcurrency}`;
+    expect(() => build({ importReservedConcurrency })).toThrow(message);
   });
 
   it('fails when a watch names a table not in tables', () => {

@@ -5,6 +5,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
+import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
 import { grantsOf as roleGrants, logicalId } from './role-grants.js';
 
 // Bundling is skipped here (it is what `cdk synth` in cdk-synth.test.ts covers): the template is the same.
@@ -27,6 +28,12 @@ const tableArn = (name: string) => ({
 });
 const tableArns = [tableArn('ngrams'), tableArn('words')];
 const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction];
+const stateMachineRef = { Ref: logicalId(pipeline.stateMachine) };
+/** `arn:<partition>:states:<region>:<account>:execution:<state machine name><suffix>:*` as CloudFormation builds it. */
+const executionsArn = (suffix: string) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':states:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' },
+    ':execution:', { 'Fn::Select': [6, { 'Fn::Split': [':', stateMachineRef] }] }, `${suffix}:*`]],
+});
 
 interface Statement {
   readonly Action: string | string[];
@@ -98,6 +105,13 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
       ...ownLogGroup(pipeline.preflightFunction),
       ...sourceRead(objectsArn, bucketArn),
       'dynamodb:DescribeTable': tableArns,
+      // The per-table queue: this state machine's running executions and their inputs.
+      'states:ListExecutions': [stateMachineRef],
+      'states:DescribeExecution': [executionsArn('')],
+      // The lanes: the import function's reservation, else the account's unreserved concurrency. The one '*':
+      // GetAccountSettings has no resource type to name.
+      'lambda:GetFunctionConcurrency': [{ 'Fn::GetAtt': [logicalId(pipeline.importFunction), 'Arn'] }],
+      'lambda:GetAccountSettings': ['*'],
     });
     expect(grantsOf(pipeline.importFunction.role)).toEqual({
       ...ownLogGroup(pipeline.importFunction),
@@ -110,6 +124,19 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
       ...ownLogGroup(pipeline.summarizeFunction),
       's3:PutObject': [rejectsArn],
     });
+  });
+
+  it('asks the account for nothing when the import function has reserved concurrency', () => {
+    const reserving = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Reserved', {
+      tableNames: ['ngrams'], importReservedConcurrency: 20,
+    });
+    const reservingTemplate = Template.fromStack(reserving);
+    reservingTemplate.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'Imports one chunk of an object into DynamoDB', ReservedConcurrentExecutions: 20,
+    });
+    const preflightGrants = roleGrants(reservingTemplate, reserving.pipeline.preflightFunction.role);
+    expect(preflightGrants['lambda:GetFunctionConcurrency']).toHaveLength(1);
+    expect(preflightGrants['lambda:GetAccountSettings']).toBeUndefined();
   });
 
   it('grants no S3, DynamoDB or KMS action on "*"', () => {
@@ -128,10 +155,15 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
       return [arn, { 'Fn::Join': ['', [arn, ':*']] }];
     });
     // Log delivery and X-Ray actions have no resource-level permissions: '*' is the only choice for them.
+    // The Distributed Map starts, describes and stops its own child executions, and may redrive its Map Runs'.
     expect(grantsOf(pipeline.stateMachine.role)).toEqual({
       ...grant(LOG_DELIVERY_ACTIONS, ['*']),
       ...grant(XRAY_ACTIONS, ['*']),
       'lambda:InvokeFunction': invokable,
+      'states:StartExecution': [stateMachineRef],
+      'states:DescribeExecution': [executionsArn('')],
+      'states:StopExecution': [executionsArn('')],
+      'states:RedriveExecution': [executionsArn(`/${CHUNKS_MAP_LABEL}`)],
     });
   });
 

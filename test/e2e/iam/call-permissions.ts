@@ -40,6 +40,9 @@ const bucketArn = (input: Input, arn: ArnContext) => `arn:${arn.partition}:s3:::
 /** A table is named by name or by ARN (BatchWriteItem's RequestItems takes either). */
 const tableArn = (table: string, arn: ArnContext) =>
   table.startsWith('arn:') ? table : `arn:${arn.partition}:dynamodb:${arn.region}:${arn.account}:table/${table}`;
+/** A function is named by name or by ARN. */
+const functionArn = (name: string, arn: ArnContext) =>
+  name.startsWith('arn:') ? name : `arn:${arn.partition}:lambda:${arn.region}:${arn.account}:function:${name}`;
 const succeeded = (outcome: Outcome) => outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
 
 /**
@@ -80,6 +83,16 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
   ],
+  // Step Functions (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsstepfunctions.html):
+  // ListExecutions is authorized on the stateMachine resource, DescribeExecution on the execution resource.
+  'SFNClient.ListExecutionsCommand': (input) => [{ action: 'states:ListExecutions', resource: String(input.stateMachineArn) }],
+  'SFNClient.DescribeExecutionCommand': (input) => [{ action: 'states:DescribeExecution', resource: String(input.executionArn) }],
+  // Lambda (list_awslambda.html): GetFunctionConcurrency on the function resource; GetAccountSettings has no
+  // resource type, so only "*" names it.
+  'LambdaClient.GetFunctionConcurrencyCommand': (input, _outcome, arn) => [
+    { action: 'lambda:GetFunctionConcurrency', resource: functionArn(String(input.FunctionName), arn) },
+  ],
+  'LambdaClient.GetAccountSettingsCommand': () => [{ action: 'lambda:GetAccountSettings', resource: '*' }],
   // One authorization per table the request writes.
   'DynamoDBClient.BatchWriteItemCommand': (input, _outcome, arn) =>
     Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({

@@ -4,6 +4,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/runtime/config.js';
 import { S3DdbImportStack, type S3DdbImportStackProps } from '../../../lib/s3-ddb-import-stack.js';
+import { LOCAL_STATE_MACHINE_ARN } from '../../../local/runner.js';
+import { startStandIn, standInControlPlane, type StandIn } from '../control-plane/stand-in.js';
 import { faultWiring } from '../faults/inject.js';
 import { createBucket, createTable } from '../harness.js';
 import type { ArnContext } from './call-permissions.js';
@@ -27,8 +29,15 @@ const GRANTS_NOT_CALLED: readonly GrantNotCalled[] = [
   { action: 'logs:PutLogEvents', reason: "the Lambda service writes the function's own log group, not the SDK" },
 ];
 
+/** The import function's name as preflight's IMPORT_FUNCTION_NAME gives it, and its ARN in the test account. */
+const IMPORT_FUNCTION = 'S3DdbImport-ImportFunction';
+const IMPORT_FUNCTION_ARN = `arn:${ARN.partition}:lambda:${ARN.region}:${ARN.account}:function:${IMPORT_FUNCTION}`;
+/** Another import running in the same state machine, into another table: preflight describes it, then goes on. */
+const OTHER_EXECUTION = `arn:${ARN.partition}:states:${ARN.region}:${ARN.account}:execution:s3-ddb-import-local:other`;
+
 const log = new CallLog(ARN);
 let targets: ImportTargets;
+let standIn: StandIn;
 
 beforeAll(async () => {
   const ngramsTable = await createTable(['ngram', 'S'], ['year', 'N']);
@@ -36,12 +45,26 @@ beforeAll(async () => {
   // The fault tests' clients (so faults can be injected), and the config the stack gives its functions
   // (REJECTS_PREFIX, ALLOWED_TABLES = its tables).
   const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable] };
-  targets = { wiring: { ...faultWiring(), config }, bucket: await createBucket(), ngramsTable, rejectsTable };
+  // Step Functions and Lambda have no local server: the deployed control plane's code and SDK clients talk to a
+  // stand-in (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other.
+  standIn = await startStandIn({
+    'AWSStepFunctions.ListExecutions': () => ({
+      executions: [{ executionArn: OTHER_EXECUTION, startDate: 1_700_000_000, status: 'RUNNING' }],
+    }),
+    'AWSStepFunctions.DescribeExecution': () => ({ input: JSON.stringify({ table: 'another-table' }) }),
+    [`GET /2019-09-30/functions/${IMPORT_FUNCTION}/concurrency`]: () => ({}),
+    'GET /2016-08-19/account-settings': () => ({ AccountLimit: { UnreservedConcurrentExecutions: 1000 } }),
+  });
+  const control = standInControlPlane(standIn, IMPORT_FUNCTION);
+  targets = { wiring: { ...faultWiring(), config, control }, bucket: await createBucket(), ngramsTable, rejectsTable };
   recordCalls(targets.wiring, log);
   await runRecordedImports(targets);
 });
 
-afterAll(() => stopRecording(targets.wiring));
+afterAll(async () => {
+  stopRecording(targets.wiring);
+  await standIn.close();
+});
 
 const tableNames = () => [targets.ngramsTable, targets.rejectsTable];
 
@@ -51,8 +74,10 @@ function stackGrants(props: S3DdbImportStackProps): Grant[] {
   const template = Template.fromStack(stack).toJSON() as Parameters<typeof grantsByTask>[0];
   const created = stack.node.tryFindChild('Bucket');
   const id = created instanceof s3.Bucket ? stack.getLogicalId(created.node.defaultChild as CfnElement) : undefined;
-  const refs = id ? { [id]: targets.bucket } : {};
-  const arns = id ? { [id]: `arn:${ARN.partition}:s3:::${targets.bucket}` } : {};
+  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const { stateMachine, importFunction } = stack.pipeline;
+  const refs = { ...(id ? { [id]: targets.bucket } : {}), [logicalId(stateMachine)]: LOCAL_STATE_MACHINE_ARN };
+  const arns = { ...(id ? { [id]: `arn:${ARN.partition}:s3:::${targets.bucket}` } : {}), [logicalId(importFunction)]: IMPORT_FUNCTION_ARN };
   return grantsByTask(template, { ...ARN, refs, arns });
 }
 

@@ -45,10 +45,12 @@ interface SdkClient {
   readonly middlewareStack: { add: (...args: never[]) => void; remove: (name: string) => boolean };
 }
 
-/** Every SDK client of a wiring, whichever clients it grows (a Lambda or Step Functions client included). */
+const isSdkClient = (value: unknown): value is SdkClient =>
+  typeof (value as Partial<SdkClient> | undefined)?.middlewareStack?.add === 'function';
+
+/** Every SDK client of a wiring, its control plane's (Step Functions, Lambda) included. */
 function sdkClients(wiring: Wiring): SdkClient[] {
-  return Object.values(wiring).filter((value): value is SdkClient =>
-    typeof (value as Partial<SdkClient> | undefined)?.middlewareStack?.add === 'function');
+  return [...Object.values(wiring), ...Object.values(wiring.control)].filter(isSdkClient);
 }
 
 /** Where the recorder sits: once per call, before the SDK's retries, so retried attempts count once. */

@@ -33,7 +33,7 @@ const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [valu
 
 /**
  * Resolves the intrinsics CDK writes into policy resources: Ref (pseudo parameters and resources),
- * Fn::GetAtt (Arn) and Fn::Join. A resource the context does not name stays `<Id>` / `<Id.Attr>`, which matches
+ * Fn::GetAtt (Arn), Fn::Join and Fn::Select of Fn::Split. A resource the context does not name stays `<Id>` / `<Id.Attr>`, which matches
  * no recorded ARN (fine for grants no call uses, like a function's own log group); any other intrinsic throws.
  */
 export function resolve(value: unknown, ctx: ResolveContext): string {
@@ -53,6 +53,13 @@ export function resolve(value: unknown, ctx: ResolveContext): string {
   if (Array.isArray(node['Fn::Join'])) {
     const [separator, parts] = node['Fn::Join'] as [string, unknown[]];
     return parts.map((part) => resolve(part, ctx)).join(separator);
+  }
+  // CDK takes a state machine's name out of its ARN: { Fn::Select: [6, { Fn::Split: [':', { Ref }] }] }.
+  if (Array.isArray(node['Fn::Select'])) {
+    const [index, list] = node['Fn::Select'] as [number, Json];
+    if (!Array.isArray(list['Fn::Split'])) throw new Error(`cannot resolve ${JSON.stringify(value)}`);
+    const [separator, source] = list['Fn::Split'] as [string, unknown];
+    return resolve(source, ctx).split(separator)[index] ?? `<${JSON.stringify(value)}>`;
   }
   throw new Error(`cannot resolve ${JSON.stringify(value)}`);
 }

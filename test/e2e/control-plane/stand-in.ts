@@ -1,0 +1,67 @@
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AwsControlPlane } from '../../../lambdas/runtime/control-plane-aws.js';
+
+/**
+ * A stand-in for the Step Functions and Lambda control APIs, which have no local server: it records every
+ * request the real SDK clients send over HTTP and answers from `answers`. Tests check the exact requests.
+ */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Step Functions' JSON protocol names the operation in X-Amz-Target, e.g. AWSStepFunctions.ListExecutions. */
+  readonly target: string | undefined;
+  readonly body: unknown;
+}
+
+/** What the stand-in answers: a JSON body per operation (its X-Amz-Target, or `METHOD path` for Lambda's REST). */
+export type Answers = Record<string, (body: Record<string, unknown>) => unknown>;
+
+export interface StandIn {
+  readonly endpoint: string;
+  readonly requests: RecordedRequest[];
+  answers: Answers;
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
+  const requests: RecordedRequest[] = [];
+  const standIn = { requests, answers } as StandIn;
+  const server: Server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    const target = request.headers['x-amz-target'] as string | undefined;
+    const path = (request.url ?? '').split('?')[0];
+    requests.push({ method: request.method ?? '', path, target, body });
+    const answer = standIn.answers[target ?? `${request.method} ${path}`];
+    if (!answer) {
+      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `no answer for ${target ?? path}` }));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answer((body ?? {}) as Record<string, unknown>)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(standIn, {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+/** The deployed control plane's code, its SDK clients pointed at the stand-in. */
+export function standInControlPlane(standIn: StandIn, importFunctionName: string | null): AwsControlPlane {
+  const options = {
+    endpoint: standIn.endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
+  };
+  return new AwsControlPlane(new SFNClient(options), new LambdaClient(options), importFunctionName);
+}
