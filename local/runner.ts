@@ -130,7 +130,11 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
     ...Object.fromEntries(Object.entries(TASK_FUNCTION_PLACEHOLDERS).map(([task, placeholder]) => [placeholder, LOCAL_ARN(task)])),
     [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
   });
-  const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
+  // No validation at run time: asl-validator (which the interpreter would run on every start, 0.6-1.5 s of
+  // CPU here) already checks this very file in test/lib/asl-definition.test.ts, so every start would repeat it.
+  const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0], {
+    validationOptions: { noValidate: true },
+  });
   const wiring = { ...(options.wiring ?? createWiring()), control: options.controlPlane ?? localControlPlane };
   const factories = await loadHandlerFactories(); // the esbuild bundles: what deploys, not the sources
   const preflightHandler = factories.Preflight(wiring);
