@@ -2,7 +2,8 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited) runs only those; default all.
+ * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, peers) runs only those; default all.
+ * `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -14,6 +15,7 @@ import { applyServiceEnv, startLocalServices } from '../local/services/index.js'
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 import { importInChild, timedImport } from './imports.js';
 import { plainReadMbPerSecond, preflightMbPerSecond, quotedCsv, scannerGbPerSecond } from './scan-figures.js';
+import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
@@ -104,6 +106,7 @@ try {
     out.capped = { maxWriteRate: CAP, itemsPerSecond: capped.itemsPerSecond, ratioToCap: ratio(capped.itemsPerSecond, CAP) };
   }
 
+  if (wanted('peers')) out.peers = await peersFigure({ newTable, dynamodb, dataDir: DATA_DIR, log });
   if (wanted('throttled')) out.throttled = await throttledFigure(ctx);
   if (wanted('rateLimited')) out.rateLimited = await rateLimitedFigure(ctx);
 
@@ -154,6 +157,7 @@ function targets(out: Record<string, any>) {
   }
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
+  if (out.peers) checks.pipelineAtLeastBestPeer = out.peers.pipelineToBestPeer >= 1;
   if (out.rateLimited) checks.rateLimitedWithin10Percent = out.rateLimited.ratioToRate >= 0.9;
   return checks;
 }

@@ -1,0 +1,119 @@
+/**
+ * `peers`: the full `local` CLI against the tools users come from, side by side on one DynamoDB Local,
+ * each as a whole process on the same 1-gram TSV: the original ddbimport Go CLI (stream, batch, N
+ * workers; built from ../shared/peers/ddbimport when that folder and `go` are present) at 8 and 16
+ * workers, and a raw Node BatchWriteItem loop at 16 in flight. Every run starts on a fresh table and
+ * must land every row (counted afterwards), so a fast-but-lossy peer cannot win. Runs alternate between
+ * contenders in rounds and each figure is the median round, since this machine is shared and noisy.
+ */
+import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { generateNgrams } from '../test/fixtures/ngrams.js';
+
+const run = promisify(execFile);
+const PEER_ROWS = Number(process.env.BENCH_PEER_ROWS ?? 200_000);
+const ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? 3);
+const PEER_SOURCE = fileURLToPath(new URL('../../shared/peers/ddbimport/', import.meta.url));
+const CLI = fileURLToPath(new URL('../bin/s3-ddb-import.mjs', import.meta.url));
+const RAW_LOOP = fileURLToPath(new URL('./peers/raw-loop.mjs', import.meta.url));
+const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+interface PeerContext {
+  readonly newTable: () => Promise<string>;
+  readonly dynamodb: DynamoDBClient;
+  readonly dataDir: string;
+  readonly log: (line: string) => void;
+}
+
+interface Contender {
+  readonly name: string;
+  readonly command: (file: string, table: string) => string[];
+}
+
+/** Builds the Go peer once into the cache (about a minute the first time); undefined when it cannot. */
+async function ddbimportBinary(log: (line: string) => void): Promise<string | undefined> {
+  const cache = process.env.S3DDB_CACHE_DIR ?? `${process.env.XDG_CACHE_HOME ?? `${homedir()}/.cache`}/s3-ddb-import`;
+  const binary = `${cache}/peers/ddbimport`;
+  if (existsSync(binary)) return binary;
+  if (!existsSync(`${PEER_SOURCE}build.sh`)) return undefined;
+  log('peers: building the ddbimport Go peer (one time)');
+  try {
+    await run(`${PEER_SOURCE}build.sh`, [binary], { maxBuffer: 1e7 });
+    return binary;
+  } catch (error) {
+    log(`peers: ddbimport did not build, left out: ${(error as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+function contenders(ddbimport: string | undefined): Contender[] {
+  const goPeer = (workers: number): Contender => ({
+    name: `ddbimport${workers}`,
+    command: (file, table) => [ddbimport!, '-inputFile', file, '-delimiter', 'tab', '-tableRegion', process.env.AWS_REGION ?? 'us-east-1',
+      '-tableName', table, '-numericFields', 'year,match_count,volume_count', '-concurrency', String(workers)],
+  });
+  return [
+    { name: 'pipeline', command: (file, table) => [process.execPath, CLI, 'local', file, '--table', table, '--types', 'match_count=N,volume_count=N', '--json'] },
+    ...(ddbimport ? [goPeer(8), goPeer(16)] : []),
+    { name: 'rawLoop16', command: (file, table) => [process.execPath, RAW_LOOP, file, table, '16'] },
+  ];
+}
+
+/** Runs one contender as a whole process under /usr/bin/time: wall seconds and the process's CPU seconds. */
+async function timeProcess(argv: string[]): Promise<{ wallSeconds: number; cpuSeconds: number }> {
+  const env = { ...process.env, DDB_ENDPOINT: process.env.AWS_ENDPOINT_URL_DYNAMODB };
+  const { stderr } = await run('/usr/bin/time', ['-f', 'TIME %e %U %S', ...argv], { env, maxBuffer: 1e8 });
+  const [wall, user, system] = stderr.trim().split('\n').at(-1)!.replace('TIME ', '').split(' ').map(Number);
+  return { wallSeconds: wall, cpuSeconds: user + system };
+}
+
+async function countItems(dynamodb: DynamoDBClient, table: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, never> | undefined;
+  do {
+    const page = await dynamodb.send(new ScanCommand({ TableName: table, Select: 'COUNT', ExclusiveStartKey: start }));
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey as typeof start;
+  } while (start);
+  return count;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The `peers` figure: items/s and client CPU-s per 100k items of each contender, and the pipeline's ratio to the best peer. */
+export async function peersFigure(ctx: PeerContext) {
+  const file = `${ctx.dataDir}peers.tsv`;
+  await writeFile(file, generateNgrams(PEER_ROWS, { seed: 5 }).text);
+  const all = contenders(await ddbimportBinary(ctx.log));
+  const runs: Record<string, { itemsPerSecond: number; cpuSecondsPer100k: number }[]> = {};
+  for (let r = 0; r < ROUNDS; r++) {
+    // Rotate the order each round so no contender always runs first (a cold JVM) or last.
+    for (const c of [...all.slice(r % all.length), ...all.slice(0, r % all.length)]) {
+      const table = await ctx.newTable();
+      ctx.log(`peers: round ${r + 1}/${ROUNDS} ${c.name}`);
+      const { wallSeconds, cpuSeconds } = await timeProcess(c.command(file, table));
+      const landed = await countItems(ctx.dynamodb, table);
+      if (landed !== PEER_ROWS) throw new Error(`peers: ${c.name} landed ${landed} of ${PEER_ROWS} rows`);
+      (runs[c.name] ??= []).push({ itemsPerSecond: PEER_ROWS / wallSeconds, cpuSecondsPer100k: (cpuSeconds / PEER_ROWS) * 100_000 });
+    }
+  }
+  const byContender = Object.fromEntries(Object.entries(runs).map(([name, rs]) => [name, {
+    itemsPerSecond: round(median(rs.map((x) => x.itemsPerSecond))),
+    cpuSecondsPer100k: round(median(rs.map((x) => x.cpuSecondsPer100k)), 2),
+    runs: rs.map((x) => round(x.itemsPerSecond)),
+  }]));
+  const peers = Object.entries(byContender).filter(([name]) => name !== 'pipeline');
+  const [bestPeer, best] = peers.reduce((a, b) => (b[1].itemsPerSecond > a[1].itemsPerSecond ? b : a));
+  return {
+    rows: PEER_ROWS, rounds: ROUNDS, byContender, bestPeer,
+    pipelineToBestPeer: round(byContender.pipeline.itemsPerSecond / best.itemsPerSecond, 3),
+    // Per-round ratios: each round's pipeline run against the best peer of the same round.
+    pipelineToBestPeerByRound: Array.from({ length: ROUNDS }, (_, r) =>
+      round(runs.pipeline[r].itemsPerSecond / Math.max(...peers.map(([name]) => runs[name][r].itemsPerSecond)), 3)),
+  };
+}
