@@ -8,6 +8,9 @@ import { runningTask } from '../../../local/running-task.js';
 import { expectTableMatches, ngramImport, putKey, runWithEvents, throttleError } from './fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaultsFrom } from './inject.js';
 
+// These calls are told apart by the task that made them (off unless a test asks: see running-task.ts).
+runningTask.track();
+
 /**
  * A short ladder so the test takes seconds: stalled waits of at most 20, 40, 80, 160, 320, 320, 320 ms
  * (levels 0..6 of 8 attempts) = 1,260, plus 24 partial replies x 20 = 480: 1,740 ms; with a 3 s request

@@ -2,6 +2,9 @@ import type { Wiring } from '../../../lambdas/runtime/wiring.js';
 import { runningTask } from '../../../local/running-task.js';
 import { permissionsFor, type ArnContext, type Permission } from './call-permissions.js';
 
+// These calls are told apart by the task that made them (off unless a test asks: see running-task.ts).
+runningTask.track();
+
 /** What a function needed for its calls of one kind, with how many calls there were. */
 export interface RecordedCall {
   /** The Task state whose handler made the call (local/running-task.ts), or OUTSIDE_TASKS. */
