@@ -20,6 +20,8 @@ const PEER_ROWS = Number(process.env.BENCH_PEER_ROWS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_PEER_ROUNDS ?? 3);
 const PEER_SOURCE = fileURLToPath(new URL('../../shared/peers/ddbimport/', import.meta.url));
 const CLI = fileURLToPath(new URL('../bin/s3-ddb-import.mjs', import.meta.url));
+/** BENCH_BASELINE_CLI: another checkout's bin/s3-ddb-import.mjs, measured beside this one as `baseline`. */
+const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
 const RAW_LOOP = fileURLToPath(new URL('./peers/raw-loop.mjs', import.meta.url));
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
@@ -61,6 +63,8 @@ function contenders(ddbimport: string | undefined): Contender[] {
     { name: 'pipeline', command: (file, table) => [process.execPath, CLI, 'local', file, '--table', table, '--types', 'match_count=N,volume_count=N', '--json'] },
     ...(ddbimport ? [goPeer(8), goPeer(16)] : []),
     { name: 'rawLoop16', command: (file, table) => [process.execPath, RAW_LOOP, file, table, '16'] },
+    // An older checkout's CLI, for before/after figures in one run; never counted as a peer.
+    ...(BASELINE_CLI ? [{ name: 'baseline', command: (file: string, table: string) => [process.execPath, BASELINE_CLI, 'local', file, '--table', table, '--types', 'match_count=N,volume_count=N', '--json'] }] : []),
   ];
 }
 
@@ -107,10 +111,11 @@ export async function peersFigure(ctx: PeerContext) {
     cpuSecondsPer100k: round(median(rs.map((x) => x.cpuSecondsPer100k)), 2),
     runs: rs.map((x) => round(x.itemsPerSecond)),
   }]));
-  const peers = Object.entries(byContender).filter(([name]) => name !== 'pipeline');
+  const peers = Object.entries(byContender).filter(([name]) => name !== 'pipeline' && name !== 'baseline');
   const [bestPeer, best] = peers.reduce((a, b) => (b[1].itemsPerSecond > a[1].itemsPerSecond ? b : a));
   return {
     rows: PEER_ROWS, rounds: ROUNDS, byContender, bestPeer,
+    ...(byContender.baseline ? { pipelineToBaseline: round(byContender.pipeline.itemsPerSecond / byContender.baseline.itemsPerSecond, 3) } : {}),
     pipelineToBestPeer: round(byContender.pipeline.itemsPerSecond / best.itemsPerSecond, 3),
     // Per-round ratios: each round's pipeline run against the best peer of the same round.
     pipelineToBestPeerByRound: Array.from({ length: ROUNDS }, (_, r) =>
