@@ -1,6 +1,7 @@
 import { USAGE, UsageError, parseLocalCommand } from '../local/cli-args.js';
 import { loadHandlerFactories } from '../local/handler-bundles.js';
 import { EXIT_FAILED, runLocalCommand } from '../local/local-command.js';
+import { runLocalWatchCli } from '../local/watch/watch-command.js';
 
 /** CLI entry: `s3-ddb-import local <file> ...` (see USAGE). */
 async function main(argv: string[]): Promise<number> {
@@ -14,6 +15,7 @@ async function main(argv: string[]): Promise<number> {
     output.err(command === undefined || command === '--help' ? USAGE : `unknown command ${JSON.stringify(command)}\n${USAGE}`);
     return command === '--help' ? 0 : EXIT_FAILED;
   }
+  if (args[0] === 'watch') return runLocalWatchCli(args.slice(1), output); // `local watch`; a file named watch: ./watch
   try {
     const local = parseLocalCommand(args);
     // Load the handler bundles while the servers start and the file uploads, mostly waits; the runner

@@ -4,13 +4,14 @@ import type { S3DdbImportStackProps } from './s3-ddb-import-stack.js';
 
 type ContextProps = Pick<
   S3DdbImportStackProps,
-  'bucketName' | 'bucketKmsKeyArn' | 'tableNames' | 'watches' | 'maxConcurrency' | 'importReservedConcurrency'
+  'bucketName' | 'bucketKmsKeyArn' | 'tableNames' | 'watches' | 'maxConcurrency' | 'importReservedConcurrency' |
+  'failedExecutionAlarm'
 >;
 
 /**
  * Reads the stack configuration from CDK context (cdk.json, or `-c key=value`, where every value is a
  * string): `bucketName`, `bucketKmsKeyArn`, `tableNames` (array or 'a,b'), `watches` (array or JSON text),
- * `maxConcurrency`, `importReservedConcurrency`.
+ * `maxConcurrency`, `importReservedConcurrency`, `failedExecutionAlarm` (true or 'true').
  * The construct checks the values themselves; this only checks their shape.
  */
 export function stackPropsFromContext(node: Node): ContextProps {
@@ -21,7 +22,14 @@ export function stackPropsFromContext(node: Node): ContextProps {
     watches: readWatches(node.tryGetContext('watches')),
     maxConcurrency: readNumber('maxConcurrency', node.tryGetContext('maxConcurrency')),
     importReservedConcurrency: readNumber('importReservedConcurrency', node.tryGetContext('importReservedConcurrency')),
+    failedExecutionAlarm: readBoolean('failedExecutionAlarm', node.tryGetContext('failedExecutionAlarm')),
   };
+}
+
+function readBoolean(name: string, value: unknown): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`context ${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function readString(name: string, what: string, value: unknown): string | undefined {
@@ -39,7 +47,8 @@ function readTableNames(value: unknown): string[] {
   return names;
 }
 
-function readWatches(value: unknown): WatchedPrefix[] | undefined {
+/** The `watches` context (a list, or its JSON text); `local watch` reads cdk.json's with it too. */
+export function readWatches(value: unknown): WatchedPrefix[] | undefined {
   if (value === undefined) return undefined;
   const watches = typeof value === 'string' ? parseJson('watches', value) : value;
   const valid = (w: unknown) =>

@@ -4,7 +4,9 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { DEFAULT_REJECTS_PREFIX } from '../lambdas/runtime/config.js';
@@ -12,6 +14,7 @@ import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } 
 import { grantObjectPut, grantSourceRead } from './bucket-grants.js';
 import { grantControlPlaneReads, grantDistributedMap } from './control-plane-grants.js';
 import { acknowledge, acknowledgeGrantInvoke } from './nag-acknowledgments.js';
+import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
 import { PipelineFunction } from './pipeline-function.js';
 import { addWatchRule, checkWatch, type WatchedPrefix } from './watched-prefix.js';
 import {
@@ -64,6 +67,18 @@ export interface CsvImportPipelineProps {
   readonly timeout?: Duration;
   /** Key prefix for rejects and reports: `<rejectsPrefix>/<execution>/...`. @default 's3-ddb-import/rejects' */
   readonly rejectsPrefix?: string;
+  /**
+   * A CloudWatch dashboard of the import's metrics (namespace `S3DdbImport`) beside the tables' write capacity and
+   * throttles, the import function's concurrency and errors, and the executions started and failed.
+   * @default true
+   */
+  readonly dashboard?: boolean;
+  /** @default - CloudFormation generates one */
+  readonly dashboardName?: string;
+  /** An alarm on failed executions (ExecutionsFailed >= 1 in 5 minutes). @default false */
+  readonly failedExecutionAlarm?: boolean;
+  /** Where the failed-execution alarm notifies. @default - no action: the alarm shows in the console and dashboard */
+  readonly alarmTopic?: sns.ITopic;
 }
 
 /**
@@ -76,6 +91,10 @@ export class CsvImportPipeline extends Construct {
   public readonly preflightFunction: NodejsFunction;
   public readonly importFunction: NodejsFunction;
   public readonly summarizeFunction: NodejsFunction;
+  /** The dashboard, unless `dashboard: false`. */
+  public readonly dashboard?: PipelineDashboard;
+  /** The alarm on failed executions, when `failedExecutionAlarm` is true. */
+  public readonly failedExecutionAlarm?: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: CsvImportPipelineProps) {
     super(scope, id);
@@ -151,6 +170,15 @@ export class CsvImportPipeline extends Construct {
     (props.watches ?? []).forEach((watch, index) =>
       addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
     );
+
+    if (props.alarmTopic && !props.failedExecutionAlarm) throw new Error('alarmTopic needs failedExecutionAlarm: true');
+    this.failedExecutionAlarm = props.failedExecutionAlarm
+      ? addFailedExecutionAlarm(this, 'FailedExecutionsAlarm', this.stateMachine, props.alarmTopic)
+      : undefined;
+    this.dashboard = props.dashboard === false ? undefined : new PipelineDashboard(this, 'Dashboard', {
+      stateMachine: this.stateMachine, importFunction: importer, tables: props.tables, dashboardName: props.dashboardName,
+      alarms: this.failedExecutionAlarm ? [this.failedExecutionAlarm] : [],
+    });
   }
 }
 

@@ -34,6 +34,8 @@ export interface S3DdbImportStackProps extends StackProps {
   readonly maxConcurrency?: number;
   /** Reserved concurrency for the import function. @default - none */
   readonly importReservedConcurrency?: number;
+  /** An alarm on failed executions, shown on the dashboard (`<stack name>-imports`). @default false */
+  readonly failedExecutionAlarm?: boolean;
 }
 
 /** The deployable app: a bucket (new or existing), existing tables, and the import pipeline. */
@@ -58,6 +60,8 @@ export class S3DdbImportStack extends Stack {
       watches: props.watches,
       maxConcurrency: props.maxConcurrency,
       importReservedConcurrency: props.importReservedConcurrency,
+      dashboardName: `${this.stackName}-imports`,
+      failedExecutionAlarm: props.failedExecutionAlarm,
     });
 
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });

@@ -7,7 +7,10 @@ export type KeyType = 'S' | 'N' | 'B';
 /** `s3-ddb-import local` options, as parsed from argv. */
 export interface LocalCommand {
   readonly file: string;
+  /** The target table; '' with `requestFile`, whose payload names it. */
   readonly table: string;
+  /** `--request`: a StartExecution payload to run as it is, bucket and key replaced by the uploaded file's. */
+  readonly requestFile?: string;
   readonly partitionKey?: { name: string; type: KeyType };
   readonly sortKey?: { name: string; type: KeyType };
   readonly createTable: boolean;
@@ -33,7 +36,13 @@ export class UsageError extends Error {
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--delimiter C|tab] [--no-header] [--columns a,b,c] [--types col=N,col2=BOOL]
          [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
-         [--max-write-rate N] [--spread]`;
+         [--max-write-rate N] [--spread]
+       s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
+         [--timeout-s N] [--json]
+       s3-ddb-import local watch --help`;
+
+/** Flags that shape the request: with --request the payload says all of that. */
+const REQUEST_FLAGS = ['table', 'delimiter', 'no-header', 'columns', 'types', 'chunk-mib', 'max-write-rate', 'spread'] as const;
 
 /** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
 export function parseLocalCommand(args: string[]): LocalCommand {
@@ -48,10 +57,14 @@ export function parseLocalCommand(args: string[]): LocalCommand {
       concurrency: { type: 'string' }, 'chunk-mib': { type: 'string' }, 'timeout-s': { type: 'string' },
       json: { type: 'boolean', default: false },
       'max-write-rate': { type: 'string' }, spread: { type: 'boolean', default: false },
+      request: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
-  if (!values.table) throw new UsageError('--table is required');
+  if (values.request !== undefined) {
+    const given = REQUEST_FLAGS.find((flag) => values[flag] !== undefined && values[flag] !== false);
+    if (given) throw new UsageError(`--${given} cannot be combined with --request: the payload is the request, edit it there`);
+  } else if (!values.table) throw new UsageError('--table is required');
   const createTable = values['create-table'] === true;
   if (createTable && !values.pk) throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
   const format: CsvFormat = {
@@ -61,7 +74,8 @@ export function parseLocalCommand(args: string[]): LocalCommand {
   };
   return {
     file: positionals[0],
-    table: values.table,
+    table: values.table ?? '',
+    ...(values.request !== undefined ? { requestFile: values.request } : {}),
     ...(values.pk ? { partitionKey: parseKey(values.pk, '--pk') } : {}),
     ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}),
     createTable,
@@ -76,13 +90,15 @@ export function parseLocalCommand(args: string[]): LocalCommand {
   };
 }
 
-function parseKey(text: string, flag: string): { name: string; type: KeyType } {
+/** `name[:S|N|B]` of --pk and --sk. */
+export function parseKey(text: string, flag: string): { name: string; type: KeyType } {
   const [name, type = 'S', ...rest] = text.split(':');
   if (!name || rest.length > 0 || !['S', 'N', 'B'].includes(type)) throw new UsageError(`${flag}: expected name[:S|N|B], got ${JSON.stringify(text)}`);
   return { name, type: type as KeyType };
 }
 
-function parseTypes(text: string | undefined): Record<string, ColumnType> {
+/** `col=N,col2=BOOL` of --types. */
+export function parseTypes(text: string | undefined): Record<string, ColumnType> {
   const types: Record<string, ColumnType> = {};
   for (const pair of text ? text.split(',') : []) {
     const [column, type] = pair.split('=');
@@ -94,7 +110,8 @@ function parseTypes(text: string | undefined): Record<string, ColumnType> {
   return types;
 }
 
-function parseNumber(text: string | undefined, flag: string, fallback: number, valid: (n: number) => boolean): number {
+/** A number flag, `fallback` when absent; UsageError naming the flag when `valid` refuses it. */
+export function parseNumber(text: string | undefined, flag: string, fallback: number, valid: (n: number) => boolean): number {
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isFinite(value) || !valid(value)) throw new UsageError(`${flag}: invalid value ${JSON.stringify(text)}`);

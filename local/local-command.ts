@@ -3,8 +3,9 @@ import { join, resolve } from 'node:path';
 import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { ImportSummary } from '../lambdas/request/workflow-payloads.js';
 import type { LocalCommand } from './cli-args.js';
-import { LOCAL_BUCKET, downloadPrefix, ensureBucket, ensureTable, uploadFile } from './local-stack.js';
+import { LOCAL_BUCKET, downloadPrefix, ensureBucket, ensureTable, uploadFile, uploadKey } from './local-stack.js';
 import { createProgressPrinter } from './progress.js';
+import { loadRequestFile } from './request-file.js';
 import { runLocalImport } from './runner.js';
 import { createWiring } from '../lambdas/runtime/wiring.js';
 import { startLocalServices } from './services/index.js';
@@ -23,6 +24,12 @@ export interface Output {
 /** `s3-ddb-import local`: start local services, upload the file, run the workflow, print the summary. */
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
+  let payload: ImportRequest | undefined; // --request: checked before any server starts
+  try {
+    payload = command.requestFile ? await loadRequestFile(command.requestFile, LOCAL_BUCKET, uploadKey(command.file)) : undefined;
+  } catch (error) {
+    return reportFailure(command, error as Error, started, output);
+  }
   const services = await startLocalServices({ log: output.err });
   try {
     process.env.LOG_LEVEL ??= 'warn'; // handler logs are for CloudWatch; the CLI shows its own progress
@@ -30,19 +37,10 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);
     const key = await uploadFile(s3, LOCAL_BUCKET, command.file);
+    const request = payload ?? requestFromFlags(command, key);
     if (command.createTable && command.partitionKey) {
-      await ensureTable(dynamodb, command.table, command.partitionKey, command.sortKey);
+      await ensureTable(dynamodb, request.table, command.partitionKey, command.sortKey);
     }
-    const request: ImportRequest = {
-      bucket: LOCAL_BUCKET,
-      key,
-      table: command.table,
-      format: command.format,
-      types: command.types,
-      ...(command.chunkMiB !== undefined ? { chunkMiB: command.chunkMiB } : {}),
-      ...(command.maxWriteRate > 0 ? { maxWriteRate: command.maxWriteRate } : {}),
-      ...(command.spread ? { spread: true } : {}),
-    };
     const progress = createProgressPrinter(output);
     const summary = await runLocalImport(request, {
       timeoutMs: command.timeoutSeconds * 1000,
@@ -55,13 +53,29 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     printSummary(command, summary, Date.now() - started, rejectsDir, output);
     return summary.rejected > 0 ? EXIT_REJECTS : EXIT_OK;
   } catch (error) {
-    const e = error as Error;
-    output.err(`import failed: ${e.name}: ${e.message}`);
-    if (command.json) output.out(JSON.stringify({ status: 'FAILED', error: e.name, message: e.message, durationMs: Date.now() - started }));
-    return EXIT_FAILED;
+    return reportFailure(command, error as Error, started, output);
   } finally {
     await services.stop();
   }
+}
+
+function requestFromFlags(command: LocalCommand, key: string): ImportRequest {
+  return {
+    bucket: LOCAL_BUCKET,
+    key,
+    table: command.table,
+    format: command.format,
+    types: command.types,
+    ...(command.chunkMiB !== undefined ? { chunkMiB: command.chunkMiB } : {}),
+    ...(command.maxWriteRate > 0 ? { maxWriteRate: command.maxWriteRate } : {}),
+    ...(command.spread ? { spread: true } : {}),
+  };
+}
+
+function reportFailure(command: LocalCommand, e: Error, started: number, output: Output): number {
+  output.err(`import failed: ${e.name}: ${e.message}`);
+  if (command.json) output.out(JSON.stringify({ status: 'FAILED', error: e.name, message: e.message, durationMs: Date.now() - started }));
+  return EXIT_FAILED;
 }
 
 /** Local S3 stops with the command, so rejected rows are copied to ./s3-ddb-import-rejects/<execution>/. */

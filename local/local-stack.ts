@@ -23,9 +23,12 @@ export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> 
   }
 }
 
+/** The key a local file is uploaded to: imports/<name>. */
+export const uploadKey = (file: string): string => `imports/${basename(file)}`;
+
 /** Streams a local file into the bucket under imports/<name>; returns the key. */
 export async function uploadFile(s3: S3Client, bucket: string, file: string): Promise<string> {
-  const key = `imports/${basename(file)}`;
+  const key = uploadKey(file);
   const { size } = await stat(file);
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(file), ContentLength: size }));
   return key;

@@ -8,6 +8,7 @@ import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
 import { readRange } from '../source/s3-range-reader.js';
 import { importChunk } from './chunk-importer.js';
 import { chunkStopMarginMs, createImportSink } from './import-sink.js';
+import { importMetricsPublisher } from './import-metrics.js';
 import { formatRejects } from './rejects.js';
 
 /** When this invocation stops: the write path's margin (write/stop-margin.ts), fitted to the invocation. */
@@ -35,6 +36,7 @@ export function createImportHandler({ s3, dynamodb, config }: Wiring) {
     const source = { bucket, key, etag: job.etag };
     const deadline = importDeadline(event, write, context, log);
     const { sink, writer } = createImportSink(job, chunk, batchWrite, { write, stopping: deadline.signal });
+    const metrics = importMetricsPublisher(config, event, writer); // one EMF line per invocation, failed or not
     const result = await importChunk({
       job,
       chunk,
@@ -42,11 +44,12 @@ export function createImportHandler({ s3, dynamodb, config }: Wiring) {
       read: (start, end) => readRange(getObject, source, start, end),
       sink,
       shouldStop: deadline.reached,
-    }).finally(deadline.dispose);
+    }).finally(deadline.dispose).catch(metrics.failed);
     if (result.rejects.length > 0) {
       const rejectsKey = `${executionOutputPrefix(config.rejectsPrefix, job.executionName)}/${from.offset}.csv`;
       await putObject(s3, bucket, rejectsKey, formatRejects(result.rejects), 'text/csv');
     }
+    metrics.done(result.rejected);
     log.info('chunk progress', {
       from: from.offset, next: result.next?.offset ?? null, rows: result.rows, written: writer.written, rejected: result.rejected,
     });

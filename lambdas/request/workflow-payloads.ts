@@ -75,6 +75,8 @@ export interface ImportJob {
   readonly maxConcurrency: number;
   readonly chunkCount: number;
   readonly dataBytes: number;
+  /** The state machine's name (`$$.StateMachine.Name`): the dimension of the import's metrics. */
+  readonly stateMachine?: string;
 }
 
 /** Counts a chunk import returns; added up over checkpoint loops and then over chunks. */

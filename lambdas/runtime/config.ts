@@ -27,6 +27,12 @@ export interface LambdaConfig {
   readonly queueFirstWaitSeconds?: number;
   /** Tests and benchmarks pass a faster ladder; deployed handlers use the default. @default DEFAULT_WRITE_CONFIG */
   readonly write?: WriteConfig;
+  /**
+   * Write the import's EMF metric lines to stdout (runtime/metrics.ts). On inside Lambda, where CloudWatch
+   * Logs turns them into metrics; off elsewhere, where they would only clutter the CLI's stdout.
+   * @default false
+   */
+  readonly emitMetrics?: boolean;
 }
 
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
@@ -37,5 +43,8 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
+    // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):
+    // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
+    emitMetrics: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
   };
 }

@@ -40,6 +40,10 @@ export class BatchWriter {
   written = 0;
   /** Items replaced inside a batch by a later row with the same key. */
   replaced = 0;
+  /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
+  throttledRetries = 0;
+  /** Requests sent again for the items a reply left unprocessed (the UnprocessedRetries metric). */
+  unprocessedRetries = 0;
   private batch = new Map<string, Item>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly keyOwners = new Map<string, Promise<void>>();
@@ -138,6 +142,8 @@ export class BatchWriter {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
         throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${attempt} attempts (${why})`, { cause: lastError });
       }
+      if (lastError) this.throttledRetries++;
+      else this.unprocessedRetries++;
       await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, stalled, progressed, this.options.random));
     }
   }

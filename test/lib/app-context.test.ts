@@ -22,7 +22,12 @@ describe('stackPropsFromContext', () => {
     });
   });
 
+  it.each([[true, true], ['true', true], ['false', false]])('reads failedExecutionAlarm %j as %j', (value, expected) => {
+    expect(read({ tableNames: 'a', failedExecutionAlarm: value }).failedExecutionAlarm).toBe(expected);
+  });
+
   it.each([
+    ['failedExecutionAlarm is not a boolean', { tableNames: 'a', failedExecutionAlarm: 'yes' }, 'context failedExecutionAlarm must be true or false, got "yes"'],
     ['tableNames is missing', {}, 'context tableNames must be a non-empty list'],
     ['tableNames is empty', { tableNames: '' }, 'context tableNames must be a non-empty list'],
     ['watches is not JSON', { tableNames: 'a', watches: '[{' }, 'context watches must be JSON'],

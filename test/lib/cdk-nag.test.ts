@@ -46,6 +46,7 @@ function acknowledgments(scope: IConstruct): { path: string; id: string; reason:
 describe.each([
   ['a new bucket (cdk.json as it is)', {}],
   ['an existing bucket', { bucketName: 'data-bucket' }],
+  ['the failed-execution alarm on', { failedExecutionAlarm: true }],
   ['an existing SSE-KMS bucket', {
     bucketName: 'data-bucket',
     bucketKmsKeyArn: 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',

@@ -153,6 +153,9 @@ describe('BatchWriter against DynamoDB Local', () => {
     expect(faults.throttled).toBeGreaterThan(10);
     expect(faults.partial).toBeGreaterThan(10);
     expect(onThrottle).toHaveBeenCalledTimes(faults.throttled + faults.partial);
+    // What the import's ThrottledRetries and UnprocessedRetries metrics report: each pushed-back reply sent again once.
+    expect(writer.throttledRetries).toBe(faults.throttled);
+    expect(writer.unprocessedRetries).toBe(faults.partial);
   });
 
   it('fails at once with BatchWriteFailedError on an error not worth retrying (ValidationException)', async () => {
@@ -192,6 +195,8 @@ describe('BatchWriter retry budget', () => {
     expect(send).toHaveBeenCalledTimes(4);
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([10, 20, 20]);
     expect(writer.written).toBe(0);
+    // 4 attempts are 3 retries; the last reply fails the batch instead.
+    expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([3, 0]);
   });
 
   it('fails when items stay unprocessed, and refuses further items once a batch has failed', async () => {
@@ -201,6 +206,7 @@ describe('BatchWriter retry budget', () => {
     const failure = await writer.flush().then(() => undefined, (error: Error) => error);
     expect(failure?.name).toBe('BatchWriteFailedError');
     expect(failure?.message).toBe(`25 items not written to ${table} after 4 attempts (still unprocessed)`);
+    expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([0, 3]);
     await expect(writer.add(items[25], 'k25')).rejects.toBe(failure);
   });
 });

@@ -1,0 +1,48 @@
+import type { ImportChunkEvent } from '../request/workflow-payloads.js';
+import type { LambdaConfig } from '../runtime/config.js';
+import { importMetricsLine } from '../runtime/metrics.js';
+import type { BatchWriter } from '../write/batch-writer.js';
+
+/** The dimension value when the event carries no state machine (a handler invoked outside the workflow). */
+const UNKNOWN_STATE_MACHINE = 'unknown';
+
+/** Writes one line to the function's log stream; in Lambda, stdout goes to CloudWatch Logs as it is. */
+const toStdout = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+
+/**
+ * One EMF line per ImportChunk invocation, at its end: `done(rejected)` after a chunk invocation that
+ * returns, `failed` (a `.catch` handler that rethrows) after one that fails, so the retries that led to a
+ * BatchWriteFailedError still show. Counts are this invocation's, not the chunk's running totals.
+ */
+export function importMetricsPublisher(
+  config: LambdaConfig,
+  { job, chunkIndex }: ImportChunkEvent,
+  writer: BatchWriter,
+  write: (line: string) => void = toStdout,
+) {
+  const publish = (rejected: number) => {
+    if (!config.emitMetrics) return;
+    write(importMetricsLine({
+      stateMachine: job.stateMachine ?? UNKNOWN_STATE_MACHINE,
+      values: {
+        ItemsWritten: writer.written,
+        ItemsRejected: rejected,
+        ThrottledRetries: writer.throttledRetries,
+        UnprocessedRetries: writer.unprocessedRetries,
+        InFlightLimit: writer.inFlightLimit,
+      },
+      timestamp: Date.now(),
+      fields: { execution: job.executionName, table: job.request.table, chunk: chunkIndex },
+    }));
+  };
+  return {
+    done: publish,
+    /** Rows rejected before a failure were not recorded (the rejects file is written at the end), so 0. */
+    failed: (error: unknown): never => {
+      publish(0);
+      throw error;
+    },
+  };
+}

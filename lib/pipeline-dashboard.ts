@@ -1,0 +1,111 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import {
+  IMPORT_METRIC_UNITS,
+  METRICS_NAMESPACE,
+  STATE_MACHINE_DIMENSION,
+  type ImportMetricName,
+} from '../lambdas/runtime/metrics.js';
+
+/** Every graph sums (or takes the extremes of) one-minute periods: an import's pace changes within minutes. */
+const PERIOD = Duration.minutes(1);
+/** Three graphs of 8 columns fill one row of the dashboard's 24. */
+const THIRD = 8;
+const HALF = 12;
+
+export interface PipelineDashboardProps {
+  readonly stateMachine: sfn.StateMachine;
+  readonly importFunction: lambda.IFunction;
+  /** The tables imports may write: each one's write capacity and throttles are graphed. */
+  readonly tables: readonly dynamodb.ITable[];
+  /** @default - CloudFormation generates a name */
+  readonly dashboardName?: string;
+  /** Alarms whose state the dashboard shows in a first row. @default - none */
+  readonly alarms?: readonly cloudwatch.IAlarm[];
+}
+
+/**
+ * A CloudWatch dashboard that shows an import beside what bounds it: the import Lambda's own EMF metrics
+ * (lambdas/runtime/metrics.ts: items written and rejected, retries, in-flight limit), the tables' consumed
+ * write capacity and throttles, the import function's concurrency and errors, and the executions.
+ */
+export class PipelineDashboard extends Construct {
+  public readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: PipelineDashboardProps) {
+    super(scope, id);
+    const { stateMachine, importFunction, tables } = props;
+    const imported = (name: ImportMetricName, statistic = cloudwatch.Stats.SUM) => new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: name,
+      dimensionsMap: { [STATE_MACHINE_DIMENSION]: stateMachine.stateMachineName },
+      statistic,
+      period: PERIOD,
+      label: `${name} (${statistic}, ${IMPORT_METRIC_UNITS[name] === 'Count' ? 'per minute' : 'requests'})`,
+    });
+    const graph = (title: string, left: cloudwatch.IMetric[], width: number) =>
+      new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+    const perTable = <T>(make: (table: dynamodb.ITable) => T) => tables.map(make);
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      defaultInterval: Duration.hours(3),
+    });
+    if (props.alarms?.length) {
+      this.dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24 }));
+    }
+    this.dashboard.addWidgets(
+      graph('Import: items written and rejected', [imported('ItemsWritten'), imported('ItemsRejected')], THIRD),
+      graph('Import: BatchWriteItem retries', [imported('ThrottledRetries'), imported('UnprocessedRetries')], THIRD),
+      graph('Import: requests in flight allowed', [
+        imported('InFlightLimit', cloudwatch.Stats.MINIMUM), imported('InFlightLimit', cloudwatch.Stats.AVERAGE),
+      ], THIRD),
+    );
+    this.dashboard.addWidgets(
+      graph('Tables: consumed write capacity', perTable((t) => t.metricConsumedWriteCapacityUnits({ period: PERIOD })), HALF),
+      graph('Tables: write throttles', perTable((t) => [
+        t.metric('WriteThrottleEvents', { statistic: cloudwatch.Stats.SUM, period: PERIOD }),
+        // One metric per table (metricThrottledRequestsForOperations makes expressions whose ids collide across tables).
+        t.metric('ThrottledRequests', {
+          dimensionsMap: { TableName: t.tableName, Operation: 'BatchWriteItem' }, statistic: cloudwatch.Stats.SUM, period: PERIOD,
+        }),
+      ]).flat(), HALF),
+    );
+    this.dashboard.addWidgets(
+      // ConcurrentExecutions is reported per function; AWS advises reading it as a maximum:
+      // https://docs.aws.amazon.com/lambda/latest/dg/monitoring-concurrency.html
+      graph('Import function: concurrent executions', [
+        importFunction.metric('ConcurrentExecutions', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD }),
+      ], THIRD),
+      graph('Import function: errors', [importFunction.metricErrors({ period: PERIOD })], THIRD),
+      graph('Executions: started, succeeded, failed', [
+        stateMachine.metricStarted({ period: PERIOD }),
+        stateMachine.metricSucceeded({ period: PERIOD }),
+        stateMachine.metricFailed({ period: PERIOD }),
+      ], THIRD),
+    );
+  }
+}
+
+/**
+ * An alarm that goes off when an import execution fails (ExecutionsFailed >= 1 in 5 minutes), and is OK
+ * again once 5 minutes pass without one. Missing data (no executions at all) is not a failure.
+ */
+export function addFailedExecutionAlarm(scope: Construct, id: string, stateMachine: sfn.StateMachine, topic?: sns.ITopic): cloudwatch.Alarm {
+  const alarm = new cloudwatch.Alarm(scope, id, {
+    alarmDescription: 'An s3-ddb-import execution failed: open the Step Functions console for its error and cause',
+    metric: stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  if (topic) alarm.addAlarmAction(new actions.SnsAction(topic));
+  return alarm;
+}

@@ -1,0 +1,93 @@
+import { InvalidRequestError } from '../lambdas/runtime/errors.js';
+import { resolveImportRequest, type ColumnType, type CsvFormat } from '../lambdas/request/import-request.js';
+import { applyInputTransformer, matchesEventPattern, type EventPattern, type InputTransformer } from './eventbridge-semantics.js';
+
+/**
+ * What a watched prefix is, and how an "Object Created" event becomes the request: the EventBridge rule's
+ * pattern and input transformer. One module, no CDK: lib/watched-prefix.ts puts them into the deployed rule,
+ * `local watch` applies them to MinIO's uploads (lib/eventbridge-semantics.ts), so both build the same request.
+ */
+
+/** An S3 prefix whose new objects are imported into one table with a fixed format. */
+export interface WatchedPrefix {
+  /** Key prefix, e.g. 'imports/ngrams/'. It must not cover the rejects prefix. */
+  readonly prefix: string;
+  /** Name of the target table; it must be one of the pipeline's `tables`. */
+  readonly table: string;
+  /** @default - tab for *.tsv and *.tab keys, comma otherwise; header row; '"' quotes */
+  readonly format?: CsvFormat;
+  /** Column name to type. @default - every column is a string (S) */
+  readonly types?: Record<string, ColumnType>;
+  /** Target chunk size. @default - 64 MiB, grown for huge files */
+  readonly chunkMiB?: number;
+  /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
+  readonly maxWriteRate?: number;
+}
+
+/**
+ * Where the request's bucket and key come from in the event S3 sends EventBridge
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/ev-events.html: `detail.bucket.name`,
+ * `detail.object.key`). The placeholder names are the ones CDK's EventField gave them, so the template of
+ * stacks deployed before this module existed does not change.
+ */
+export const WATCH_INPUT_PATHS = {
+  'detail-bucket-name': '$.detail.bucket.name',
+  'detail-object-key': '$.detail.object.key',
+} as const;
+
+/** The request fields a watch fixes; bucket and key come from the event. */
+export function watchRequestFields(watch: WatchedPrefix): Record<string, unknown> {
+  const { table, format, types, chunkMiB, maxWriteRate } = watch;
+  return Object.fromEntries(
+    Object.entries({ table, format, types, chunkMiB, maxWriteRate }).filter(([, value]) => value !== undefined),
+  );
+}
+
+/** The rule target's input transformer: `{"bucket":<...>,"key":<...>, ...the watch's fields}`. */
+export function watchInputTransformer(watch: WatchedPrefix): InputTransformer {
+  const fields = JSON.stringify(watchRequestFields(watch)).slice(1, -1);
+  const placeholders = Object.keys(WATCH_INPUT_PATHS).map((name) => `<${name}>`);
+  return {
+    inputPathsMap: { ...WATCH_INPUT_PATHS },
+    inputTemplate: `{"bucket":${placeholders[0]},"key":${placeholders[1]}${fields ? `,${fields}` : ''}}`,
+  };
+}
+
+/**
+ * The rule's event pattern: an object created in `bucketName` under the prefix, with at least one byte (the
+ * zero-byte "folders" the console creates are skipped).
+ */
+export function watchEventPattern(watch: WatchedPrefix, bucketName: string): EventPattern {
+  return {
+    'source': ['aws.s3'],
+    'detail-type': ['Object Created'],
+    'detail': {
+      bucket: { name: [bucketName] },
+      object: { key: [{ prefix: watch.prefix }], size: [{ numeric: ['>', 0] }] },
+    },
+  };
+}
+
+/** The request the deployed rule would start an execution with for `event`, or null when it would not fire. */
+export function requestForEvent(watch: WatchedPrefix, bucketName: string, event: unknown): Record<string, unknown> | null {
+  if (!matchesEventPattern(watchEventPattern(watch, bucketName), event)) return null;
+  return applyInputTransformer(watchInputTransformer(watch), event) as Record<string, unknown>;
+}
+
+/** Throws when a prefix would also fire on the pipeline's own rejects and reports (a loop). */
+export function checkWatchPrefix(watch: WatchedPrefix, rejectsPrefix: string): void {
+  const rejects = `${rejectsPrefix}/`;
+  if (rejects.startsWith(watch.prefix) || watch.prefix.startsWith(rejects)) {
+    throw new Error(`watch for prefix '${watch.prefix}': overlaps the rejects prefix '${rejects}', so reports would trigger imports`);
+  }
+}
+
+/** Throws when the request validator would reject every upload under the watch (a bad format or types). */
+export function checkWatchRequest(watch: WatchedPrefix): void {
+  try {
+    resolveImportRequest({ ...watchRequestFields(watch), bucket: 'bucket', key: `${watch.prefix}object` });
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw new Error(`watch for prefix '${watch.prefix}': ${error.problems.join('; ')}`);
+    throw error;
+  }
+}
