@@ -2,14 +2,12 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../write/item-sink.js';
 import { MAX_ITEM_BYTES, itemSize } from '../attribute-size.js';
 import { checkDynamoNumber } from '../dynamo-number.js';
+import type { MappedRecord } from '../record-format.js';
 import type { ColumnType } from '../../request/import-request.js';
 import type { KeyAttribute } from '../../request/workflow-payloads.js';
 
-
 /** A row became an item (with its key as a string, for de-duplication), or was rejected with a reason. */
-export type MappedRow =
-  | { readonly ok: true; readonly item: Item; readonly key: string }
-  | { readonly ok: false; readonly reason: string };
+export type MappedRow = MappedRecord;
 
 type ValueType = ColumnType | 'B';
 type Converted = { ok: true; value: AttributeValue; canonical: string } | { ok: false; reason: string };

@@ -24,7 +24,7 @@ describe('resolveImportRequest', () => {
   it('applies every default to a CSV request', () => {
     expect(resolveImportRequest(MINIMAL)).toEqual({
       ...MINIMAL,
-      format: { delimiter: ',', header: true, quote: '"' },
+      format: { type: 'csv', delimiter: ',', header: true, quote: '"' },
       types: {},
       chunkMiB: 64,
       maxWriteRate: 0,
@@ -32,17 +32,17 @@ describe('resolveImportRequest', () => {
     });
   });
 
-  it('defaults the delimiter to a tab for .tsv and .tab keys, whatever their case', () => {
-    for (const key of ['x.tsv', 'x.TSV', 'y.tab']) {
+  it('defaults the delimiter to a tab for .tsv and .tab keys, whatever their case and compression', () => {
+    for (const key of ['x.tsv', 'x.TSV', 'y.tab', 'x.tsv.gz']) {
       expect(resolveImportRequest({ ...MINIMAL, key }).format.delimiter).toBe('\t');
     }
-    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv.gz' }).format.delimiter).toBe(',');
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv.bak' }).format.delimiter).toBe(',');
   });
 
   it('keeps what the request sets', () => {
     const request = {
       ...MINIMAL,
-      format: { delimiter: ';', header: false, columns: ['a', 'b'], quote: '' },
+      format: { type: 'csv', delimiter: ';', header: false, columns: ['a', 'b'], quote: '', compression: 'gzip' },
       types: { a: 'N', b: 'JSON' },
       chunkMiB: 0.5,
       maxWriteRate: 1000,
