@@ -1,7 +1,8 @@
 import { csvRecordFormat } from './csv/csv-format.js';
+import { dynamoJsonFormat } from './json/dynamo-json-format.js';
+import { jsonLinesFormat } from './json/json-lines-format.js';
 import type { RecordFormat } from './record-format.js';
 import type { ResolvedFormat } from '../request/import-request.js';
-import { InvalidRequestError } from '../runtime/errors.js';
 
 /**
  * The reader and mapper for a request's format. A format without `type` is CSV: workflow state written
@@ -10,8 +11,9 @@ import { InvalidRequestError } from '../runtime/errors.js';
 export function createRecordFormat(format: ResolvedFormat): RecordFormat {
   switch (format.type) {
     case 'jsonl':
+      return jsonLinesFormat();
     case 'dynamodb-json':
-      throw new InvalidRequestError([`format.type: ${format.type} cannot be read yet`]);
+      return dynamoJsonFormat();
     default:
       return csvRecordFormat({ ...format, type: 'csv' });
   }
