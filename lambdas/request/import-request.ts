@@ -94,7 +94,7 @@ export function resolveImportRequest(input: unknown): ResolvedRequest {
   const table = requireString(input, 'table', problems);
   const format = resolveFormat(input.format, key, problems);
   const types = resolveTypes(input.types, problems);
-  if (format.type !== 'csv' && input.types !== undefined) {
+  if (format.type !== 'csv' && Object.keys(types).length > 0) {
     problems.push(`types: only for CSV; ${format.type} records carry their own types (format.type is ${show(format.type)})`);
   }
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
