@@ -41,14 +41,14 @@ export function mapDynamoJsonLine(record: RawRecord, keys: readonly KeyAttribute
   const inner = wrapped.Item;
   const isWrapper = members.length === 1 && members[0] === 'Item' && typeof inner === 'object' && inner !== null && !Array.isArray(inner);
   try {
-    const item = typedMap((isWrapper ? inner : wrapped) as Record<string, unknown>, '', 0);
+    const item = typedMap((isWrapper ? inner : wrapped) as Record<string, unknown>, 0);
     if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(parsed))) {
       // JSON.stringify escapes exactly the lone surrogates; a proper pair comes back as the character.
       return { ok: false, reason: 'a string holds a lone UTF-16 surrogate escape, which is not Unicode text' };
     }
     return finishItem(item, keys);
   } catch (error) {
-    if (error instanceof TypedValueError) return { ok: false, reason: `${error.message}${plainJsonHint(error)}` };
+    if (error instanceof TypedValueError) return { ok: false, reason: `${error.reason}${plainJsonHint(error)}` };
     throw error;
   }
 }
