@@ -49,7 +49,11 @@ export interface RecordSchema {
 export interface RecordFormat {
   /** How the RecordScanner finds record ends: CSV honours quotes; line formats end every record at LF. */
   readonly dialect: ScannerDialect;
-  /** Reads the start of the object (BOM, header) without reading more of it than that needs. */
-  readStart(read: ReadFrom, size: number): Promise<DataStart>;
+  /**
+   * Reads the start of the object (BOM, header) without reading more of it than that needs, and fails with
+   * InvalidRequestError when it shows the object cannot be meant for a table with these `keys` (JSON formats
+   * check the first record; CSV's header is checked against them by preflight's columns step).
+   */
+  readStart(read: ReadFrom, size: number, keys: readonly KeyAttribute[]): Promise<DataStart>;
   createMapper(schema: RecordSchema): BlockMapper;
 }

@@ -65,7 +65,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const [{ object, key }, keys] = await Promise.all([headSourceObject(io, asSent.bucket, asSent.key), io.describeTable(asSent.table)]);
   const request = { ...asSent, key };
   const read = io.readFrom({ bucket: request.bucket, key: request.key, etag: object.etag }, object.size);
-  const { header, dataStart, dataLine } = await createRecordFormat(request.format).readStart(read, object.size);
+  const { header, dataStart, dataLine } = await createRecordFormat(request.format).readStart(read, object.size, keys);
   const columns = resolveColumns(request, header, keys, dataStart < object.size || header !== null);
   const chunkBytes = Math.max(1, Math.round(request.chunkMiB * MIB), Math.ceil((object.size - dataStart) / MAX_CHUNKS));
   const state: ScanState = {

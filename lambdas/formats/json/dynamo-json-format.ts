@@ -1,6 +1,6 @@
 import { typedMap, TypedValueError } from './dynamo-json-value.js';
 import { finishItem } from './item-keys.js';
-import { LINE_DIALECT, describeJson, lineText, readLinesStart } from './json-lines.js';
+import { LINE_DIALECT, describeJson, lineText, readLinesStart, type LineItem } from './json-lines.js';
 import type { MappedRecord, RawRecord, RecordFormat } from '../record-format.js';
 import type { KeyAttribute } from '../../request/workflow-payloads.js';
 
@@ -18,13 +18,19 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 export function dynamoJsonFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
-    readStart: readLinesStart,
+    readStart: (read, size, keys) => readLinesStart(read, size, keys, dynamoJsonLineItem),
     createMapper: ({ keys }) => (records) => records.map((record) => mapDynamoJsonLine(record, keys)),
   };
 }
 
 /** One line to an item, or the reason it is rejected (naming the attribute when a typed value is wrong). */
 export function mapDynamoJsonLine(record: RawRecord, keys: readonly KeyAttribute[]): MappedRecord {
+  const line = dynamoJsonLineItem(record);
+  return 'item' in line ? finishItem(line.item, keys) : line;
+}
+
+/** The line's item, typed values checked and converted, before the key and size checks. */
+function dynamoJsonLineItem(record: RawRecord): LineItem {
   const line = lineText(record);
   if (!('text' in line)) return line;
   let parsed: unknown;
@@ -46,7 +52,7 @@ export function mapDynamoJsonLine(record: RawRecord, keys: readonly KeyAttribute
       // JSON.stringify escapes exactly the lone surrogates; a proper pair comes back as the character.
       return { ok: false, reason: 'a string holds a lone UTF-16 surrogate escape, which is not Unicode text' };
     }
-    return finishItem(item, keys);
+    return { item };
   } catch (error) {
     if (error instanceof TypedValueError) return { ok: false, reason: `${error.reason}${plainJsonHint(error)}` };
     throw error;

@@ -9,21 +9,33 @@ import type { Item } from '../../write/item-sink.js';
 export const typeOf = (value: AttributeValue): string => Object.keys(value)[0] ?? 'nothing';
 
 /**
+ * Why the item cannot be one of the table's: a key attribute missing, or of another type than the table's.
+ * Preflight asks this of the first record, so a file meant for another table fails before any write.
+ */
+export function keyMismatch(item: Item, keys: readonly KeyAttribute[]): string | undefined {
+  for (const key of keys) {
+    const value = Object.hasOwn(item, key.name) ? item[key.name] : undefined;
+    const name = JSON.stringify(key.name);
+    if (value === undefined) return `key attribute ${name} (${key.role}, ${key.type}) is missing`;
+    if (keyText(value, key.type) === undefined) {
+      return `key attribute ${name} must be of type ${key.type}, as the table defines it; got ${typeOf(value)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Finishes an item read from a record that names its own attributes: every key attribute present, of the
  * table's type and not empty (DynamoDB refuses empty key values), the item within 400 KB. The key text is
  * canonical (numbers by value, binaries as base64), so two spellings of one key are one key.
  */
 export function finishItem(item: Item, keys: readonly KeyAttribute[]): MappedRecord {
+  const mismatch = keyMismatch(item, keys);
+  if (mismatch) return { ok: false, reason: mismatch };
   const parts: string[] = [];
   for (const key of keys) {
-    const value = Object.hasOwn(item, key.name) ? item[key.name] : undefined;
-    const name = JSON.stringify(key.name);
-    if (value === undefined) return { ok: false, reason: `key attribute ${name} (${key.role}, ${key.type}) is missing` };
-    const part = keyText(value, key.type);
-    if (part === undefined) {
-      return { ok: false, reason: `key attribute ${name} must be of type ${key.type}, as the table defines it; got ${typeOf(value)}` };
-    }
-    if (part === '') return { ok: false, reason: `key attribute ${name} is empty` };
+    const part = keyText(item[key.name], key.type)!;
+    if (part === '') return { ok: false, reason: `key attribute ${JSON.stringify(key.name)} is empty` };
     parts.push(part);
   }
   const size = itemSize(item);

@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { decodeBase64 } from '../base64.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from './exact-json.js';
 import { finishItem } from './item-keys.js';
-import { LINE_DIALECT, lineText, readLinesStart } from './json-lines.js';
+import { LINE_DIALECT, lineText, readLinesStart, type LineItem } from './json-lines.js';
 import type { MappedRecord, RawRecord, RecordFormat } from '../record-format.js';
 import type { KeyAttribute } from '../../request/workflow-payloads.js';
 
@@ -18,13 +18,19 @@ const ITEM_DEPTH = 0;
 export function jsonLinesFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
-    readStart: readLinesStart,
+    readStart: (read, size, keys) => readLinesStart(read, size, keys, (record) => jsonLineItem(record, keys)),
     createMapper: ({ keys }) => (records) => records.map((record) => mapJsonLine(record, keys)),
   };
 }
 
 /** One line to an item, or the reason it is rejected. */
 export function mapJsonLine(record: RawRecord, keys: readonly KeyAttribute[]): MappedRecord {
+  const line = jsonLineItem(record, keys);
+  return 'item' in line ? finishItem(line.item, keys) : line;
+}
+
+/** The line's object as an item (B keys decoded from base64), before the key and size checks. */
+function jsonLineItem(record: RawRecord, keys: readonly KeyAttribute[]): LineItem {
   const line = lineText(record);
   if (!('text' in line)) return line;
   let value: AttributeValue;
@@ -44,7 +50,7 @@ export function mapJsonLine(record: RawRecord, keys: readonly KeyAttribute[]): M
     if (!bytes) return { ok: false, reason: `key attribute ${JSON.stringify(key.name)}: not base64 for a binary key: ${JSON.stringify(keyValue.S)}` };
     item[key.name] = { B: bytes };
   }
-  return finishItem(item, keys);
+  return { item };
 }
 
 function describeAttribute(value: AttributeValue): string {

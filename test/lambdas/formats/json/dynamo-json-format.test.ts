@@ -109,4 +109,11 @@ describe('DynamoDB JSON', () => {
     expect(mapOne(exported(`"l":${nested(31)}`)).ok).toBe(true);
     expect(mapOne(exported(`"l":${nested(32)}`))).toMatchObject({ ok: false, reason: expect.stringContaining("nested deeper than DynamoDB's 31 levels") });
   });
+
+  it('fails before any write when the first item lacks the table\'s key, and starts past a BOM otherwise', async () => {
+    const read = (text: string) => async function* () { yield Buffer.from(text); };
+    const start = (text: string) => dynamoJsonFormat().readStart(read(text), Buffer.byteLength(text), [PK, SK]);
+    await expect(start('{"Item":{"id":{"S":"a"}}}\n')).rejects.toThrow('line 1: key attribute "pk" (HASH, S) is missing');
+    expect(await start('\ufeff{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}\n')).toEqual({ header: null, dataStart: 3, dataLine: 1 });
+  });
 });

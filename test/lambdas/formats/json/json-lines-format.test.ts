@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLinesFormat } from '../../../../lambdas/formats/json/json-lines-format.js';
+import { InvalidRequestError } from '../../../../lambdas/runtime/errors.js';
 import type { RawRecord } from '../../../../lambdas/formats/record-format.js';
 import type { KeyAttribute } from '../../../../lambdas/request/workflow-payloads.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
@@ -99,12 +100,42 @@ describe('JSON Lines', () => {
     expect(results.map((r) => r.ok)).toEqual([true, false, true]);
   });
 
-  it('finds record ends at every LF, quotes or not, and starts past a BOM', async () => {
-    const format = jsonLinesFormat();
-    expect(format.dialect.quote).toBeUndefined();
-    const read = (bytes: Buffer) => async function* () { yield bytes; };
-    const withBom = Buffer.from('\ufeff{"pk":"a"}\n');
-    expect(await format.readStart(read(withBom), withBom.length)).toEqual({ header: null, dataStart: 3, dataLine: 1 });
-    expect(await format.readStart(read(Buffer.alloc(0)), 0)).toEqual({ header: null, dataStart: 0, dataLine: 1 });
+  it('finds record ends at every LF, quotes or not', () => {
+    expect(jsonLinesFormat().dialect.quote).toBeUndefined();
+  });
+});
+
+/** The object as a stream of buffers of `size` bytes, as a range GET gives it. */
+const readOf = (text: string, size = 7) => {
+  const bytes = Buffer.from(text);
+  return async function* () {
+    for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+  };
+};
+const start = (text: string) => jsonLinesFormat().readStart(readOf(text), Buffer.byteLength(text), [PK, SK]);
+
+describe.each([
+  // The data starts past a BOM; blank lines before the first record are skipped by the key check.
+  { name: 'a BOM', text: '\ufeff{"pk":"a","sk":1}\n', dataStart: 3 },
+  { name: 'blank lines first', text: '\n\r\n{"pk":"a","sk":1}\n{"x":1}\n', dataStart: 0 },
+  { name: 'one line without LF', text: '{"pk":"a","sk":1}', dataStart: 0 },
+  // A first line that is bad in another way than its key is left to the import, which rejects it.
+  { name: 'a first line that is not JSON', text: '{"pk":\n{"pk":"a","sk":1}\n', dataStart: 0 },
+  { name: 'a first line with an empty key', text: '{"pk":"","sk":1}\n', dataStart: 0 },
+  { name: 'an empty object', text: '', dataStart: 0 },
+])('JSON Lines readStart with $name', ({ text, dataStart }) => {
+  it(`starts the data at byte ${dataStart}`, async () => {
+    expect(await start(text)).toEqual({ header: null, dataStart, dataLine: 1 });
+  });
+});
+
+describe.each([
+  // A file written for another table: fails before any write, as a CSV header without the key column does.
+  { name: 'the first record lacks a key attribute', text: '{"id":"a","sk":1}\n', message: 'line 1: key attribute "pk" (HASH, S) is missing' },
+  { name: 'the first record holds a key of another type', text: '\n{"pk":"a","sk":"1"}\n', message: 'line 2: key attribute "sk" must be of type N' },
+])('JSON Lines readStart', ({ name, text, message }) => {
+  it(`fails when ${name}`, async () => {
+    await expect(start(text)).rejects.toThrow(InvalidRequestError);
+    await expect(start(text)).rejects.toThrow(message);
   });
 });
