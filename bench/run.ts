@@ -2,7 +2,7 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, peers) runs only those; default all.
+ * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, peers, formats) runs only those; default all.
  * `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureTable } from '../local/local-stack.js';
 import { applyServiceEnv, startLocalServices } from '../local/services/index.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
+import { formatFigures } from './format-figures.js';
 import { importInChild, timedImport } from './imports.js';
 import { plainReadMbPerSecond, preflightMbPerSecond, quotedCsv, scannerGbPerSecond } from './scan-figures.js';
 import { peersFigure } from './peer-figures.js';
@@ -25,6 +26,8 @@ const CEILING_ROWS = 200_000;
 const NAIVE_ROWS = 50_000;
 const CAPPED_ROWS = 100_000;
 const CAP = 2000;
+/** JSON Lines parsed in memory for the formats figure. */
+const FORMAT_ROWS = 200_000;
 const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
@@ -132,6 +135,11 @@ try {
     const large = await uploadLarge();
     const small = await importInChild(await newTable(), bucket, 'ngrams.tsv', size, 2 * 1024 * 1024);
     out.import = { small, large: await importInChild(await newTable(), bucket, 'large.tsv', large, large) };
+  }
+
+  if (wanted('formats')) {
+    log(`formats: exact JSON parser vs JSON.parse, and each format's mapper, in memory on ${FORMAT_ROWS} rows`);
+    out.formats = formatFigures(FORMAT_ROWS);
   }
 
   const cpu = process.cpuUsage(benchCpu);

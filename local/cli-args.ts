@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { COLUMN_TYPES, type ColumnType, type CsvFormat } from '../lambdas/request/import-request.js';
+import { FORMAT_TYPES, type FormatType } from '../lambdas/formats/detect-format.js';
+import { COLUMN_TYPES, type ColumnType, type RequestFormat } from '../lambdas/request/import-request.js';
 import { DEFAULT_CHUNK_MIB, DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
 
 export type KeyType = 'S' | 'N' | 'B';
@@ -14,7 +15,7 @@ export interface LocalCommand {
   readonly partitionKey?: { name: string; type: KeyType };
   readonly sortKey?: { name: string; type: KeyType };
   readonly createTable: boolean;
-  readonly format: CsvFormat;
+  readonly format: RequestFormat;
   readonly types: Record<string, ColumnType>;
   readonly concurrency: number;
   readonly chunkMiB?: number;
@@ -34,15 +35,15 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
-         [--delimiter C|tab] [--no-header] [--columns a,b,c] [--types col=N,col2=BOOL]
-         [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
+         [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+         [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
          [--max-write-rate N] [--spread]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
 
 /** Flags that shape the request: with --request the payload says all of that. */
-const REQUEST_FLAGS = ['table', 'delimiter', 'no-header', 'columns', 'types', 'chunk-mib', 'max-write-rate', 'spread'] as const;
+const REQUEST_FLAGS = ['table', 'format', 'delimiter', 'no-header', 'columns', 'types', 'chunk-mib', 'max-write-rate', 'spread'] as const;
 
 /** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
 export function parseLocalCommand(args: string[]): LocalCommand {
@@ -52,7 +53,7 @@ export function parseLocalCommand(args: string[]): LocalCommand {
     strict: true,
     options: {
       table: { type: 'string' }, pk: { type: 'string' }, sk: { type: 'string' },
-      'create-table': { type: 'boolean', default: false }, delimiter: { type: 'string' },
+      'create-table': { type: 'boolean', default: false }, format: { type: 'string' }, delimiter: { type: 'string' },
       'no-header': { type: 'boolean', default: false }, columns: { type: 'string' }, types: { type: 'string' },
       concurrency: { type: 'string' }, 'chunk-mib': { type: 'string' }, 'timeout-s': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -67,7 +68,11 @@ export function parseLocalCommand(args: string[]): LocalCommand {
   } else if (!values.table) throw new UsageError('--table is required');
   const createTable = values['create-table'] === true;
   if (createTable && !values.pk) throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
-  const format: CsvFormat = {
+  if (values.format !== undefined && !FORMAT_TYPES.includes(values.format as FormatType)) {
+    throw new UsageError(`--format: expected ${FORMAT_TYPES.join('|')}, got ${JSON.stringify(values.format)}`);
+  }
+  const format: RequestFormat = {
+    ...(values.format !== undefined ? { type: values.format as FormatType } : {}),
     ...(values.delimiter !== undefined ? { delimiter: values.delimiter === 'tab' ? '\t' : values.delimiter } : {}),
     ...(values['no-header'] ? { header: false } : {}),
     ...(values.columns !== undefined ? { columns: values.columns.split(',') } : {}),

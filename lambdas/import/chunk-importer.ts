@@ -1,11 +1,12 @@
-import { csvParseOptions, isBlankRecord, parseRecords, type RawRecord } from '../formats/csv/csv-records.js';
-import { RecordScanner, scannerDialect } from '../source/record-scanner.js';
+import { isBlankRecord } from '../formats/csv/csv-records.js';
+import type { RawRecord } from '../formats/record-format.js';
+import { createRecordFormat } from '../formats/record-formats.js';
+import { RecordScanner } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
-import { createRowMapper } from '../formats/csv/row-mapper.js';
 import type { ItemSink } from '../write/item-sink.js';
 import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../request/workflow-payloads.js';
 
-/** Records are parsed in blocks of about this many bytes: one csv-parse call amortised over ~10k rows. */
+/** Records are mapped in blocks of about this many bytes: one csv-parse call amortised over ~10k rows. */
 const BLOCK_BYTES = 256 * 1024;
 /**
  * A record longer than this cannot be a 400 KB item (its values alone would exceed it even with every
@@ -36,17 +37,16 @@ export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
 }
 
 /**
- * Imports records [from, chunk.end): splits the stream into records with the quote-aware scanner (exact
- * byte offsets and lines), parses blocks of them with csv-parse, maps rows to items and hands them to the
- * sink. Past its deadline (checked every 25 records) it stops, drains the sink, and returns the
+ * Imports records [from, chunk.end): splits the stream into records with the format's scanner dialect
+ * (exact byte offsets and lines), maps blocks of them to items with the format's mapper and hands the
+ * items to the sink. Past its deadline (checked every 25 records) it stops, drains the sink, and returns the
  * checkpoint of the first record not yet handled: every record before it is written or rejected.
  */
 export async function importChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
   const { job, chunk, from, read, sink, shouldStop } = params;
-  const format = job.request.format;
-  const mapRow = createRowMapper({ columns: job.columns, types: job.request.types, keys: job.keys });
-  const parseOptions = csvParseOptions(format);
-  const scanner = new RecordScanner(scannerDialect(format));
+  const format = createRecordFormat(job.request.format);
+  const mapBlock = format.createMapper({ columns: job.columns, types: job.request.types, keys: job.keys });
+  const scanner = new RecordScanner(format.dialect);
   const rejects: RejectedRow[] = [];
   let rows = 0;
   let block: RawRecord[] = [];
@@ -55,17 +55,17 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
 
   /** Handles the block in file order; returns the first record left unhandled when told to stop. */
   const handleBlock = async (): Promise<Checkpoint | null> => {
-    const parsed = parseRecords(block, parseOptions);
+    const records = block;
+    const mapped = mapBlock(records);
     block = [];
     blockBytes = 0;
-    for (let i = 0; i < parsed.length; i++) {
-      if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return parsed[i].record;
+    for (let i = 0; i < records.length; i++) {
+      if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return records[i];
       rows++;
-      const { offset, line, raw } = parsed[i].record;
-      const result = parsed[i];
-      const mapped = 'error' in result ? { ok: false as const, reason: result.error } : mapRow(result.fields);
-      if (mapped.ok) await sink.add(mapped.item, mapped.key);
-      else rejects.push({ line, offset, raw, length: raw.length, reason: mapped.reason });
+      const { offset, line, raw } = records[i];
+      const result = mapped[i];
+      if (result.ok) await sink.add(result.item, result.key);
+      else rejects.push({ line, offset, raw, length: raw.length, reason: result.reason });
     }
     return null;
   };

@@ -7,6 +7,7 @@ import type { KeyAttribute } from '../request/workflow-payloads.js';
  * Checks them against the table's key and the declared types before any write happens.
  */
 export function resolveColumns(request: ResolvedRequest, header: string[] | null, keys: KeyAttribute[], hasContent: boolean): string[] {
+  if (request.format.type !== 'csv') return []; // JSON records name their attributes; each item's key is checked as it is read
   const problems: string[] = [];
   const given = request.format.columns;
   if (header && given && given.length !== header.length) {

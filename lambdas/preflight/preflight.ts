@@ -5,8 +5,7 @@ import { grantLanes } from './lanes.js';
 import { checkStateSize } from './state-size.js';
 import { InvalidRequestError } from '../runtime/errors.js';
 import type { ControlPlane } from '../runtime/control-plane.js';
-import { readHeader } from '../formats/csv/header.js';
-import { scannerDialect } from '../source/record-scanner.js';
+import { createRecordFormat } from '../formats/record-formats.js';
 import { resolveImportRequest } from '../request/import-request.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
 import type { KeyAttribute, PreflightEvent, ScanState } from '../request/workflow-payloads.js';
@@ -44,7 +43,7 @@ export async function runPreflight(event: PreflightEvent, io: PreflightIo, optio
   if (state.queue.waiting) return state;
   const { request, object } = state;
   const result = await planChunks({
-    dialect: scannerDialect(request.format),
+    dialect: createRecordFormat(request.format).dialect,
     chunkBytes: state.chunkBytes,
     size: object.size,
     from: state.checkpoint,
@@ -66,7 +65,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const [{ object, key }, keys] = await Promise.all([headSourceObject(io, asSent.bucket, asSent.key), io.describeTable(asSent.table)]);
   const request = { ...asSent, key };
   const read = io.readFrom({ bucket: request.bucket, key: request.key, etag: object.etag }, object.size);
-  const { header, dataStart, dataLine } = await readHeader(read, object.size, request.format, scannerDialect(request.format));
+  const { header, dataStart, dataLine } = await createRecordFormat(request.format).readStart(read, object.size, keys);
   const columns = resolveColumns(request, header, keys, dataStart < object.size || header !== null);
   const chunkBytes = Math.max(1, Math.round(request.chunkMiB * MIB), Math.ceil((object.size - dataStart) / MAX_CHUNKS));
   const state: ScanState = {

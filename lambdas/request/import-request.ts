@@ -1,3 +1,4 @@
+import { COMPRESSIONS, FORMAT_TYPES, detectFormat, type Compression, type FormatType } from '../formats/detect-format.js';
 import { InvalidRequestError } from '../runtime/errors.js';
 import { DEFAULT_CHUNK_MIB } from '../runtime/limits.js';
 
@@ -17,12 +18,40 @@ export interface CsvFormat {
   readonly quote?: string;
 }
 
+/** The source object's format: CSV's dialect fields apply to `type: "csv"` only. */
+export interface RequestFormat extends CsvFormat {
+  /** @default - from the key's extension (formats/detect-format.ts); CSV when it names none */
+  readonly type?: FormatType;
+  /** @default - from the key's extension: `.gz` gzip, `.zst` zstd, else none */
+  readonly compression?: Compression;
+}
+
+/** A CSV format with every default applied. */
+export interface ResolvedCsvFormat extends Required<Omit<CsvFormat, 'columns'>> {
+  readonly type: 'csv';
+  readonly columns?: string[];
+  readonly compression?: Compression;
+}
+
+/** JSON Lines or DynamoDB JSON: each record names its attributes and carries its types. */
+export interface ResolvedJsonFormat {
+  readonly type: 'jsonl' | 'dynamodb-json';
+  readonly compression?: Compression;
+  /** CSV's fields are absent, so code reading one gets undefined rather than a type error. */
+  readonly delimiter?: undefined;
+  readonly header?: undefined;
+  readonly quote?: undefined;
+  readonly columns?: undefined;
+}
+
+export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat;
+
 /** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
 export interface ImportRequest {
   readonly bucket: string;
   readonly key: string;
   readonly table: string;
-  readonly format?: CsvFormat;
+  readonly format?: RequestFormat;
   /** Column name to type; columns not named here are strings. */
   readonly types?: Record<string, ColumnType>;
   /** Target chunk size in MiB; preflight grows it for huge files to bound the chunk count. @default 64 */
@@ -38,7 +67,7 @@ export interface ResolvedRequest {
   readonly bucket: string;
   readonly key: string;
   readonly table: string;
-  readonly format: Required<Omit<CsvFormat, 'columns'>> & { readonly columns?: string[] };
+  readonly format: ResolvedFormat;
   readonly types: Record<string, ColumnType>;
   readonly chunkMiB: number;
   readonly maxWriteRate: number;
@@ -47,7 +76,8 @@ export interface ResolvedRequest {
 
 export { DEFAULT_CHUNK_MIB };
 const KNOWN_FIELDS = ['bucket', 'key', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate', 'spread'];
-const KNOWN_FORMAT_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
+const KNOWN_FORMAT_FIELDS = ['type', 'delimiter', 'header', 'columns', 'quote', 'compression'];
+const CSV_ONLY_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
 
 /**
  * Checks an execution input and applies defaults. Collects every problem, then throws one
@@ -64,6 +94,9 @@ export function resolveImportRequest(input: unknown): ResolvedRequest {
   const table = requireString(input, 'table', problems);
   const format = resolveFormat(input.format, key, problems);
   const types = resolveTypes(input.types, problems);
+  if (format.type !== 'csv' && Object.keys(types).length > 0) {
+    problems.push(`types: only for CSV; ${format.type} records carry their own types (format.type is ${show(format.type)})`);
+  }
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
   const spread = input.spread ?? false;
@@ -72,16 +105,36 @@ export function resolveImportRequest(input: unknown): ResolvedRequest {
   return { bucket, key, table, format, types, chunkMiB, maxWriteRate, spread: spread === true };
 }
 
-function resolveFormat(value: unknown, key: string, problems: string[]): ResolvedRequest['format'] {
+function resolveFormat(value: unknown, key: string, problems: string[]): ResolvedFormat {
   const format = value === undefined ? {} : value;
   if (!isObject(format)) {
     problems.push(`format: must be an object, got ${show(value)}`);
-    return { delimiter: ',', header: true, quote: '"' };
+    return { type: 'csv', delimiter: ',', header: true, quote: '"' };
   }
   for (const field of Object.keys(format)) {
     if (!KNOWN_FORMAT_FIELDS.includes(field)) problems.push(`format.${field}: unknown field`);
   }
-  const delimiter = format.delimiter ?? (/\.(tsv|tab)$/i.test(key) ? '\t' : ',');
+  const detected = detectFormat(key);
+  const type = format.type ?? detected.type;
+  if (!FORMAT_TYPES.includes(type as FormatType)) {
+    problems.push(`format.type: must be one of ${FORMAT_TYPES.join(', ')}, got ${show(type)}`);
+  }
+  const compression = format.compression;
+  if (compression !== undefined && !COMPRESSIONS.includes(compression as Compression)) {
+    problems.push(`format.compression: must be one of ${COMPRESSIONS.join(', ')}, got ${show(compression)}`);
+  }
+  const compressed = compression === undefined ? {} : { compression: compression as Compression };
+  if (type === 'csv' || !FORMAT_TYPES.includes(type as FormatType)) {
+    return { ...resolveCsvFormat(format, detected.delimiter ?? ',', problems), ...compressed };
+  }
+  for (const field of CSV_ONLY_FIELDS.filter((f) => format[f] !== undefined)) {
+    problems.push(`format.${field}: only for CSV; ${type} records need none (format.type is ${show(type)})`);
+  }
+  return { type: type as ResolvedJsonFormat['type'], ...compressed };
+}
+
+function resolveCsvFormat(format: Record<string, unknown>, defaultDelimiter: string, problems: string[]): ResolvedCsvFormat {
+  const delimiter = format.delimiter ?? defaultDelimiter;
   if (typeof delimiter !== 'string' || delimiter.length !== 1 || /[\r\n]/.test(delimiter)) {
     problems.push(`format.delimiter: must be one character other than a newline, got ${show(delimiter)}`);
   }
@@ -97,6 +150,7 @@ function resolveFormat(value: unknown, key: string, problems: string[]): Resolve
     problems.push('format.columns: required when format.header is false');
   }
   return {
+    type: 'csv',
     delimiter: String(delimiter),
     header: header === true,
     quote: String(quote),

@@ -1,14 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { parse, type Options } from 'csv-parse/sync';
+import type { RawRecord } from '../record-format.js';
+import { firstInvalidUtf8 } from '../utf8.js';
 
-/** One record's bytes as found by the RecordScanner, with where it sits in the object. */
-export interface RawRecord {
-  readonly raw: Buffer;
-  /** Byte offset of the record in the object. */
-  readonly offset: number;
-  /** 1-based physical line where the record starts. */
-  readonly line: number;
-}
+export type { RawRecord } from '../record-format.js';
+export { firstInvalidUtf8 } from '../utf8.js';
 
 export type ParsedRecord =
   | { readonly record: RawRecord; readonly fields: string[] }
@@ -60,17 +56,6 @@ function parseOne(record: RawRecord, options: Options): ParsedRecord {
 /** csv-parse counts lines within the record it was given; the reject already names the real line. */
 function cleanParseMessage(message: string): string {
   return message.replace(/ (at|on) line \d+/g, '');
-}
-
-/** Offset of the first byte that does not start a valid UTF-8 character (only runs on bad records). */
-export function firstInvalidUtf8(raw: Buffer): number {
-  for (let i = 0; i < raw.length; ) {
-    const lead = raw[i];
-    const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    if (!isUtf8(raw.subarray(i, i + length))) return i;
-    i += length;
-  }
-  return raw.length;
 }
 
 /** A record holding nothing but its line ending (a blank line) is skipped, not counted as a row. */

@@ -1,15 +1,15 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../write/item-sink.js';
 import { MAX_ITEM_BYTES, itemSize } from '../attribute-size.js';
+import { decodeBase64 } from '../base64.js';
 import { checkDynamoNumber } from '../dynamo-number.js';
+import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
+import type { MappedRecord } from '../record-format.js';
 import type { ColumnType } from '../../request/import-request.js';
 import type { KeyAttribute } from '../../request/workflow-payloads.js';
 
-
 /** A row became an item (with its key as a string, for de-duplication), or was rejected with a reason. */
-export type MappedRow =
-  | { readonly ok: true; readonly item: Item; readonly key: string }
-  | { readonly ok: false; readonly reason: string };
+export type MappedRow = MappedRecord;
 
 type ValueType = ColumnType | 'B';
 type Converted = { ok: true; value: AttributeValue; canonical: string } | { ok: false; reason: string };
@@ -82,51 +82,20 @@ function convertBoolean(text: string): Converted {
   return { ok: false, reason: `not a boolean (true or false): ${JSON.stringify(text)}` };
 }
 
+/** JSON text read exactly (numbers keep their digits: formats/json/exact-json.ts). */
 function convertJson(text: string): Converted {
   try {
-    return { ok: true, value: toAttributeValue(JSON.parse(text)), canonical: text };
+    return { ok: true, value: parseJsonAttribute(text), canonical: text };
   } catch (error) {
-    const what = error instanceof SyntaxError ? 'invalid JSON' : 'JSON that DynamoDB cannot store';
-    return { ok: false, reason: `${what}: ${(error as Error).message}` };
+    if (error instanceof JsonSyntaxError) return { ok: false, reason: `invalid JSON: ${error.message}` };
+    if (error instanceof JsonValueError) return { ok: false, reason: `JSON that DynamoDB cannot store: ${error.message}` };
+    throw error;
   }
 }
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Binary key attributes are written in the file as base64. */
 function convertBinary(text: string): Converted {
-  if (!BASE64.test(text)) return { ok: false, reason: `not base64 for a binary key: ${JSON.stringify(text)}` };
-  return { ok: true, value: { B: Buffer.from(text, 'base64') }, canonical: text };
-}
-
-/** DynamoDB nests 32 levels, the item being the first: an attribute holds at most 31 levels of lists and maps. */
-const MAX_CONTAINER_DEPTH = 31;
-
-/**
- * A parsed JSON value as a DynamoDB attribute: objects become maps, arrays lists. Throws on what DynamoDB
- * would refuse (a number out of its range, an empty map key, nesting too deep), since one such item makes
- * BatchWriteItem fail the whole batch; the row is rejected instead.
- */
-export function toAttributeValue(value: unknown, depth = 1): AttributeValue {
-  if (value === null) return { NULL: true };
-  if (typeof value === 'boolean') return { BOOL: value };
-  if (typeof value === 'number') return jsonNumber(value);
-  if (typeof value === 'string') return { S: value };
-  if (depth > MAX_CONTAINER_DEPTH) throw new RangeError(`nested deeper than DynamoDB's ${MAX_CONTAINER_DEPTH} levels`);
-  if (Array.isArray(value)) return { L: value.map((v) => toAttributeValue(v, depth + 1)) };
-  const map: Record<string, AttributeValue> = {};
-  for (const [k, v] of Object.entries(value as object)) {
-    if (k === '') throw new RangeError('an object key is empty; DynamoDB refuses empty attribute names');
-    map[k] = toAttributeValue(v, depth + 1);
-  }
-  return { M: map };
-}
-
-/** JSON.parse reads 1e400 as Infinity and keeps 1e-200; a double has at most 17 digits, so only range fails. */
-function jsonNumber(value: number): AttributeValue {
-  const text = String(value);
-  if (!checkDynamoNumber(text).ok) {
-    throw new RangeError(`number ${text} is outside DynamoDB's range (1E-130 to 9.99E+125)`);
-  }
-  return { N: text };
+  const bytes = decodeBase64(text);
+  if (!bytes) return { ok: false, reason: `not base64 for a binary key: ${JSON.stringify(text)}` };
+  return { ok: true, value: { B: bytes }, canonical: text };
 }

@@ -24,7 +24,7 @@ describe('resolveImportRequest', () => {
   it('applies every default to a CSV request', () => {
     expect(resolveImportRequest(MINIMAL)).toEqual({
       ...MINIMAL,
-      format: { delimiter: ',', header: true, quote: '"' },
+      format: { type: 'csv', delimiter: ',', header: true, quote: '"' },
       types: {},
       chunkMiB: 64,
       maxWriteRate: 0,
@@ -32,17 +32,17 @@ describe('resolveImportRequest', () => {
     });
   });
 
-  it('defaults the delimiter to a tab for .tsv and .tab keys, whatever their case', () => {
-    for (const key of ['x.tsv', 'x.TSV', 'y.tab']) {
+  it('defaults the delimiter to a tab for .tsv and .tab keys, whatever their case and compression', () => {
+    for (const key of ['x.tsv', 'x.TSV', 'y.tab', 'x.tsv.gz']) {
       expect(resolveImportRequest({ ...MINIMAL, key }).format.delimiter).toBe('\t');
     }
-    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv.gz' }).format.delimiter).toBe(',');
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv.bak' }).format.delimiter).toBe(',');
   });
 
   it('keeps what the request sets', () => {
     const request = {
       ...MINIMAL,
-      format: { delimiter: ';', header: false, columns: ['a', 'b'], quote: '' },
+      format: { type: 'csv', delimiter: ';', header: false, columns: ['a', 'b'], quote: '', compression: 'gzip' },
       types: { a: 'N', b: 'JSON' },
       chunkMiB: 0.5,
       maxWriteRate: 1000,
@@ -97,5 +97,44 @@ describe('resolveImportRequest', () => {
       'types.a: unknown type "X" (known: S, N, BOOL, JSON)',
       'chunkMiB: must be a number above 0, got -1',
     ]);
+  });
+});
+
+describe('resolveImportRequest format.type', () => {
+  it('detects the format from the key, and the request overrides it', () => {
+    expect(resolveImportRequest({ ...MINIMAL, key: 'in/events.jsonl' }).format).toEqual({ type: 'jsonl' });
+    expect(resolveImportRequest({ ...MINIMAL, key: 'exp/data/x.json.gz' }).format).toEqual({ type: 'dynamodb-json' });
+    expect(resolveImportRequest({ ...MINIMAL, key: 'in/part-0.json', format: { type: 'jsonl' } }).format).toEqual({ type: 'jsonl' });
+    // A .tsv read as CSV by request keeps the tab the extension implies.
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv', format: { type: 'csv' } }).format).toMatchObject({ type: 'csv', delimiter: '\t' });
+  });
+
+  it('keeps a compression the request names, for JSON formats too', () => {
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.jsonl', format: { compression: 'zstd' } }).format).toEqual({ type: 'jsonl', compression: 'zstd' });
+  });
+});
+
+describe.each([
+  { problem: 'the type is unknown', input: { ...MINIMAL, format: { type: 'parquet' } }, field: 'format.type: must be one of csv, jsonl, dynamodb-json, got "parquet"' },
+  { problem: 'the compression is unknown', input: { ...MINIMAL, format: { compression: 'bz2' } }, field: 'format.compression: must be one of none, gzip, zstd, got "bz2"' },
+  // CSV's dialect means nothing to a JSON format: said, not silently ignored.
+  {
+    problem: 'a JSON format has a delimiter',
+    input: { ...MINIMAL, key: 'x.jsonl', format: { delimiter: ',' } },
+    field: 'format.delimiter: only for CSV; jsonl records need none (format.type is "jsonl")',
+  },
+  { problem: 'a JSON format has columns', input: { ...MINIMAL, format: { type: 'dynamodb-json', columns: ['a'] } }, field: 'format.columns: only for CSV' },
+  { problem: 'a JSON format has header false', input: { ...MINIMAL, format: { type: 'jsonl', header: false } }, field: 'format.header: only for CSV' },
+  { problem: 'a JSON format has a quote', input: { ...MINIMAL, format: { type: 'jsonl', quote: '' } }, field: 'format.quote: only for CSV' },
+  {
+    problem: 'a JSON format has types',
+    input: { ...MINIMAL, key: 'x.json', types: { a: 'N' } },
+    field: 'types: only for CSV; dynamodb-json records carry their own types (format.type is "dynamodb-json")',
+  },
+])('resolveImportRequest', ({ problem, input, field }) => {
+  it(`fails when ${problem}`, () => {
+    const error = problemWith(input);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.message).toContain(field);
   });
 });

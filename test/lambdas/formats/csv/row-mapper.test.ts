@@ -101,6 +101,12 @@ describe.each<{ name: string; fields: string[]; item: Item }>([
   // 31 levels of arrays is as deep as DynamoDB nests inside an item (32 counting the item; DynamoDB Local
   // refuses 32 levels of lists or maps in one attribute).
   { name: 'JSON 31 levels deep', fields: ['a', '1', '', '', '', nested(31)], item: { ...KEYS, doc: nestedL(31) } },
+  // JSON numbers keep their text: 38 digits would round through a double to 12345678901234567000...
+  {
+    name: 'JSON numbers exactly as written',
+    fields: ['a', '1', '', '', '', '{"big":12345678901234567890123456789012345678,"f":0.1000000000000000055511151231257827,"e":-1.5E+3}'],
+    item: { ...KEYS, doc: { M: { big: { N: '12345678901234567890123456789012345678' }, f: { N: '0.1000000000000000055511151231257827' }, e: { N: '-1.5E+3' } } } },
+  },
 ])('createRowMapper maps $name', ({ fields, item }) => {
   it('to the expected item', () => {
     expect(mapRow(fields)).toEqual({ ok: true, item, key: 'a\u00001e0' });
@@ -124,9 +130,13 @@ describe.each([
   {
     name: 'a JSON number is out of range',
     fields: ['a', '1', '', '', '', '[1e400]'],
-    reason: 'column "doc": JSON that DynamoDB cannot store: number Infinity is outside',
+    reason: 'column "doc": JSON that DynamoDB cannot store: number 1e400 is outside',
   },
   { name: 'a JSON number is too small', fields: ['a', '1', '', '', '', '{"v":1e-200}'], reason: 'number 1e-200 is outside' },
+  // JSON.parse read 1e-400 as 0 and stored a zero; read exactly it is out of range.
+  { name: 'a JSON number underflows a double', fields: ['a', '1', '', '', '', '[1e-400]'], reason: 'number 1e-400 is outside' },
+  // 39 significant digits: DynamoDB would round it.
+  { name: 'a JSON number has 39 digits', fields: ['a', '1', '', '', '', '[123456789012345678901234567890123456789]'], reason: 'has 39 significant digits' },
   { name: 'a JSON object has an empty key', fields: ['a', '1', '', '', '', '{"":1}'], reason: 'an object key is empty' },
   // One level more than the deepest accepted above.
   { name: 'JSON nests 32 levels', fields: ['a', '1', '', '', '', nested(32)], reason: "nested deeper than DynamoDB's 31 levels" },

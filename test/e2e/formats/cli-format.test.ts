@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { generateJsonLines } from '../../fixtures/json-lines.js';
+import { scanAll, uniqueName } from '../harness.js';
+import { comparable } from './normalize-item.js';
+
+const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
+
+/** Runs the CLI as users do, against the test run's servers (AWS_ENDPOINT_URL_* set: it starts none). */
+function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+
+describe('s3-ddb-import local --format', () => {
+  it('reads a .json file as JSON Lines when told --format jsonl (detection alone says DynamoDB JSON)', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-format-'));
+    const fixture = generateJsonLines(200, { every: 1000 });
+    // A unique name: the CLI uploads to imports/<name> in one shared local bucket.
+    const file = `${uniqueName('part')}.json`;
+    await writeFile(join(cwd, file), fixture.text);
+    const table = uniqueName('cli');
+    const run = await cli(['local', file, '--format', 'jsonl', '--table', table, '--pk', 'id', '--sk', 'seq:N', '--create-table', '--json'], cwd);
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 200, written: 200, rejected: 0 });
+    expect(comparable(await scanAll(table), ['id', 'seq'])).toEqual(comparable(fixture.items, ['id', 'seq']));
+  });
+
+  it('exits 1 with the usage when --format names no format', async () => {
+    const run = await cli(['local', 'x.csv', '--table', 't', '--format', 'parquet'], tmpdir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--format: expected csv|jsonl|dynamodb-json, got "parquet"');
+    expect(run.stderr).toContain('usage: s3-ddb-import local <file>');
+  });
+
+  it('exits 1 before any write when a CSV flag comes with a JSON format', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-format-'));
+    const file = `${uniqueName('x')}.jsonl`;
+    await writeFile(join(cwd, file), '{"id":"a"}\n');
+    const table = uniqueName('cli');
+    const run = await cli(['local', file, '--delimiter', ';', '--table', table, '--pk', 'id', '--create-table', '--json'], cwd);
+    expect(run.code).toBe(1);
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'InvalidRequestError' });
+    expect(run.stderr).toContain('format.delimiter: only for CSV; jsonl records need none');
+    expect(await scanAll(table)).toEqual([]);
+  });
+});

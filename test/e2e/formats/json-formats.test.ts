@@ -1,0 +1,64 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { generateDynamoJson, generateJsonLines, type JsonFixture } from '../../fixtures/json-lines.js';
+import { createBucket, createTable, listKeys, putText, runImport, s3, scanAll } from '../harness.js';
+import { expectRejects, parseRejectsFiles } from '../hostile/rejects-file.js';
+import { comparable } from './normalize-item.js';
+
+async function getBytes(bucket: string, key: string): Promise<Buffer> {
+  const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return Buffer.from(await response.Body!.transformToByteArray());
+}
+
+/**
+ * Runs a generated file through the whole local workflow in 16 KiB chunks with short task timeouts (so
+ * chunks are cut in many places and imports loop through checkpoints), then compares the table with the
+ * items the file holds, item by item, and the rejects files with the lines that had to be rejected.
+ */
+async function importFixture(fixture: JsonFixture, key: string, hash: [string, 'S'], range: [string, 'N'], format?: { type: 'jsonl' | 'dynamodb-json' }) {
+  const bucket = await createBucket();
+  await putText(bucket, key, fixture.text);
+  const table = await createTable(hash, range);
+  const run = await runImport(
+    { bucket, key, table, chunkMiB: 16 / 1024, ...(format ? { format } : {}) },
+    { taskTimeoutsMs: { Preflight: 100, ImportChunk: 1000 }, maxConcurrency: 8 },
+  );
+  expect(run.summary).toMatchObject({
+    status: 'SUCCEEDED_WITH_REJECTS',
+    rows: fixture.rows,
+    written: fixture.items.length,
+    rejected: fixture.rejects.length,
+  });
+  expect(run.chunks.length).toBeGreaterThan(10);
+  const keyNames = [hash[0], range[0]];
+  expect(comparable(await scanAll(table), keyNames)).toEqual(comparable(fixture.items, keyNames));
+  const rejectKeys = (await listKeys(bucket, run.summary.rejectsKey!)).filter((k) => k.endsWith('.csv'));
+  const rejectFiles = await Promise.all(rejectKeys.map((k) => getBytes(bucket, k)));
+  // Each bad line: its line number, the byte offset where it starts, the reason and its bytes as written.
+  expectRejects(Buffer.from(fixture.text), parseRejectsFiles(rejectFiles), fixture.rejects);
+}
+
+describe('JSON formats through the whole workflow', () => {
+  it('imports JSON Lines item by item, 38-digit numbers exact, bad lines rejected with their line', async () => {
+    const fixture = generateJsonLines(1500);
+    expect(fixture.rejects.length).toBeGreaterThanOrEqual(4);
+    await importFixture(fixture, 'in/events.jsonl', ['id', 'S'], ['seq', 'N']);
+  }, 180_000);
+
+  it('imports DynamoDB JSON with every attribute type item by item, bad lines rejected with their line', async () => {
+    const fixture = generateDynamoJson(1200);
+    expect(fixture.rejects.length).toBeGreaterThanOrEqual(4);
+    // Named like an export's data file; the format is detected from `.json`.
+    await importFixture(fixture, 'exp/AWSDynamoDB/01234567890123-abcdefgh/data/part.json', ['pk', 'S'], ['sk', 'N']);
+  }, 180_000);
+
+  it('reads a .json file of plain JSON Lines when the request says format.type jsonl', async () => {
+    const fixture = generateJsonLines(300, { every: 1000 });
+    const bucket = await createBucket();
+    await putText(bucket, 'spark/part-00000.json', fixture.text);
+    const table = await createTable(['id', 'S'], ['seq', 'N']);
+    const { summary } = await runImport({ bucket, key: 'spark/part-00000.json', table, format: { type: 'jsonl' } });
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 300, written: 300, rejected: 0 });
+    expect(comparable(await scanAll(table), ['id', 'seq'])).toEqual(comparable(fixture.items, ['id', 'seq']));
+  });
+});
