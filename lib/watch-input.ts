@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../lambdas/runtime/errors.js';
-import { resolveImportRequest, type ColumnType, type CsvFormat } from '../lambdas/request/import-request.js';
+import { resolveImportRequest, type ImportRequest } from '../lambdas/request/import-request.js';
 import { applyInputTransformer, matchesEventPattern, type EventPattern, type InputTransformer } from './eventbridge-semantics.js';
 
 /**
@@ -8,20 +8,17 @@ import { applyInputTransformer, matchesEventPattern, type EventPattern, type Inp
  * `local watch` applies them to MinIO's uploads (lib/eventbridge-semantics.ts), so both build the same request.
  */
 
-/** An S3 prefix whose new objects are imported into one table with a fixed format. */
-export interface WatchedPrefix {
+/**
+ * The request fields a watch fixes for every upload: the one request type (lambdas/request/import-request.ts)
+ * less what each event gives (bucket, key) and the folder form (a watch fires per object). Derived, so a field
+ * added to the request (`spread`, `format.type`, ...) is one a watch can set too.
+ */
+export type WatchRequestFields = Omit<ImportRequest, 'bucket' | 'key' | 'prefix'>;
+
+/** An S3 prefix whose new objects are imported into one table with fixed request fields. */
+export interface WatchedPrefix extends WatchRequestFields {
   /** Key prefix, e.g. 'imports/ngrams/'. It must not cover the rejects prefix. */
   readonly prefix: string;
-  /** Name of the target table; it must be one of the pipeline's `tables`. */
-  readonly table: string;
-  /** @default - tab for *.tsv and *.tab keys, comma otherwise; header row; '"' quotes */
-  readonly format?: CsvFormat;
-  /** Column name to type. @default - every column is a string (S) */
-  readonly types?: Record<string, ColumnType>;
-  /** Target chunk size. @default - 64 MiB, grown for huge files */
-  readonly chunkMiB?: number;
-  /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
-  readonly maxWriteRate?: number;
 }
 
 /**
@@ -35,12 +32,10 @@ export const WATCH_INPUT_PATHS = {
   'detail-object-key': '$.detail.object.key',
 } as const;
 
-/** The request fields a watch fixes; bucket and key come from the event. */
+/** The request fields a watch fixes (every field but its `prefix`); bucket and key come from the event. */
 export function watchRequestFields(watch: WatchedPrefix): Record<string, unknown> {
-  const { table, format, types, chunkMiB, maxWriteRate } = watch;
-  return Object.fromEntries(
-    Object.entries({ table, format, types, chunkMiB, maxWriteRate }).filter(([, value]) => value !== undefined),
-  );
+  const { prefix: _prefix, ...fields } = watch;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** The rule target's input transformer: `{"bucket":<...>,"key":<...>, ...the watch's fields}`. */

@@ -22,6 +22,8 @@ const WATCHES: WatchedPrefix[] = [
     types: { id: 'S' }, chunkMiB: 16, maxWriteRate: 500 },
   // Only the table.
   { prefix: 'drop/', table: 'words' },
+  // Fields the request grew after the watch type was first written: the watch type derives from the request's.
+  { prefix: 'lines/', table: 'words', format: { type: 'jsonl' }, spread: true },
 ];
 
 /** The deployable stack on the sample's bucket, as `cdk deploy -c bucketName=... -c watches=...` builds it. */
