@@ -23,9 +23,10 @@ export interface RecordedRequest {
  */
 export type Answers = Record<string, (body: Record<string, unknown>) => unknown>;
 
-/** An answer in the query protocol's XML, sent as text/xml. */
+/** An answer in the query protocol's XML, sent as text/xml (with `status` 400 for an error response). */
 export interface XmlAnswer {
   readonly xml: string;
+  readonly status?: number;
 }
 
 export interface StandIn {
@@ -60,7 +61,7 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
     }
     const answered = answer((body ?? {}) as Record<string, unknown>);
     if (typeof answered === 'object' && answered !== null && 'xml' in answered) {
-      response.writeHead(200, { 'content-type': 'text/xml' }).end((answered as XmlAnswer).xml);
+      response.writeHead((answered as XmlAnswer).status ?? 200, { 'content-type': 'text/xml' }).end((answered as XmlAnswer).xml);
       return;
     }
     response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answered));

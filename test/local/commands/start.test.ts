@@ -59,6 +59,9 @@ describe('s3-ddb-import start <local file>', () => {
         { env, timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
     });
     expect(run.code, run.stderr).toBe(0);
+    // stderr is not a terminal here: plain progress lines, no escape codes
+    expect(run.stderr).toMatch(/^uploading: 100% of \d+ bytes$/m);
+    expect(run.stderr).not.toContain('\x1b');
 
     const [started] = startRequests();
     const input = JSON.parse(started.input) as StartRequest;
