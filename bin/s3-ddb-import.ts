@@ -13,6 +13,7 @@ async function main(argv: string[]): Promise<number> {
     err: (line: string) => process.stderr.write(`${line}\n`),
     interactive,
     color: colorAllowed(interactive),
+    columns: process.stderr.columns,
   };
   const cloud = CLOUD_COMMANDS[command ?? ''];
   if (cloud) return runCommand(command, cloud, args, output);

@@ -16,6 +16,8 @@ export interface Output {
   readonly interactive: boolean;
   /** Progress may use colour (a terminal, and NO_COLOR unset). @default false */
   readonly color?: boolean;
+  /** The terminal's width, when stderr is one. */
+  readonly columns?: number;
 }
 
 /** What the summary line and the --json object say besides the execution output. */

@@ -14,6 +14,8 @@ export interface ProgressSink {
   readonly interactive: boolean;
   /** Colour the bar; off when NO_COLOR is set (https://no-color.org) or stderr is not a terminal. */
   readonly color?: boolean;
+  /** The terminal's width: the rewritten line is cut to fit, since a wrapped line cannot be rewritten. @default 120 */
+  readonly columns?: number;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -25,7 +27,8 @@ export function colorAllowed(interactive: boolean, env: NodeJS.ProcessEnv = proc
 
 /**
  * Draws snapshots: on a terminal one line rewritten in place with a bar; otherwise plain lines, at most one
- * every LOG_INTERVAL_MS, plus every change of phase and the end of the scan (so a log shows each step).
+ * every LOG_INTERVAL_MS, plus every change of phase and the end of the upload and of the scan (so a log
+ * shows each step).
  */
 export function createProgressRenderer(sink: ProgressSink) {
   const now = sink.now ?? Date.now;
@@ -36,9 +39,11 @@ export function createProgressRenderer(sink: ProgressSink) {
   return {
     render(snapshot: ProgressSnapshot): void {
       const line = describe(snapshot);
-      const key = `${snapshot.phase}:${snapshot.scan?.complete === true}:${snapshot.queue?.behind ?? ''}`;
+      const finished = snapshot.scan?.complete === true || (snapshot.upload !== undefined && snapshot.upload.loaded >= snapshot.upload.total);
+      const key = `${snapshot.phase}:${finished}:${snapshot.queue?.behind ?? ''}`;
       if (sink.interactive) {
-        write(`\r${bar(fraction(snapshot), sink.color === true)} ${line}\x1b[K`);
+        const room = Math.max(10, (sink.columns ?? 120) - BAR_WIDTH - 2);
+        write(`\r${bar(fraction(snapshot), sink.color === true)} ${line.slice(0, room)}\x1b[K`);
         drawn = true;
       } else if (key !== lastKey || now() - lastPrinted >= LOG_INTERVAL_MS) {
         sink.err(line);

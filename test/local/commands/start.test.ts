@@ -168,3 +168,25 @@ describe('a local folder', () => {
     expect(listed.Contents?.map((o) => o.Key)).toEqual([`${input.prefix}a.csv`, `${input.prefix}part2/b.csv`]);
   });
 });
+
+describe('s3-ddb-import start --follow', () => {
+  it('follows the execution it started to its end and exits as local does', async () => {
+    deployedStack();
+    let described = 0;
+    standIn.answers['AWSStepFunctions.DescribeExecution'] = (body) => {
+      described++;
+      const name = String(body.executionArn).split(':').pop();
+      const output = { status: 'SUCCEEDED', bucket, key: 'k.csv', table: 'ngrams', rows: 3, written: 3, rejected: 0, chunks: 1, rejectsKey: null, reportKey: 'r' };
+      return { executionArn: body.executionArn, stateMachineArn: MACHINE, name, status: 'SUCCEEDED', startDate: 1_741_944_413, stopDate: 1_741_944_415, input: '{}', output: JSON.stringify(output) };
+    };
+    const { output, out } = capture();
+    const command = parseStartCommand(['s3://my-bucket/k.csv', '--table', 'ngrams', '--follow', '--poll-s', '0.001']);
+
+    expect(await runStartCommand(command, cloudClients(standIn), output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
+    const [started] = startRequests();
+    expect(standIn.requests.filter((r) => r.target === 'AWSStepFunctions.DescribeExecution').map((r) => r.body))
+      .toEqual([{ executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${started.name}` }]);
+    expect(described).toBe(1);
+    expect(out).toEqual(['SUCCEEDED: 3 rows, 3 written, 0 rejected, 1 chunks into ngrams in 2.0 s (2 items/s)']);
+  });
+});
