@@ -1,6 +1,14 @@
 import { DescribeExecutionCommand, DescribeMapRunCommand, ListExecutionsCommand, ListMapRunsCommand, type SFNClient } from '@aws-sdk/client-sfn';
 import type { ChunkResult } from '../../lambdas/request/workflow-payloads.js';
 
+/** ListExecutions' largest page (https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html). */
+const PAGE_SIZE = 1000;
+/**
+ * Children described per look at most: when hundreds of chunks finish between two looks, the look stays
+ * quick and the rest are described by the next ones (the metrics count their rows meanwhile).
+ */
+const MAX_DESCRIBED_PER_LOOK = 50;
+
 /** The chunks Map Run's item counts (https://docs.aws.amazon.com/step-functions/latest/apireference/API_DescribeMapRun.html). */
 export interface MapRunCounts {
   readonly mapRunArn: string;
@@ -41,13 +49,15 @@ export async function readMapRun(sfn: SFNClient, executionArn: string, known: st
  */
 export async function readFinishedChunks(sfn: SFNClient, mapRunArn: string, cache: Map<string, ChunkResult>): Promise<ChunkResult[]> {
   let nextToken: string | undefined;
+  let described = 0;
   do {
-    const page = await sfn.send(new ListExecutionsCommand({ mapRunArn, statusFilter: 'SUCCEEDED', nextToken }));
+    const page = await sfn.send(new ListExecutionsCommand({ mapRunArn, statusFilter: 'SUCCEEDED', maxResults: PAGE_SIZE, nextToken }));
     for (const child of page.executions ?? []) {
       const arn = child.executionArn;
-      if (!arn || cache.has(arn)) continue;
-      const described = await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
-      const result = parseChunkResult(described.output);
+      if (!arn || cache.has(arn) || described >= MAX_DESCRIBED_PER_LOOK) continue;
+      const answer = await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
+      described++;
+      const result = parseChunkResult(answer.output);
       if (result) cache.set(arn, result);
     }
     nextToken = page.nextToken;

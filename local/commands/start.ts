@@ -1,5 +1,5 @@
 import { StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REQUEST_FLAG_OPTIONS, UsageError, parseNumber, parseRequestFlags, type RequestFlags } from '../cli-args.js';
 import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
@@ -102,7 +102,7 @@ function locate(source: Source, target: StackTarget, uploadPrefix: string): Loca
   if (!target.bucketName) {
     throw new CloudCommandError('a local source is uploaded to the stack\'s bucket: name the stack with --stack NAME, or give --bucket B with --state-machine');
   }
-  const folderPrefix = source.folder ? `${uploadPrefix}${basename(source.root)}/` : uploadPrefix;
+  const folderPrefix = source.folder ? `${uploadPrefix}${basename(resolve(source.root))}/` : uploadPrefix;
   for (const file of source.files) {
     const watched = watchedPrefixOf(`${folderPrefix}${file.name}`, target.watchedPrefixes);
     if (watched) {

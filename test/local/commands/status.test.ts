@@ -83,7 +83,7 @@ describe('s3-ddb-import status <running execution>', () => {
     // The name is an execution of the stack's state machine.
     expect(standIn.requests.map((r) => r.target)).toEqual(['DescribeStacks', SFN('DescribeExecution'), SFN('GetExecutionHistory'), SFN('ListMapRuns'),
       SFN('DescribeMapRun'), SFN('ListExecutions'), SFN('DescribeExecution'), METRICS]);
-    expect(standIn.requests.find((r) => r.target === SFN('ListExecutions'))?.body).toEqual({ mapRunArn: MAP_RUN, statusFilter: 'SUCCEEDED' });
+    expect(standIn.requests.find((r) => r.target === SFN('ListExecutions'))?.body).toEqual({ mapRunArn: MAP_RUN, statusFilter: 'SUCCEEDED', maxResults: 1000 });
     expect(standIn.requests.find((r) => r.target === METRICS)?.body).toEqual({
       MetricDataQueries: ['ItemsWritten', 'ItemsRejected'].map((name, i) => ({
         Id: ['written', 'rejected'][i],
