@@ -1,21 +1,35 @@
 import { USAGE, UsageError, parseLocalCommand } from '../local/cli-args.js';
+import { CLOUD_COMMANDS, LOCAL_SUBCOMMANDS, mainUsage, runCommand } from '../local/commands/index.js';
 import { loadHandlerFactories } from '../local/handler-bundles.js';
 import { EXIT_FAILED, runLocalCommand } from '../local/local-command.js';
+import { colorAllowed } from '../local/progress/renderer.js';
 import { runLocalWatchCli } from '../local/watch/watch-command.js';
 
-/** CLI entry: `s3-ddb-import local <file> ...` (see USAGE). */
+/** CLI entry: `s3-ddb-import local <file> ...`, `start`, `status`, `estimate` (see mainUsage). */
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
+  const interactive = Boolean(process.stderr.isTTY);
   const output = {
     out: (line: string) => process.stdout.write(`${line}\n`),
     err: (line: string) => process.stderr.write(`${line}\n`),
-    interactive: Boolean(process.stderr.isTTY),
+    interactive,
+    color: colorAllowed(interactive),
+    columns: process.stderr.columns,
   };
+  const cloud = CLOUD_COMMANDS[command ?? ''];
+  if (cloud) return runCommand(command, cloud, args, output);
   if (command !== 'local') {
-    output.err(command === undefined || command === '--help' ? USAGE : `unknown command ${JSON.stringify(command)}\n${USAGE}`);
-    return command === '--help' ? 0 : EXIT_FAILED;
+    if (command === '--help' || command === '-h') output.out(mainUsage());
+    else output.err(command === undefined ? mainUsage() : `unknown command ${JSON.stringify(command)}\n${mainUsage()}`);
+    return command === '--help' || command === '-h' ? 0 : EXIT_FAILED;
   }
+  const sub = LOCAL_SUBCOMMANDS[args[0] ?? ''];
+  if (sub) return runCommand(`local ${args[0]}`, sub, args.slice(1), output);
   if (args[0] === 'watch') return runLocalWatchCli(args.slice(1), output); // `local watch`; a file named watch: ./watch
+  if (args.includes('--help') || args.includes('-h')) {
+    output.out(USAGE);
+    return 0;
+  }
   try {
     const local = parseLocalCommand(args);
     // Load the handler bundles while the servers start and the file uploads, mostly waits; the runner

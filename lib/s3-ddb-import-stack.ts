@@ -64,8 +64,11 @@ export class S3DdbImportStack extends Stack {
       failedExecutionAlarm: props.failedExecutionAlarm,
     });
 
+    // Output names are public contract: `s3-ddb-import start/status` find the stack's parts by them.
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    // `start` refuses to upload under a watched prefix (the rule would start a second import of the upload).
+    new CfnOutput(this, 'WatchedPrefixes', { value: JSON.stringify((props.watches ?? []).map((w) => w.prefix)) });
   }
 
   /** The named bucket; with a key ARN, the bucket carries it so the pipeline grants its use. */

@@ -52,47 +52,80 @@ export function parseLocalCommand(args: string[]): LocalCommand {
     allowPositionals: true,
     strict: true,
     options: {
-      table: { type: 'string' }, pk: { type: 'string' }, sk: { type: 'string' },
-      'create-table': { type: 'boolean', default: false }, format: { type: 'string' }, delimiter: { type: 'string' },
-      'no-header': { type: 'boolean', default: false }, columns: { type: 'string' }, types: { type: 'string' },
-      concurrency: { type: 'string' }, 'chunk-mib': { type: 'string' }, 'timeout-s': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'max-write-rate': { type: 'string' }, spread: { type: 'boolean', default: false },
-      request: { type: 'string' },
+      ...REQUEST_FLAG_OPTIONS,
+      pk: { type: 'string' }, sk: { type: 'string' }, 'create-table': { type: 'boolean', default: false },
+      concurrency: { type: 'string' }, 'timeout-s': { type: 'string' }, request: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
   if (values.request !== undefined) {
     const given = REQUEST_FLAGS.find((flag) => values[flag] !== undefined && values[flag] !== false);
     if (given) throw new UsageError(`--${given} cannot be combined with --request: the payload is the request, edit it there`);
-  } else if (!values.table) throw new UsageError('--table is required');
+  }
+  const flags = parseRequestFlags(values);
+  if (values.request === undefined && !flags.table) throw new UsageError('--table is required');
   const createTable = values['create-table'] === true;
   if (createTable && !values.pk) throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
-  if (values.format !== undefined && !FORMAT_TYPES.includes(values.format as FormatType)) {
-    throw new UsageError(`--format: expected ${FORMAT_TYPES.join('|')}, got ${JSON.stringify(values.format)}`);
-  }
-  const format: RequestFormat = {
-    ...(values.format !== undefined ? { type: values.format as FormatType } : {}),
-    ...(values.delimiter !== undefined ? { delimiter: values.delimiter === 'tab' ? '\t' : values.delimiter } : {}),
-    ...(values['no-header'] ? { header: false } : {}),
-    ...(values.columns !== undefined ? { columns: values.columns.split(',') } : {}),
-  };
   return {
     file: positionals[0],
-    table: values.table ?? '',
+    ...flags,
+    table: flags.table ?? '',
     ...(values.request !== undefined ? { requestFile: values.request } : {}),
     ...(values.pk ? { partitionKey: parseKey(values.pk, '--pk') } : {}),
     ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}),
     createTable,
-    format,
-    types: parseTypes(values.types),
-    concurrency: parseNumber(values.concurrency, '--concurrency', DEFAULT_MAX_CONCURRENCY, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY),
-    ...(values['chunk-mib'] !== undefined ? { chunkMiB: parseNumber(values['chunk-mib'], '--chunk-mib', DEFAULT_CHUNK_MIB, (n) => n > 0) } : {}),
+    concurrency: parseConcurrency(values.concurrency),
     timeoutSeconds: parseNumber(values['timeout-s'], '--timeout-s', DEFAULT_LAMBDA_TIMEOUT_SECONDS, (n) => n > 0 && n <= MAX_LAMBDA_TIMEOUT_SECONDS),
+  };
+}
+
+/**
+ * The flags that shape the request, shared by `local`, `start` and `estimate` (parseArgs option specs):
+ * the target table, the format, the column types, the chunk size, the write cap, spread, and --json.
+ */
+export const REQUEST_FLAG_OPTIONS = {
+  table: { type: 'string' }, format: { type: 'string' }, delimiter: { type: 'string' },
+  'no-header': { type: 'boolean', default: false }, columns: { type: 'string' }, types: { type: 'string' },
+  'chunk-mib': { type: 'string' }, 'max-write-rate': { type: 'string' }, spread: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+} as const;
+
+/** What REQUEST_FLAG_OPTIONS parse into; `table` is checked by each command (a request file may name it). */
+export type RequestFlags = Pick<LocalCommand, 'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread'> & {
+  readonly table: string | undefined;
+};
+
+/** The request flags' values, checked. Throws UsageError naming the bad flag. */
+export function parseRequestFlags(values: Record<string, string | boolean | undefined>): RequestFlags {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const table = text('table') || undefined;
+  const type = text('format');
+  if (type !== undefined && !FORMAT_TYPES.includes(type as FormatType)) {
+    throw new UsageError(`--format: expected ${FORMAT_TYPES.join('|')}, got ${JSON.stringify(type)}`);
+  }
+  const delimiter = text('delimiter');
+  const columns = text('columns');
+  const format: RequestFormat = {
+    ...(type !== undefined ? { type: type as FormatType } : {}),
+    ...(delimiter !== undefined ? { delimiter: delimiter === 'tab' ? '\t' : delimiter } : {}),
+    ...(values['no-header'] ? { header: false } : {}),
+    ...(columns !== undefined ? { columns: columns.split(',') } : {}),
+  };
+  const chunkMiB = text('chunk-mib');
+  return {
+    table,
+    format,
+    types: parseTypes(text('types')),
+    ...(chunkMiB !== undefined ? { chunkMiB: parseNumber(chunkMiB, '--chunk-mib', DEFAULT_CHUNK_MIB, (n) => n > 0) } : {}),
     json: values.json === true,
-    maxWriteRate: parseNumber(values['max-write-rate'], '--max-write-rate', 0, (n) => n >= 0),
+    maxWriteRate: parseNumber(text('max-write-rate'), '--max-write-rate', 0, (n) => n >= 0),
     spread: values.spread === true,
   };
+}
+
+/** --concurrency: the Map's MaxConcurrency, 1 to MAX_CONCURRENCY. */
+export function parseConcurrency(text: string | undefined): number {
+  return parseNumber(text, '--concurrency', DEFAULT_MAX_CONCURRENCY, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY);
 }
 
 /** `name[:S|N|B]` of --pk and --sk. */

@@ -60,16 +60,21 @@ export async function ensureTable(
   return true;
 }
 
-/** Copies every object under `prefix` into `dir` (local S3 stops with the command; the files stay). */
+/** Copies every object under `prefix` into `dir` (local S3 stops with the command; a deployed bucket's rejects come home). */
 export async function downloadPrefix(s3: S3Client, bucket: string, prefix: string, dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
   const files: string[] = [];
-  for (const object of listed.Contents ?? []) {
-    const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
-    const target = join(dir, basename(object.Key ?? 'object'));
-    await writeFile(target, await response.Body!.transformToByteArray());
-    files.push(target);
-  }
+  let token: string | undefined;
+  do {
+    // A deployed import of 1,000 chunks can leave more rejects files than one page of 1,000 keys.
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    for (const object of listed.Contents ?? []) {
+      const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
+      const target = join(dir, basename(object.Key ?? 'object'));
+      await writeFile(target, await response.Body!.transformToByteArray());
+      files.push(target);
+    }
+    token = listed.NextContinuationToken;
+  } while (token);
   return files;
 }

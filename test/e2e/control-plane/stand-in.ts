@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { AwsControlPlane } from '../../../lambdas/runtime/control-plane-aws.js';
 
 /**
- * A stand-in for the Step Functions and Lambda control APIs, which have no local server: it records every
- * request the real SDK clients send over HTTP and answers from `answers`. Tests check the exact requests.
+ * A stand-in for the control APIs that have no local server (Step Functions, Lambda, CloudFormation,
+ * CloudWatch): it records every request the real SDK clients send over HTTP and answers from `answers`.
+ * Tests check the exact requests.
  */
 export interface RecordedRequest {
   readonly method: string;
@@ -16,8 +17,17 @@ export interface RecordedRequest {
   readonly body: unknown;
 }
 
-/** What the stand-in answers: a JSON body per operation (its X-Amz-Target, or `METHOD path` for Lambda's REST). */
+/**
+ * What the stand-in answers: a JSON body per operation (its X-Amz-Target, or `METHOD path` for Lambda's REST),
+ * or `{ xml }` for the query protocol (CloudFormation), whose operation is the form body's `Action`.
+ */
 export type Answers = Record<string, (body: Record<string, unknown>) => unknown>;
+
+/** An answer in the query protocol's XML, sent as text/xml (with `status` 400 for an error response). */
+export interface XmlAnswer {
+  readonly xml: string;
+  readonly status?: number;
+}
 
 export interface StandIn {
   readonly endpoint: string;
@@ -30,6 +40,8 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
+  // The query protocol (CloudFormation) sends a form: Action=DescribeStacks&Version=...&StackName=...
+  if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -38,7 +50,8 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
   const standIn = { requests, answers } as StandIn;
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
-    const target = request.headers['x-amz-target'] as string | undefined;
+    const action = (body as { Action?: string } | undefined)?.Action;
+    const target = (request.headers['x-amz-target'] as string | undefined) ?? action;
     const path = (request.url ?? '').split('?')[0];
     requests.push({ method: request.method ?? '', path, target, body });
     const answer = standIn.answers[target ?? `${request.method} ${path}`];
@@ -46,7 +59,12 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
       response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `no answer for ${target ?? path}` }));
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answer((body ?? {}) as Record<string, unknown>)));
+    const answered = answer((body ?? {}) as Record<string, unknown>);
+    if (typeof answered === 'object' && answered !== null && 'xml' in answered) {
+      response.writeHead((answered as XmlAnswer).status ?? 200, { 'content-type': 'text/xml' }).end((answered as XmlAnswer).xml);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answered));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,113 @@
+import type { ProgressSnapshot } from './snapshot.js';
+
+/** Minimum time between progress lines when stderr is not a terminal (CI logs stay short). */
+export const LOG_INTERVAL_MS = 2000;
+/** Characters of the bar drawn on a terminal. */
+const BAR_WIDTH = 20;
+
+/** Where progress goes: stderr lines, or one rewritten line on a terminal. */
+export interface ProgressSink {
+  err(line: string): void;
+  /** Raw text for the rewritten terminal line. @default - process.stderr.write */
+  write?(text: string): void;
+  /** stderr is a terminal: draw a bar and rewrite one line (escape codes only then). */
+  readonly interactive: boolean;
+  /** Colour the bar; off when NO_COLOR is set (https://no-color.org) or stderr is not a terminal. */
+  readonly color?: boolean;
+  /** The terminal's width: the rewritten line is cut to fit, since a wrapped line cannot be rewritten. @default 120 */
+  readonly columns?: number;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+/** Whether a terminal may be coloured: NO_COLOR set to anything but "" turns colour off. */
+export function colorAllowed(interactive: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return interactive && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+}
+
+/**
+ * Draws snapshots: on a terminal one line rewritten in place with a bar; otherwise plain lines, at most one
+ * every LOG_INTERVAL_MS, plus every change of phase and the end of the upload and of the scan (so a log
+ * shows each step).
+ */
+export function createProgressRenderer(sink: ProgressSink) {
+  const now = sink.now ?? Date.now;
+  const write = sink.write ?? ((text: string) => void process.stderr.write(text));
+  let lastPrinted = -Infinity;
+  let lastKey = '';
+  let drawn = false;
+  return {
+    render(snapshot: ProgressSnapshot): void {
+      const line = describe(snapshot);
+      const finished = snapshot.scan?.complete === true || (snapshot.upload !== undefined && snapshot.upload.loaded >= snapshot.upload.total);
+      const key = `${snapshot.phase}:${finished}:${snapshot.queue?.behind ?? ''}`;
+      if (sink.interactive) {
+        const room = Math.max(10, (sink.columns ?? 120) - BAR_WIDTH - 2);
+        write(`\r${bar(fraction(snapshot), sink.color === true)} ${line.slice(0, room)}\x1b[K`);
+        drawn = true;
+      } else if (key !== lastKey || now() - lastPrinted >= LOG_INTERVAL_MS) {
+        sink.err(line);
+        lastPrinted = now();
+      }
+      lastKey = key;
+    },
+    /** Ends the rewritten line so what follows starts on its own. */
+    done(): void {
+      if (drawn) write('\n');
+      drawn = false;
+    },
+  };
+}
+
+/** The plain line for a snapshot; `local`'s lines from before this view are kept word for word. */
+export function describe(s: ProgressSnapshot): string {
+  switch (s.phase) {
+    case 'uploading':
+      return `uploading: ${percent(s.upload?.loaded ?? 0, s.upload?.total ?? 0)}% of ${s.upload?.total ?? 0} bytes`;
+    case 'queued':
+      return `queued: waiting for an earlier import into the same table (${s.queue?.behind}), asking again in ${s.queue?.waitSeconds} s`;
+    case 'scanning':
+      return `scanning: ${percent(s.scan?.offset ?? 0, s.scan?.size ?? 0)}% of ${s.scan?.size ?? 0} bytes, ${s.scan?.chunks ?? 0} chunks`;
+    default: {
+      const chunks = s.chunks ?? { done: 0, total: 0 };
+      const failed = chunks.failed ? `, ${chunks.failed} failed` : '';
+      const rows = s.rows ?? { rows: 0, rejected: 0 };
+      const rate = s.rate ? `, ${Math.round(s.rate)} rows/s` : '';
+      const eta = s.etaSeconds !== undefined && s.etaSeconds !== null && s.phase === 'importing' ? `, ETA ${duration(s.etaSeconds)}` : '';
+      return `${s.phase}: ${chunks.done}/${chunks.total} chunks${failed}, ${rows.rows} rows, ${rows.rejected} rejected${rate}${eta}`;
+    }
+  }
+}
+
+/** How far along the current phase is, 0 to 1: bytes uploaded or scanned, then rows (or chunks) imported. */
+function fraction(s: ProgressSnapshot): number {
+  if (s.phase === 'uploading') return ratio(s.upload?.loaded ?? 0, s.upload?.total ?? 0);
+  if (s.phase === 'scanning') return ratio(s.scan?.offset ?? 0, s.scan?.size ?? 0);
+  if (s.phase === 'queued') return 0;
+  if (s.phase === 'summarizing') return 1;
+  const rows = s.rows?.rows ?? 0;
+  if (s.rate && s.etaSeconds !== null && s.etaSeconds !== undefined) return ratio(rows, rows + s.rate * s.etaSeconds);
+  return ratio(s.chunks?.done ?? 0, s.chunks?.total ?? 0);
+}
+
+function bar(done: number, color: boolean): string {
+  const filled = Math.round(done * BAR_WIDTH);
+  const body = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
+  return color ? `\x1b[36m${body}\x1b[0m` : body;
+}
+
+function ratio(part: number, whole: number): number {
+  return whole > 0 ? Math.min(1, Math.max(0, part / whole)) : 1;
+}
+
+function percent(part: number, whole: number): number {
+  return Math.round(100 * ratio(part, whole));
+}
+
+/** 42 s, 3m05s, 2h07m: short and sortable by eye. */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
