@@ -103,7 +103,9 @@ export async function peersFigure(ctx: PeerContext) {
       const { wallSeconds, cpuSeconds } = await timeProcess(c.command(file, table));
       const landed = await countItems(ctx.dynamodb, table);
       if (landed !== PEER_ROWS) throw new Error(`peers: ${c.name} landed ${landed} of ${PEER_ROWS} rows`);
-      (runs[c.name] ??= []).push({ itemsPerSecond: PEER_ROWS / wallSeconds, cpuSecondsPer100k: (cpuSeconds / PEER_ROWS) * 100_000 });
+      const figure = { itemsPerSecond: PEER_ROWS / wallSeconds, cpuSecondsPer100k: (cpuSeconds / PEER_ROWS) * 100_000 };
+      ctx.log(`peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, ${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k`);
+      (runs[c.name] ??= []).push(figure);
     }
   }
   const byContender = Object.fromEntries(Object.entries(runs).map(([name, rs]) => [name, {
