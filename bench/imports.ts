@@ -27,10 +27,10 @@ export async function importInChild(table: string, bucket: string, key: string, 
   const request = resolveImportRequest({ bucket, key, table, types: { match_count: 'N', volume_count: 'N' } });
   const event: ImportChunkEvent = {
     job: {
-      request, executionName: 'bench', etag: '*', columns: ['ngram', 'year', 'match_count', 'volume_count'],
+      request, executionName: 'bench', etag: '*', sources: { folder: '', objects: [{ key, size, etag: '*' }], staging: null, exportManifest: null }, columns: ['ngram', 'year', 'match_count', 'volume_count'],
       keys: [{ name: 'ngram', type: 'S', role: 'HASH' }, { name: 'year', type: 'N', role: 'RANGE' }], maxConcurrency: 1, chunkCount: 1, dataBytes: size - header,
     },
-    chunk: { start: header, end: Math.min(chunkEnd, size), line: 2 },
+    chunk: { object: 0, start: header, end: Math.min(chunkEnd, size), line: 2 },
     chunkIndex: 0,
   };
   const child = fileURLToPath(new URL('./import-child.ts', import.meta.url));
