@@ -107,15 +107,19 @@ async function scanObject(params: ScanObjectsParams, index: number, resume: Chec
 }
 
 /**
- * Resuming a staged object decompresses it again up to the checkpoint; when that alone brings the invocation to
- * its deadline, no piece could follow and every retry would do the same: fail by name instead. At the measured
- * decompression rates this takes a decompressed size of some 100 GB (README, "Sources").
+ * Resuming a staged object decompresses it again up to the checkpoint. When the deadline came while doing so
+ * and that took a minute or more, the next invocation would skip as long again and get no further: fail by
+ * name instead of timing out on every retry. At the measured decompression rates (README, "Sources") a
+ * 15-minute preflight meets this only past some 100 GB of decompressed data.
  */
-async function* failIfSkipTookTheInvocation(data: AsyncIterable<Buffer>, offset: number, shouldStop: () => boolean,
-  where: string): AsyncGenerator<Buffer> {
+export const SLOW_SKIP_MS = 60_000;
+
+export async function* failIfSkipTookTheInvocation(data: AsyncIterable<Buffer>, offset: number, shouldStop: () => boolean,
+  where: string, clock: () => number = () => performance.now()): AsyncGenerator<Buffer> {
+  const started = clock();
   let first = true;
   for await (const buf of data) {
-    if (first && shouldStop()) {
+    if (first && shouldStop() && clock() - started >= SLOW_SKIP_MS) {
       throw new SourceTooLargeError(`${where}: decompressing it again up to byte ${offset}, where staging stopped, took ` +
         'this preflight invocation to its deadline: the object is too big to stage; split it into several objects');
     }
