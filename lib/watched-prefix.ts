@@ -28,7 +28,7 @@ export interface WatchedPrefix {
  * fire on the pipeline's own rejects and reports (a loop), or a format/types the request validator
  * would reject on every upload.
  */
-export function checkWatch(watch: WatchedPrefix, tableNames: readonly string[], rejectsPrefix: string): void {
+export function checkWatch(watch: WatchedPrefix, tableNames: readonly string[], rejectsPrefix: string, stagingPrefix?: string): void {
   const where = `watch for prefix '${watch.prefix}'`;
   const namesKnown = tableNames.every((name) => !Token.isUnresolved(name));
   if (namesKnown && !tableNames.includes(watch.table)) {
@@ -38,6 +38,10 @@ export function checkWatch(watch: WatchedPrefix, tableNames: readonly string[], 
     const rejects = `${rejectsPrefix}/`;
     if (rejects.startsWith(watch.prefix) || watch.prefix.startsWith(rejects)) {
       throw new Error(`${where}: overlaps the rejects prefix '${rejects}', so reports would trigger imports`);
+    }
+    const staging = stagingPrefix && `${stagingPrefix}/`;
+    if (staging && (staging.startsWith(watch.prefix) || watch.prefix.startsWith(staging))) {
+      throw new Error(`${where}: overlaps the staging prefix '${staging}', so staged pieces would trigger imports`);
     }
   }
   try {
