@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { ImportSummary } from '../lambdas/request/workflow-payloads.js';
 import type { LocalCommand } from './cli-args.js';
-import { LOCAL_BUCKET, downloadPrefix, ensureBucket, ensureTable, uploadFile } from './local-stack.js';
+import { LOCAL_BUCKET, downloadPrefix, ensureBucket, ensureTable, uploadSource } from './local-stack.js';
 import { createProgressPrinter } from './progress.js';
 import { runLocalImport } from './runner.js';
 import { createWiring } from '../lambdas/runtime/wiring.js';
@@ -20,7 +20,10 @@ export interface Output {
   readonly interactive: boolean;
 }
 
-/** `s3-ddb-import local`: start local services, upload the file, run the workflow, print the summary. */
+/**
+ * `s3-ddb-import local`: start local services, upload the file (or folder, or DynamoDB export), run the workflow,
+ * print the summary.
+ */
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
   const services = await startLocalServices({ log: output.err });
@@ -29,13 +32,13 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     const wiring = createWiring(services); // the handlers talk to exactly the servers started here
     const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);
-    const key = await uploadFile(s3, LOCAL_BUCKET, command.file);
+    const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
     if (command.createTable && command.partitionKey) {
       await ensureTable(dynamodb, command.table, command.partitionKey, command.sortKey);
     }
     const request: ImportRequest = {
       bucket: LOCAL_BUCKET,
-      key,
+      ...source,
       table: command.table,
       format: command.format,
       types: command.types,
