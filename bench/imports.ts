@@ -9,12 +9,12 @@ import { runLocalImport } from '../local/runner.js';
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
 /** Runs the whole local workflow (preflight to summary) into `table`: items/s over the whole run. */
-export async function timedImport(request: { bucket: string; key: string; table: string; chunkMiB: number; maxWriteRate?: number }, rows: number) {
+export async function timedImport(request: { bucket: string; key?: string; prefix?: string; table: string; chunkMiB: number; maxWriteRate?: number }, rows: number) {
   const started = performance.now();
   const summary = await runLocalImport({ ...request, types: { match_count: 'N', volume_count: 'N' } }, { maxConcurrency: DEFAULT_MAX_CONCURRENCY });
   const durationMs = performance.now() - started;
   if (summary.written !== rows) throw new Error(`import wrote ${summary.written} of ${rows} rows`);
-  return { itemsPerSecond: round(rows / (durationMs / 1000)), rows, chunks: summary.chunks, durationMs: round(durationMs) };
+  return { itemsPerSecond: round(rows / (durationMs / 1000)), rows, chunks: summary.chunks, objects: summary.objects, durationMs: round(durationMs) };
 }
 
 /**

@@ -2,7 +2,8 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited) runs only those; default all.
+ * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, sources, staging) runs only those;
+ * default all. `sources` needs the plain pipeline's figure, so it runs `pipeline` too.
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -15,6 +16,7 @@ import { generateNgrams } from '../test/fixtures/ngrams.js';
 import { importInChild, timedImport } from './imports.js';
 import { plainReadMbPerSecond, preflightMbPerSecond, quotedCsv, scannerGbPerSecond } from './scan-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
+import { sourceFigures, stagingFigure } from './source-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -26,7 +28,7 @@ const CAP = 2000;
 const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
-const wanted = (figure: string) => !ONLY || ONLY.includes(figure);
+const wanted = (figure: string) => !ONLY || ONLY.includes(figure) || (figure === 'pipeline' && ONLY.includes('sources'));
 const ratio = (a: number | undefined, b: number | undefined, digits = 3) => (a && b ? round(a / b, digits) : null);
 
 const benchStarted = performance.now();
@@ -61,7 +63,7 @@ try {
   let largeSize: number | undefined; // a 2M-row TSV (~66 MB) that scan and import both read
   const uploadLarge = async () => (largeSize ??= await upload('large.tsv', generateNgrams(2_000_000, { seed: 4 }).text));
 
-  const needsPipelineFile = ['ceiling', 'pipeline', 'naive', 'import'].some(wanted);
+  const needsPipelineFile = ['ceiling', 'pipeline', 'naive', 'import', 'sources'].some(wanted);
   log(`generating ${needsPipelineFile ? ROWS : 0} 1-gram rows`);
   const ngrams = generateNgrams(needsPipelineFile ? ROWS : 0);
   const file = `${DATA_DIR}ngrams.tsv`;
@@ -102,6 +104,13 @@ try {
     await upload('capped.tsv', generateNgrams(CAPPED_ROWS, { seed: 3 }).text);
     const capped = await timedImport({ bucket, key: 'capped.tsv', table: await newTable(), chunkMiB: 0.5, maxWriteRate: CAP }, CAPPED_ROWS);
     out.capped = { maxWriteRate: CAP, itemsPerSecond: capped.itemsPerSecond, ratioToCap: ratio(capped.itemsPerSecond, CAP) };
+  }
+
+  const sourceCtx = { bucket, s3, upload, newTable, log };
+  if (wanted('sources') && pipeline) out.sources = await sourceFigures(sourceCtx, ngrams.text, ROWS, pipeline.itemsPerSecond);
+  if (wanted('staging')) {
+    log('staging: decompress and stage one big .gz (the 2M-row TSV) against MinIO');
+    out.staging = await stagingFigure(sourceCtx, Buffer.from(generateNgrams(2_000_000, { seed: 4 }).text));
   }
 
   if (wanted('throttled')) out.throttled = await throttledFigure(ctx);
@@ -151,6 +160,10 @@ function targets(out: Record<string, any>) {
   if (out.import) {
     checks.importPeakRss = Math.max(out.import.small.peakRssMB, out.import.large.peakRssMB) <= 256;
     checks.importCpuPer100k = Math.max(out.import.small.cpuSecondsPer100k, out.import.large.cpuSecondsPer100k) <= 4;
+  }
+  if (out.sources) {
+    checks.gzipFileToPlainPipeline = out.sources.gzipFile.ratioToPlainPipeline >= 0.9;
+    checks.partFilesToPlainPipeline = out.sources.partFiles.ratioToPlainPipeline >= 0.9;
   }
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;

@@ -46,12 +46,15 @@ export function checkDecompressible(compression: Compression, where: string, ver
   }
 }
 
+/** Decompressed output comes in buffers of this size (zlib's default is 16 KiB): fewer, larger hand-overs. */
+const OUTPUT_CHUNK_BYTES = 64 * 1024;
+
 /**
  * A streaming decompressor. gzip: `createGunzip` reads every member of a multi-member file (as pigz and bgzip
  * write them) as one stream; zstd: concatenated frames likewise.
  */
 export function createDecompressor(compression: Exclude<Compression, 'none'>, where: string): Transform {
-  if (compression === 'gzip') return zlib.createGunzip();
+  if (compression === 'gzip') return zlib.createGunzip({ chunkSize: OUTPUT_CHUNK_BYTES });
   checkDecompressible(compression, where);
   return zstdFactory()!();
 }
