@@ -2,8 +2,9 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, peers, formats) runs only those; default all.
- * `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, peers, formats, sources, staging) runs
+ * only those; default all. `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -18,6 +19,7 @@ import { importInChild, timedImport } from './imports.js';
 import { plainReadMbPerSecond, preflightMbPerSecond, quotedCsv, scannerGbPerSecond } from './scan-figures.js';
 import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
+import { sourceFigures, stagingFigure } from './source-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -66,7 +68,7 @@ try {
   let largeSize: number | undefined; // a 2M-row TSV (~66 MB) that scan and import both read
   const uploadLarge = async () => (largeSize ??= await upload('large.tsv', generateNgrams(2_000_000, { seed: 4 }).text));
 
-  const needsPipelineFile = ['ceiling', 'pipeline', 'naive', 'import'].some(wanted);
+  const needsPipelineFile = ['ceiling', 'pipeline', 'naive', 'import', 'sources'].some(wanted);
   log(`generating ${needsPipelineFile ? ROWS : 0} 1-gram rows`);
   const ngrams = generateNgrams(needsPipelineFile ? ROWS : 0);
   const file = `${DATA_DIR}ngrams.tsv`;
@@ -110,6 +112,13 @@ try {
   }
 
   if (wanted('peers')) out.peers = await peersFigure({ newTable, dynamodb, dataDir: DATA_DIR, log });
+  const sourceCtx = { bucket, s3, upload, newTable, log };
+  if (wanted('sources')) out.sources = await sourceFigures(sourceCtx, ngrams.text, ROWS);
+  if (wanted('staging')) {
+    log('staging: decompress and stage one big .gz (the 2M-row TSV) against MinIO');
+    out.staging = await stagingFigure(sourceCtx, Buffer.from(generateNgrams(2_000_000, { seed: 4 }).text));
+  }
+
   if (wanted('throttled')) out.throttled = await throttledFigure(ctx);
   if (wanted('rateLimited')) out.rateLimited = await rateLimitedFigure(ctx);
 
@@ -162,6 +171,11 @@ function targets(out: Record<string, any>) {
   if (out.import) {
     checks.importPeakRss = Math.max(out.import.small.peakRssMB, out.import.large.peakRssMB) <= 256;
     checks.importCpuPer100k = Math.max(out.import.small.cpuSecondsPer100k, out.import.large.cpuSecondsPer100k) <= 4;
+  }
+  if (out.sources) {
+    for (const name of ['gzipFile', 'partFiles', 'gzipPartFiles']) {
+      checks[`${name}ToPlainPipeline`] = out.sources[name].ratioToPlainPipeline >= 0.9;
+    }
   }
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;

@@ -49,7 +49,7 @@ export async function preflightMbPerSecond(s3: S3Client, source: SourceObject, s
     dialect: scannerDialect({ delimiter, quote: '"' }),
     chunkBytes: 64 * MIB,
     size,
-    from: { offset: 0, line: 1, inQuotes: false },
+    from: { offset: 0, line: 1 },
     read: (offset) => readRange(send, source, offset, size),
     shouldStop: () => false,
   });

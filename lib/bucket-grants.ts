@@ -16,6 +16,9 @@ import { acknowledge, wildcardResourceFinding } from './nag-acknowledgments.js';
  * - A missing key answers 404 only with `s3:ListBucket` on the bucket, 403 AccessDenied without it (same page);
  *   the handlers turn the 404 into SourceObjectNotFoundError, so readers hold `s3:ListBucket` on the bucket ARN.
  * - PutObject without ACL, tagging or object-lock headers: `s3:PutObject` on the object.
+ * - DeleteObject without a version id: `s3:DeleteObject` on the object.
+ * - ListObjectsV2 (a prefix's objects, an export's folder): `s3:ListBucket` on the bucket, the grant readers hold;
+ *   the prefix a request names is known only at run time, so no `s3:prefix` condition can narrow it.
  * - SSE-KMS: S3 uses the key with the caller's permissions, `kms:Decrypt` to return an object and
  *   `kms:GenerateDataKey` to store one (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html,
  *   https://repost.aws/knowledge-center/s3-bucket-access-default-encryption); writers need `kms:Decrypt` only
@@ -38,10 +41,17 @@ export function grantSourceRead(bucket: s3.IBucket, key: kms.IKey | undefined, f
 
 /** Lets `fn` put objects under `objectsKeyPattern` of `bucket`, encrypted with `key` when there is one. */
 export function grantObjectPut(bucket: s3.IBucket, key: kms.IKey | undefined, fn: NodejsFunction,
-  objectsKeyPattern: string): void {
+  objectsKeyPattern: string, what = 'rejects and reports go to <rejectsPrefix>/<execution>/...'): void {
   s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:PutObject');
   key?.grant(fn, 'kms:GenerateDataKey');
   acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
-    'rejects and reports go to <rejectsPrefix>/<execution>/..., keys known only at run time; nothing outside it ' +
-    '(s3:PutObject only)');
+    `${what}, keys known only at run time; nothing outside it (s3:PutObject only)`);
+}
+
+/** Lets `fn` delete objects under `objectsKeyPattern` of `bucket` (the staged pieces it has imported). */
+export function grantObjectDelete(bucket: s3.IBucket, fn: NodejsFunction, objectsKeyPattern: string): void {
+  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:DeleteObject');
+  acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
+    'an import deletes each staged piece under <stagingPrefix>/<execution>/ once its chunk is imported; keys known ' +
+    'only at run time; nothing outside it (s3:DeleteObject only)');
 }

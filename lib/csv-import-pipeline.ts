@@ -9,9 +9,9 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DEFAULT_REJECTS_PREFIX } from '../lambdas/runtime/config.js';
+import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../lambdas/runtime/config.js';
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
-import { grantObjectPut, grantSourceRead } from './bucket-grants.js';
+import { grantObjectDelete, grantObjectPut, grantSourceRead } from './bucket-grants.js';
 import { grantControlPlaneReads, grantDistributedMap } from './control-plane-grants.js';
 import { acknowledge, acknowledgeGrantInvoke } from './nag-acknowledgments.js';
 import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
@@ -79,6 +79,19 @@ export interface CsvImportPipelineProps {
   readonly failedExecutionAlarm?: boolean;
   /** Where the failed-execution alarm notifies. @default - no action: the alarm shows in the console and dashboard */
   readonly alarmTopic?: sns.ITopic;
+  /**
+   * Key prefix for the staged pieces of big compressed objects: `<stagingPrefix>/<execution>/...`. Preflight
+   * writes them and each chunk's import deletes its piece once imported.
+   * @default 's3-ddb-import/staging'
+   */
+  readonly stagingPrefix?: string;
+  /**
+   * How long staged pieces a failed import left behind are kept: a lifecycle rule on the staging prefix, added
+   * when `bucket` is an `s3.Bucket` of this app (an imported bucket cannot be changed here: add such a rule to it
+   * yourself). It must outlast the longest import (a chunk may take up to 4 days, see runtime/limits.ts).
+   * @default Duration.days(7)
+   */
+  readonly stagingExpiration?: Duration;
 }
 
 /**
@@ -100,13 +113,15 @@ export class CsvImportPipeline extends Construct {
     super(scope, id);
     const maxConcurrency = checkMaxConcurrency(props.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     const timeout = checkTimeout(props.timeout ?? Duration.seconds(MAX_LAMBDA_TIMEOUT_SECONDS));
-    const rejectsPrefix = checkRejectsPrefix(props.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX);
+    const rejectsPrefix = checkPrefix('rejectsPrefix', props.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX);
+    const stagingPrefix = checkPrefix('stagingPrefix', props.stagingPrefix ?? DEFAULT_STAGING_PREFIX);
+    checkApart(rejectsPrefix, stagingPrefix);
     if (props.tables.length === 0) throw new Error('tables must hold at least one table, got none');
     const tableNames = props.tables.map((table) => table.tableName);
-    for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix);
+    for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix, stagingPrefix);
 
     const reserved = checkReservedConcurrency(props.importReservedConcurrency);
-    const environment = { REJECTS_PREFIX: rejectsPrefix, ALLOWED_TABLES: Fn.join(',', tableNames) };
+    const environment = { REJECTS_PREFIX: rejectsPrefix, STAGING_PREFIX: stagingPrefix, ALLOWED_TABLES: Fn.join(',', tableNames) };
     const fn = (id: string, task: TaskStateName, description: string, memorySize: number, t = timeout, more = {}) =>
       new PipelineFunction(this, id, {
         entry: TASK_HANDLER_FILES[task],
@@ -131,6 +146,17 @@ export class CsvImportPipeline extends Construct {
     const bucketKey = props.bucketKey ?? props.bucket.encryptionKey;
     for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
     for (const writer of [importer, summarize]) grantObjectPut(props.bucket, bucketKey, writer, rejectsObjects);
+    // The S3 trampoline: preflight stages big compressed objects as plain pieces, each chunk's import deletes its own.
+    grantObjectPut(props.bucket, bucketKey, preflight, `${stagingPrefix}/*`,
+      'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...');
+    grantObjectDelete(props.bucket, importer, `${stagingPrefix}/*`);
+    if (props.bucket instanceof s3.Bucket) {
+      props.bucket.addLifecycleRule({
+        id: 'ExpireStagedPieces',
+        prefix: `${stagingPrefix}/`,
+        expiration: props.stagingExpiration ?? Duration.days(7),
+      });
+    }
     for (const table of props.tables) {
       table.grant(preflight, 'dynamodb:DescribeTable');
       // Not grantWriteData: the import only ever calls BatchWriteItem.
@@ -208,10 +234,19 @@ function checkTimeout(value: Duration): Duration {
 }
 
 /** Normalises 'a/b/' to 'a/b'; the functions and the grants both append '/<execution>/...'. */
-function checkRejectsPrefix(value: string): string {
+function checkPrefix(name: string, value: string): string {
   const prefix = value.replace(/\/+$/, '');
   if (prefix === '' || prefix.startsWith('/') || prefix.includes('*')) {
-    throw new Error(`rejectsPrefix must be a key prefix like 'imports/rejects', got '${value}'`);
+    throw new Error(`${name} must be a key prefix like 'imports/rejects', got '${value}'`);
   }
   return prefix;
+}
+
+/** Rejects and staged pieces must not share a folder: the CLI copies a rejects folder whole, and grants differ. */
+function checkApart(rejectsPrefix: string, stagingPrefix: string): void {
+  if (Token.isUnresolved(rejectsPrefix) || Token.isUnresolved(stagingPrefix)) return;
+  const within = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
+  if (within(rejectsPrefix, stagingPrefix) || within(stagingPrefix, rejectsPrefix)) {
+    throw new Error(`stagingPrefix and rejectsPrefix must not contain each other, got '${stagingPrefix}' and '${rejectsPrefix}'`);
+  }
 }

@@ -69,11 +69,18 @@ export function requestForEvent(watch: WatchedPrefix, bucketName: string, event:
   return applyInputTransformer(watchInputTransformer(watch), event) as Record<string, unknown>;
 }
 
-/** Throws when a prefix would also fire on the pipeline's own rejects and reports (a loop). */
-export function checkWatchPrefix(watch: WatchedPrefix, rejectsPrefix: string): void {
+/**
+ * Throws when a prefix would also fire on the pipeline's own rejects and reports, or on the staged pieces of big
+ * compressed objects (a loop either way).
+ */
+export function checkWatchPrefix(watch: WatchedPrefix, rejectsPrefix: string, stagingPrefix?: string): void {
   const rejects = `${rejectsPrefix}/`;
   if (rejects.startsWith(watch.prefix) || watch.prefix.startsWith(rejects)) {
     throw new Error(`watch for prefix '${watch.prefix}': overlaps the rejects prefix '${rejects}', so reports would trigger imports`);
+  }
+  const staging = stagingPrefix && `${stagingPrefix}/`;
+  if (staging && (staging.startsWith(watch.prefix) || watch.prefix.startsWith(staging))) {
+    throw new Error(`watch for prefix '${watch.prefix}': overlaps the staging prefix '${staging}', so staged pieces would trigger imports`);
   }
 }
 

@@ -14,12 +14,12 @@ export type { WatchedPrefix } from './watch-input.js';
  * fire on the pipeline's own rejects and reports (a loop), or a format/types the request validator
  * would reject on every upload.
  */
-export function checkWatch(watch: WatchedPrefix, tableNames: readonly string[], rejectsPrefix: string): void {
+export function checkWatch(watch: WatchedPrefix, tableNames: readonly string[], rejectsPrefix: string, stagingPrefix?: string): void {
   const namesKnown = tableNames.every((name) => !Token.isUnresolved(name));
   if (namesKnown && !tableNames.includes(watch.table)) {
     throw new Error(`watch for prefix '${watch.prefix}': table '${watch.table}' is not among tables (${tableNames.join(', ')})`);
   }
-  if (!Token.isUnresolved(watch.prefix)) checkWatchPrefix(watch, rejectsPrefix);
+  if (!Token.isUnresolved(watch.prefix)) checkWatchPrefix(watch, rejectsPrefix, stagingPrefix);
   checkWatchRequest(watch);
 }
 

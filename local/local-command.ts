@@ -1,6 +1,6 @@
 import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { LocalCommand } from './cli-args.js';
-import { LOCAL_BUCKET, ensureBucket, ensureTable, uploadFile, uploadKey } from './local-stack.js';
+import { LOCAL_BUCKET, ensureBucket, ensureTable, uploadKey, uploadSource } from './local-stack.js';
 import { createProgressPrinter } from './progress.js';
 import { loadRequestFile } from './request-file.js';
 import { runLocalImport } from './runner.js';
@@ -10,7 +10,10 @@ import { exitCodeOf, keepRejects, printFailure, printSummary, type Output } from
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from './summary.js';
 
-/** `s3-ddb-import local`: start local services, upload the file, run the workflow, print the summary. */
+/**
+ * `s3-ddb-import local`: start local services, upload the file (or folder, or DynamoDB export), run the workflow,
+ * print the summary.
+ */
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
   let payload: ImportRequest | undefined; // --request: checked before any server starts
@@ -25,8 +28,8 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     const wiring = createWiring(services); // the handlers talk to exactly the servers started here
     const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);
-    const key = await uploadFile(s3, LOCAL_BUCKET, command.file);
-    const request = payload ?? requestFromFlags(command, key);
+    const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
+    const request = payload ? withSource(payload, source) : requestFromFlags(command, source);
     if (command.createTable && command.partitionKey) {
       await ensureTable(dynamodb, request.table, command.partitionKey, command.sortKey);
     }
@@ -48,10 +51,16 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   }
 }
 
-function requestFromFlags(command: LocalCommand, key: string): ImportRequest {
+/** A --request payload for what was uploaded: its key, or the prefix a folder or an export went to. */
+function withSource(payload: ImportRequest, source: { key: string } | { prefix: string }): ImportRequest {
+  const { key: _key, prefix: _prefix, ...rest } = payload;
+  return { ...rest, bucket: LOCAL_BUCKET, ...source };
+}
+
+function requestFromFlags(command: LocalCommand, source: { key: string } | { prefix: string }): ImportRequest {
   return {
     bucket: LOCAL_BUCKET,
-    key,
+    ...source,
     table: command.table,
     format: command.format,
     types: command.types,

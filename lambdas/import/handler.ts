@@ -1,15 +1,16 @@
 import type { ChunkProgress, ImportChunkEvent } from '../request/workflow-payloads.js';
 import { executionOutputPrefix } from '../request/workflow-payloads.js';
-import { putObject, sendBatchWrite, sendGetObject } from '../runtime/aws-io.js';
+import { deleteObject, putObject, sendBatchWrite, sendGetObject } from '../runtime/aws-io.js';
 import { DEFAULT_WRITE_CONFIG, type WriteConfig } from '../runtime/config.js';
 import { fitStopMargin, stopDeadline, type LambdaContextLike, type StopDeadline } from '../runtime/lambda-context.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
 import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
-import { readRange } from '../source/s3-range-reader.js';
+import { corruptSourceError } from '../source/object-data.js';
 import { importChunk } from './chunk-importer.js';
-import { chunkStopMarginMs, createImportSink } from './import-sink.js';
+import { chunkReader } from './chunk-reader.js';
 import { importMetricsPublisher } from './import-metrics.js';
-import { formatRejects } from './rejects.js';
+import { chunkStopMarginMs, createImportSink } from './import-sink.js';
+import { formatRejects, type RejectedRow } from './rejects.js';
 
 /** When this invocation stops: the write path's margin (write/stop-margin.ts), fitted to the invocation. */
 function importDeadline({ job, chunk }: ImportChunkEvent, write: WriteConfig, context: LambdaContextLike, log: Logger): StopDeadline {
@@ -23,6 +24,16 @@ function importDeadline({ job, chunk }: ImportChunkEvent, write: WriteConfig, co
   return stopDeadline(context, marginMs);
 }
 
+/**
+ * Rejects of one invocation go to `<rejectsPrefix>/<execution>/<offset>.csv`, named by where the invocation
+ * started; with several objects, `<object index>-<offset>.csv`, since offsets repeat across objects.
+ */
+function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, offset: number): string {
+  const { job, chunk } = event;
+  const name = job.sources.objects.length > 1 ? `${chunk.object}-${offset}` : `${offset}`;
+  return `${executionOutputPrefix(rejectsPrefix, job.executionName)}/${name}.csv`;
+}
+
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
 export function createImportHandler({ s3, dynamodb, config }: Wiring) {
   const getObject = sendGetObject(s3);
@@ -30,35 +41,37 @@ export function createImportHandler({ s3, dynamodb, config }: Wiring) {
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
   return async (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> => {
     const { job, chunk, chunkIndex, progress } = event;
-    const { bucket, key, table } = job.request;
-    const log = createLogger({ bucket, key, table, execution: job.executionName, chunk: chunkIndex });
+    const { bucket, table } = job.request;
     const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
-    const source = { bucket, key, etag: job.etag };
+    const reader = chunkReader(job, chunk, from, getObject);
+    const log = createLogger({ bucket, key: reader.key, table, execution: job.executionName, chunk: chunkIndex });
     const deadline = importDeadline(event, write, context, log);
     const { sink, writer } = createImportSink(job, chunk, batchWrite, { write, stopping: deadline.signal });
     const metrics = importMetricsPublisher(config, event, writer); // one EMF line per invocation, failed or not
-    const result = await importChunk({
-      job,
-      chunk,
-      from,
-      read: (start, end) => readRange(getObject, source, start, end),
-      sink,
-      shouldStop: deadline.reached,
-    }).finally(deadline.dispose).catch(metrics.failed);
-    if (result.rejects.length > 0) {
-      const rejectsKey = `${executionOutputPrefix(config.rejectsPrefix, job.executionName)}/${from.offset}.csv`;
-      await putObject(s3, bucket, rejectsKey, formatRejects(result.rejects), 'text/csv');
-    }
-    metrics.done(result.rejected);
-    log.info('chunk progress', {
-      from: from.offset, next: result.next?.offset ?? null, rows: result.rows, written: writer.written, rejected: result.rejected,
-    });
-    return {
-      next: result.next,
+    const result = await importChunk({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop: deadline.reached })
+      .finally(deadline.dispose)
+      .catch(metrics.failed);
+    const damage = reader.damage();
+    const rejects: RejectedRow[] = damage
+      ? [...result.rejects, { line: damage.line, offset: damage.offset, length: 0, raw: Buffer.alloc(0),
+        reason: `${reader.compression} data truncated or corrupt here (${damage.message}): the rest of the object was not read` }]
+      : result.rejects;
+    const rejectsAt = rejects.length > 0 ? rejectsKey(config.rejectsPrefix, event, from.offset) : null;
+    if (rejectsAt) await putObject(s3, bucket, rejectsAt, formatRejects(rejects, reader.key), 'text/csv');
+    const counts = {
       rows: (progress?.rows ?? 0) + result.rows,
       written: (progress?.written ?? 0) + writer.written,
       rejected: (progress?.rejected ?? 0) + result.rejected,
     };
+    metrics.done(result.rejected);
+    log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
+    if (damage) {
+      throw corruptSourceError(reader.where, reader.compression, damage, `the ${counts.rows} rows before it were ` +
+        `read and ${counts.written} of them written (${counts.rejected} rejected); rejects in s3://${bucket}/${rejectsAt}`);
+    }
+    // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
+    if (result.next === null && reader.stagedPiece) await deleteObject(s3, bucket, reader.stagedPiece);
+    return { next: result.next, ...counts };
   };
 }
 

@@ -32,16 +32,19 @@ function withoutLineEnding(raw: Buffer): Buffer {
 }
 
 /**
- * The rejects file: a CSV with `line,byte_offset,reason,record`, so a user can fix the records and
- * import the `record` column again. A record too large to copy names its byte range instead.
+ * The rejects file: a CSV with `line,byte_offset,reason,record,object`, so a user can fix the records and
+ * import the `record` column again. A record too large to copy names its byte range instead. `object` (last, so
+ * readers of the first four columns are unaffected) is the key of the object the row came from; line and
+ * byte_offset count in that object (in its decompressed data when it is compressed).
  */
-export function formatRejects(rows: readonly RejectedRow[]): Buffer {
-  const lines: Buffer[] = [Buffer.from('line,byte_offset,reason,record\n')];
+export function formatRejects(rows: readonly RejectedRow[], object: string): Buffer {
+  const objectField = Buffer.concat([Buffer.from(','), csvField(Buffer.from(object)), Buffer.from('\n')]);
+  const lines: Buffer[] = [Buffer.from('line,byte_offset,reason,record,object\n')];
   for (const row of rows) {
     const record = row.raw
       ? withoutLineEnding(row.raw)
       : Buffer.from(`(not copied: ${row.length} bytes at ${row.offset}-${row.offset + row.length - 1} of the source object)`);
-    lines.push(Buffer.from(`${row.line},${row.offset},`), csvField(Buffer.from(row.reason)), Buffer.from(','), csvField(record), Buffer.from('\n'));
+    lines.push(Buffer.from(`${row.line},${row.offset},`), csvField(Buffer.from(row.reason)), Buffer.from(','), csvField(record), objectField);
   }
   return Buffer.concat(lines);
 }

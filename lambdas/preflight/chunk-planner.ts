@@ -1,6 +1,9 @@
 import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import type { ReadFrom } from '../source/source-object.js';
-import type { Chunk, ScanCheckpoint } from '../request/workflow-payloads.js';
+import type { Checkpoint, Chunk } from '../request/workflow-payloads.js';
+
+/** A chunk's range within its object: the planner cuts one object; its caller names which. */
+export type ByteRange = Omit<Chunk, 'object'>;
 
 export interface PlanChunksParams {
   readonly dialect: ScannerDialect;
@@ -9,15 +12,15 @@ export interface PlanChunksParams {
   /** Object size in bytes: the end of the last chunk. */
   readonly size: number;
   /** Where to resume: a record boundary (the data start on the first call). */
-  readonly from: ScanCheckpoint;
+  readonly from: Checkpoint;
   readonly read: ReadFrom;
   /** Asked after each buffer: true when the invocation should return a checkpoint now. */
   readonly shouldStop: () => boolean;
 }
 
 export interface PlanChunksResult {
-  readonly chunks: Chunk[];
-  readonly checkpoint: ScanCheckpoint;
+  readonly chunks: ByteRange[];
+  readonly checkpoint: Checkpoint;
   readonly complete: boolean;
 }
 
@@ -29,7 +32,7 @@ export interface PlanChunksResult {
 export async function planChunks(params: PlanChunksParams): Promise<PlanChunksResult> {
   const { dialect, chunkBytes, size, from, read, shouldStop } = params;
   const scanner = new RecordScanner(dialect);
-  const chunks: Chunk[] = [];
+  const chunks: ByteRange[] = [];
   let chunkStart = from.offset;
   let chunkLine = from.line;
   let bufferStart = from.offset;
@@ -45,10 +48,10 @@ export async function planChunks(params: PlanChunksParams): Promise<PlanChunksRe
       }
       bufferStart += buf.length;
       if (chunks.length > 0 && bufferStart < size && shouldStop()) {
-        return { chunks, checkpoint: { offset: chunkStart, line: chunkLine, inQuotes: false }, complete: false };
+        return { chunks, checkpoint: { offset: chunkStart, line: chunkLine }, complete: false };
       }
     }
   }
   if (chunkStart < size) chunks.push({ start: chunkStart, end: size, line: chunkLine });
-  return { chunks, checkpoint: { offset: size, line: from.line + scanner.lines, inQuotes: false }, complete: true };
+  return { chunks, checkpoint: { offset: size, line: from.line + scanner.lines }, complete: true };
 }

@@ -14,11 +14,14 @@ export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring
       shouldStop: deadlineCheck(context),
       control,
       queueFirstWaitSeconds: config.queueFirstWaitSeconds,
+      rejectsPrefix: config.rejectsPrefix,
+      stagingPrefix: config.stagingPrefix,
     });
-    const { bucket, key, table } = state.request;
-    createLogger({ bucket, key, table, execution: state.executionName }).info('preflight', {
+    const { bucket, key, prefix, table } = state.request;
+    createLogger({ bucket, key: key ?? prefix, table, execution: state.executionName }).info('preflight', {
+      objects: state.sources.objects.length,
       chunks: state.chunks.length,
-      checkpoint: state.checkpoint.offset,
+      checkpoint: state.checkpoint,
       size: state.object.size,
       scanComplete: state.scanComplete,
       queue: state.queue,

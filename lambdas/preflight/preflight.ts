@@ -1,29 +1,27 @@
-import { planChunks } from './chunk-planner.js';
+import { chunkBudget, isStaged, MAX_CHUNKS } from './chunk-budget.js';
 import { resolveColumns } from './columns.js';
 import { NOT_QUEUED, queuePosition } from './import-queue.js';
 import { grantLanes } from './lanes.js';
+import { checkHeadersAgree, HEADER_READS_AT_ONCE, mapAtMost, readObjectStart } from './object-headers.js';
+import { scanObjects, type ScanIo } from './object-scan.js';
+import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
 import { InvalidRequestError } from '../runtime/errors.js';
 import type { ControlPlane } from '../runtime/control-plane.js';
-import { createRecordFormat } from '../formats/record-formats.js';
-import { resolveImportRequest } from '../request/import-request.js';
-import type { ReadFrom, SourceObject } from '../source/source-object.js';
-import type { KeyAttribute, PreflightEvent, ScanState } from '../request/workflow-payloads.js';
+import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../runtime/config.js';
+import { resolveImportRequest, type ResolvedRequest } from '../request/import-request.js';
+import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
+import { objectData } from '../source/object-data.js';
+import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
+import type { KeyAttribute, PreflightEvent, ScanState, SourceSet } from '../request/workflow-payloads.js';
+
+export { MAX_CHUNKS };
 
 const MIB = 1024 * 1024;
-/**
- * At most 1,000 chunks: their list stays under 60 KB of the 256 KB state limit (about 56 bytes a chunk), and
- * each chunk is one child execution of the Distributed Map, which costs the parent history nothing per
- * chunk (see lambdas/runtime/limits.ts for the history arithmetic).
- */
-export const MAX_CHUNKS = 1000;
 
 /** The I/O preflight needs, passed in so tests drive it against real servers without patching. */
-export interface PreflightIo {
-  headObject(bucket: string, key: string): Promise<{ size: number; etag: string }>;
+export interface PreflightIo extends SourceIo, ScanIo {
   describeTable(table: string): Promise<KeyAttribute[]>;
-  /** Streams the object from an offset to `size`, its end. */
-  readFrom(source: SourceObject, size: number): ReadFrom;
 }
 
 export interface PreflightOptions {
@@ -33,6 +31,10 @@ export interface PreflightOptions {
   readonly control: ControlPlane;
   /** The first wait when queued behind another import. @default QUEUE_FIRST_WAIT_SECONDS */
   readonly queueFirstWaitSeconds?: number;
+  /** The pipeline's own output, never imported from a prefix. @default DEFAULT_REJECTS_PREFIX */
+  readonly rejectsPrefix?: string;
+  /** Where big compressed objects are staged. @default DEFAULT_STAGING_PREFIX */
+  readonly stagingPrefix?: string;
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
@@ -41,20 +43,28 @@ export async function runPreflight(event: PreflightEvent, io: PreflightIo, optio
   if (started.scanComplete) return started;
   const state = started.lanes.granted > 0 ? started : await admit(started, event, options);
   if (state.queue.waiting) return state;
-  const { request, object } = state;
-  const result = await planChunks({
-    dialect: createRecordFormat(request.format).dialect,
-    chunkBytes: state.chunkBytes,
-    size: object.size,
+  const { request, sources } = state;
+  const result = await scanObjects({
+    request,
+    sources,
+    budget: budgetOf(request, sources),
     from: state.checkpoint,
-    read: io.readFrom({ bucket: request.bucket, key: request.key, etag: object.etag }, object.size),
+    earlier: state.chunks,
+    io,
     shouldStop: options.shouldStop,
   });
-  return { ...state, chunks: [...state.chunks, ...result.chunks], checkpoint: result.checkpoint, scanComplete: result.complete };
+  const dataBytes = result.chunks.reduce((sum, chunk) => sum + (chunk.end - chunk.start), state.dataBytes);
+  return { ...state, chunks: [...state.chunks, ...result.chunks], dataBytes, checkpoint: result.checkpoint, scanComplete: result.complete };
 }
 
 function isScanState(input: PreflightEvent['input']): input is ScanState {
   return typeof input === 'object' && input !== null && 'checkpoint' in input && 'request' in input;
+}
+
+/** The chunk size and staged room, from the request and the objects (the same on every call). */
+function budgetOf(request: ResolvedRequest, sources: SourceSet) {
+  const objects = sources.objects.map((o) => ({ size: o.size, compression: compressionOf(o.key, request.format.compression), staged: o.staged === true }));
+  return chunkBudget(request.chunkMiB * MIB, objects);
 }
 
 async function startScan(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
@@ -62,22 +72,26 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   if (options.allowedTables && !options.allowedTables.includes(asSent.table)) {
     throw new InvalidRequestError([`table: ${JSON.stringify(asSent.table)} is not one this deployment may write (${options.allowedTables.join(', ')})`]);
   }
-  const [{ object, key }, keys] = await Promise.all([headSourceObject(io, asSent.bucket, asSent.key), io.describeTable(asSent.table)]);
-  const request = { ...asSent, key };
-  const read = io.readFrom({ bucket: request.bucket, key: request.key, etag: object.etag }, object.size);
-  const { header, dataStart, dataLine } = await createRecordFormat(request.format).readStart(read, object.size, keys);
-  const columns = resolveColumns(request, header, keys, dataStart < object.size || header !== null);
-  const chunkBytes = Math.max(1, Math.round(request.chunkMiB * MIB), Math.ceil((object.size - dataStart) / MAX_CHUNKS));
+  const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
+  const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
+  const [found, keys] = await Promise.all([resolveSources(asSent, io, ownPrefixes), io.describeTable(asSent.table)]);
+  // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
+  const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
+  const request: ResolvedRequest = { ...resolveImportRequest(event.input, formatKey), ...(asSent.key ? { key: found.request.key } : {}) };
+  const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
+  const header = await agreedHeader(request, sources, keys, io);
+  const columns = resolveColumns(request, header.names, keys, header.anyContent);
   const state: ScanState = {
     request,
     executionName: event.executionName,
-    object,
+    object: { size: sources.objects.reduce((sum, o) => sum + o.size, 0), etag: sources.objects[0].etag },
+    sources,
     columns,
     keys,
-    chunkBytes,
-    dataBytes: object.size - dataStart,
+    chunkBytes: budgetOf(request, sources).chunkBytes,
+    dataBytes: 0,
     chunks: [],
-    checkpoint: { offset: dataStart, line: dataLine, inQuotes: false },
+    checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
     scanComplete: false,
     queue: NOT_QUEUED,
     // 0 until admitted: the lanes are fitted to the Lambda concurrency free when the import may start.
@@ -85,6 +99,32 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   };
   checkStateSize(state);
   return state;
+}
+
+/** Marks the compressed objects big enough to stage (chunk-budget.ts), and names their staging folder. */
+function markStaged(sources: SourceSet, request: ResolvedRequest, staging: string): SourceSet {
+  const chunkBytes = request.chunkMiB * MIB;
+  const objects = sources.objects.map((o, index) => {
+    const compression = compressionOf(o.key, request.format.compression);
+    checkDecompressible(compression, s3Url(request.bucket, objectKey(sources, index)));
+    return isStaged(compression, o.size, chunkBytes) ? { ...o, staged: true as const } : o;
+  });
+  return { ...sources, objects, staging: objects.some((o) => o.staged) ? staging : null };
+}
+
+/**
+ * Every object's header, read before any write (a few at a time), which must agree: the columns. `anyContent`:
+ * some object holds a header or data (an import of only empty objects has no columns to check).
+ */
+async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: KeyAttribute[], io: PreflightIo) {
+  const starts = await mapAtMost(sources.objects, HEADER_READS_AT_ONCE, (entry, index) => {
+    const where = s3Url(request.bucket, objectKey(sources, index));
+    const compression = compressionOf(entry.key, request.format.compression);
+    const read = objectData(io.readFrom(sourceObject(request.bucket, sources, index), entry.size), compression, where);
+    return readObjectStart(request, read, entry.size, compression, keys);
+  });
+  const names = checkHeadersAgree(starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })));
+  return { names, anyContent: starts.some((start) => start.hasData || start.header !== null) };
 }
 
 /**
@@ -96,28 +136,4 @@ async function admit(state: ScanState, event: PreflightEvent, options: Preflight
   const queue = queuePosition(event.execution, state.request.table, running, state.queue, options.queueFirstWaitSeconds);
   if (queue.waiting) return { ...state, queue };
   return { ...state, queue, lanes: grantLanes(event.maxConcurrency, await options.control.importConcurrency()) };
-}
-
-/**
- * HeadObject on the request's key, or on its URL-decoded form when the key is not found and looks
- * encoded: S3 event notifications URL-encode keys ("my file.csv" arrives as "my+file.csv"), and a
- * watched prefix builds the request from such an event. Tried only after a 404, so a key that really
- * holds "+" or "%" is found as it is.
- */
-async function headSourceObject(io: PreflightIo, bucket: string, key: string) {
-  try {
-    return { object: await io.headObject(bucket, key), key };
-  } catch (error) {
-    const decoded = decodeEventKey(key);
-    if ((error as Error).name !== 'SourceObjectNotFoundError' || decoded === key) throw error;
-    return { object: await io.headObject(bucket, decoded).catch(() => Promise.reject(error)), key: decoded };
-  }
-}
-
-function decodeEventKey(key: string): string {
-  try {
-    return decodeURIComponent(key.replace(/\+/g, ' '));
-  } catch {
-    return key; // not valid percent-encoding: it was never encoded
-  }
 }

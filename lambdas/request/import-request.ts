@@ -49,7 +49,13 @@ export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat;
 /** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
 export interface ImportRequest {
   readonly bucket: string;
-  readonly key: string;
+  /** One object to import (or a DynamoDB export's manifest-summary.json). Exactly one of `key` and `prefix`. */
+  readonly key?: string;
+  /**
+   * Every object under this key prefix, in key order (folder markers, `_`/`.` files and empty objects skipped),
+   * or a DynamoDB export's folder. Exactly one of `key` and `prefix`.
+   */
+  readonly prefix?: string;
   readonly table: string;
   readonly format?: RequestFormat;
   /** Column name to type; columns not named here are strings. */
@@ -65,7 +71,9 @@ export interface ImportRequest {
 /** A request with every default applied: what the handlers work from after preflight. */
 export interface ResolvedRequest {
   readonly bucket: string;
-  readonly key: string;
+  /** Exactly one of `key` and `prefix` is set. */
+  readonly key?: string;
+  readonly prefix?: string;
   readonly table: string;
   readonly format: ResolvedFormat;
   readonly types: Record<string, ColumnType>;
@@ -75,24 +83,26 @@ export interface ResolvedRequest {
 }
 
 export { DEFAULT_CHUNK_MIB };
-const KNOWN_FIELDS = ['bucket', 'key', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate', 'spread'];
+const KNOWN_FIELDS = ['bucket', 'key', 'prefix', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate', 'spread'];
 const KNOWN_FORMAT_FIELDS = ['type', 'delimiter', 'header', 'columns', 'quote', 'compression'];
 const CSV_ONLY_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
 
 /**
  * Checks an execution input and applies defaults. Collects every problem, then throws one
- * InvalidRequestError that names each field, so a user fixes a request in one go.
+ * InvalidRequestError that names each field, so a user fixes a request in one go. `formatKey` names the
+ * object whose extension picks the format defaults (preflight passes a prefix's first object); by
+ * default the request's `key` (or `prefix`).
  */
-export function resolveImportRequest(input: unknown): ResolvedRequest {
+export function resolveImportRequest(input: unknown, formatKey?: string): ResolvedRequest {
   const problems: string[] = [];
   if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
   for (const field of Object.keys(input)) {
     if (!KNOWN_FIELDS.includes(field)) problems.push(`${field}: unknown field (known: ${KNOWN_FIELDS.join(', ')})`);
   }
   const bucket = requireString(input, 'bucket', problems);
-  const key = requireString(input, 'key', problems);
+  const source = resolveSource(input, problems);
   const table = requireString(input, 'table', problems);
-  const format = resolveFormat(input.format, key, problems);
+  const format = resolveFormat(input.format, formatKey ?? source.key ?? source.prefix ?? '', problems);
   const types = resolveTypes(input.types, problems);
   if (format.type !== 'csv' && Object.keys(types).length > 0) {
     problems.push(`types: only for CSV; ${format.type} records carry their own types (format.type is ${show(format.type)})`);
@@ -102,7 +112,25 @@ export function resolveImportRequest(input: unknown): ResolvedRequest {
   const spread = input.spread ?? false;
   if (typeof spread !== 'boolean') problems.push(`spread: must be true or false, got ${show(spread)}`);
   if (problems.length > 0) throw new InvalidRequestError(problems);
-  return { bucket, key, table, format, types, chunkMiB, maxWriteRate, spread: spread === true };
+  return { bucket, ...source, table, format, types, chunkMiB, maxWriteRate, spread: spread === true };
+}
+
+/** Exactly one of `key` (one object) and `prefix` (every object under it), each a non-empty string. */
+function resolveSource(input: Record<string, unknown>, problems: string[]): { key?: string; prefix?: string } {
+  const has = (field: string) => input[field] !== undefined;
+  if (has('key') && has('prefix')) {
+    problems.push('key, prefix: give one of them, not both (key: one object; prefix: every object under it)');
+    return {};
+  }
+  if (!has('prefix') && !has('key')) {
+    problems.push('key: required, a non-empty string (or prefix, for every object under a key prefix)');
+    return {};
+  }
+  if (!has('prefix')) return { key: requireString(input, 'key', problems) };
+  const prefix = input.prefix;
+  if (typeof prefix === 'string' && prefix.length > 0) return { prefix };
+  problems.push(`prefix: must be a non-empty key prefix such as "imports/parts/", got ${show(prefix)}`);
+  return {};
 }
 
 function resolveFormat(value: unknown, key: string, problems: string[]): ResolvedFormat {

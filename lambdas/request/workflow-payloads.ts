@@ -9,8 +9,19 @@ export interface KeyAttribute {
   readonly role: 'HASH' | 'RANGE';
 }
 
-/** A byte range [start, end) of the object that starts and ends on record boundaries. */
+/**
+ * A range [start, end) of one object's data that starts and ends on record boundaries. Offsets count the
+ * object's bytes; for a compressed object, its decompressed bytes:
+ * - a plain object's chunk is a byte range, read with a range GET;
+ * - a staged object (a big compressed one, see SourceEntry.staged) is cut by preflight into plain pieces
+ *   stored under SourceSet.staging; its chunk [start, end) is one piece, named by its start;
+ * - any other compressed object is one chunk, decompressed by the import from the start: `start` is where its
+ *   data begins, and `end` is start + the object's compressed size (its decompressed size is unknown until
+ *   read; the length stands for its share of the work, as in `maxWriteRate` shares).
+ */
 export interface Chunk {
+  /** Index of the object in SourceSet.objects. */
+  readonly object: number;
   readonly start: number;
   readonly end: number;
   /** 1-based physical line number of the first record in the chunk. */
@@ -23,9 +34,38 @@ export interface Checkpoint {
   readonly line: number;
 }
 
-/** Preflight's checkpoint carries the quote state; at a record boundary it is always false. */
+/**
+ * Preflight's checkpoint: the object it scans (an index into SourceSet.objects) and where in it; the quote
+ * state at a record boundary is always false. Offset 0 means the object's start: its BOM and header come first.
+ */
 export interface ScanCheckpoint extends Checkpoint {
+  readonly object: number;
   readonly inQuotes: false;
+}
+
+/** One object an import reads, as listed or headed: every GET of it sends `IfMatch: etag`. */
+export interface SourceEntry {
+  /** The key, less SourceSet.folder (the state carries each key's common folder once). */
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string;
+  /** A big compressed object that preflight decompresses and stages as plain pieces (only set when true). */
+  readonly staged?: true;
+}
+
+/**
+ * The objects an import reads: the request's `key`, every importable object under its `prefix`, or the data
+ * files a DynamoDB export's manifest lists. Carried in the workflow state (see preflight/state-size.ts for
+ * its budget) and copied into every chunk's job.
+ */
+export interface SourceSet {
+  /** The common folder of every key ("" when they share none); an object's key is folder + entry key. */
+  readonly folder: string;
+  readonly objects: SourceEntry[];
+  /** Where staged pieces go: `<stagingPrefix>/<execution>`, or null when nothing is staged. */
+  readonly staging: string | null;
+  /** The export's manifest-summary.json when the request named a DynamoDB export, else null. */
+  readonly exportManifest: string | null;
 }
 
 /** The execution, from the workflow's context object (`$$.Execution`, `$$.StateMachine`). */
@@ -48,12 +88,14 @@ export interface PreflightEvent {
 export interface ScanState {
   readonly request: ResolvedRequest;
   readonly executionName: string;
+  /** Size of all the objects together (compressed sizes for compressed ones); the ETag of the first. */
   readonly object: { readonly size: number; readonly etag: string };
+  readonly sources: SourceSet;
   readonly columns: string[];
   readonly keys: KeyAttribute[];
   /** The chunk size actually used: chunkMiB, grown for huge objects to bound the chunk count. */
   readonly chunkBytes: number;
-  /** Bytes of data records: the object less its BOM and header. */
+  /** Bytes of data records: the sum of the chunk lengths (the objects less their BOMs and headers). */
   readonly dataBytes: number;
   readonly chunks: Chunk[];
   readonly checkpoint: ScanCheckpoint;
@@ -68,7 +110,9 @@ export interface ScanState {
 export interface ImportJob {
   readonly request: ResolvedRequest;
   readonly executionName: string;
+  /** The first object's ETag (kept for readers of older payloads); each chunk's object carries its own. */
   readonly etag: string;
+  readonly sources: SourceSet;
   readonly columns: string[];
   readonly keys: KeyAttribute[];
   /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
@@ -113,13 +157,21 @@ export interface SummarizeEvent {
   readonly executionName: string;
   readonly object: { readonly size: number; readonly etag: string };
   readonly chunkResults: ChunkResult[];
+  /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
+  readonly chunks: Chunk[];
+  readonly sources: SourceSet;
 }
 
 /** The execution output, shown in the console and printed by the CLI. */
 export interface ImportSummary extends ImportCounts {
   readonly status: 'SUCCEEDED' | 'SUCCEEDED_WITH_REJECTS';
   readonly bucket: string;
+  /** The request's key, or its prefix for a prefix request. */
   readonly key: string;
+  /** The request's prefix, or null for a one-key request. */
+  readonly prefix: string | null;
+  /** How many objects were imported. */
+  readonly objects: number;
   readonly table: string;
   readonly chunks: number;
   /** Prefix under which rejects/<chunk>.csv files lie (only when rows were rejected). */

@@ -1,5 +1,5 @@
 import { BatchWriteItemCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { SendBatchWrite } from '../write/batch-writer.js';
 import { withoutSdkRetry } from './clients.js';
 import { SourceObjectNotFoundError, TableNotFoundError } from './errors.js';
@@ -41,6 +41,8 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo
       }
     },
     readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
+    listObjects: (input) => s3.send(new ListObjectsV2Command(input)),
+    putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream'),
   };
 }
 
@@ -57,4 +59,9 @@ function keyAttributes(
 
 export async function putObject(s3: S3Client, bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** Deletes one object (a staged piece, once its chunk is imported). */
+export async function deleteObject(s3: S3Client, bucket: string, key: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
 }

@@ -19,6 +19,11 @@ export const DEFAULT_WRITE_CONFIG: WriteConfig = { retry: DEFAULT_WRITE_RETRY, r
 export interface LambdaConfig {
   /** Rejects and reports go to s3://<bucket>/<rejectsPrefix>/<execution>/. */
   readonly rejectsPrefix: string;
+  /**
+   * Staged pieces of big compressed objects go to s3://<bucket>/<stagingPrefix>/<execution>/ (STAGING_PREFIX).
+   * @default DEFAULT_STAGING_PREFIX
+   */
+  readonly stagingPrefix?: string;
   /** Tables this deployment may write; a request for another fails in preflight with a clear error. */
   readonly allowedTables: readonly string[] | null;
   /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
@@ -36,11 +41,13 @@ export interface LambdaConfig {
 }
 
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
+export const DEFAULT_STAGING_PREFIX = 's3-ddb-import/staging';
 
 export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaConfig {
   const allowed = env.ALLOWED_TABLES?.split(',').map((t) => t.trim()).filter(Boolean);
   return {
     rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
+    stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):

@@ -59,3 +59,35 @@ export class BatchWriteFailedError extends ImportError {
     this.name = 'BatchWriteFailedError';
   }
 }
+
+/** A prefix (or an export's manifest) names no object to import: fails before any write. */
+export class NoSourceObjectsError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NoSourceObjectsError';
+  }
+}
+
+/** An object is compressed in a way this runtime cannot decompress (zstd before Node.js 22.15). */
+export class UnsupportedCompressionError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UnsupportedCompressionError';
+  }
+}
+
+/** A compressed object is truncated or corrupt: names the object and where its good data ends. */
+export class CorruptSourceError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'CorruptSourceError';
+  }
+}
+
+/** A compressed object too big to stage within an import's limits (chunk count, checkpoint loop): fails before any write. */
+export class SourceTooLargeError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SourceTooLargeError';
+  }
+}

@@ -30,13 +30,30 @@ export const DEFAULT_CHUNK_MIB = 64;
 export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
 
 /**
- * The most preflight's state may weigh before it lists any chunk: the request, header columns, types and
- * keys. The largest state the workflow then builds is this plus the chunk list plus the Map's results:
- * 64 KiB + 1,000 chunks x ~56 B (`{"start":…,"end":…,"line":…}` with 12-digit offsets) + 1,000 results x
- * ~70 B (`{"chunk":…,"rows":…,"written":…,"rejected":…}`) = 64 + 55 + 69 = 188 KiB, under the 256 KiB cap
- * with room to spare. Each chunk's child execution gets the same ≤ 64 KiB job plus one chunk.
+ * The most preflight's state may weigh before it lists any chunk, its objects aside: the request, header
+ * columns, types and keys. The largest state the workflow then builds (the parent's, once the Map has run,
+ * which is also what Summarize receives) is this, plus the object list (MAX_SOURCES_STATE_BYTES), plus the
+ * chunk list, plus the Map's results, each at its worst for a 5 TiB import (13-digit offsets and lines):
+ *   64 KiB
+ * + 40 KiB of objects
+ * + 1,000 chunks x 77 B (`{"start":5497558138880,"end":5497558138880,"line":5497558138880,"object":499}`) = 75.2 KiB
+ * + 1,000 results x 74 B (`{"chunk":999,"rows":2684354560,"written":2684354560,"rejected":2684354560}`) = 72.3 KiB
+ * = 251.5 KiB, under the 256 KiB cap (test/lambdas/preflight/state-size.test.ts builds that state). Each chunk's
+ * child execution gets the same ≤ 64 KiB job, the object list and one chunk.
  */
 export const MAX_SCAN_STATE_BYTES = 64 * 1024;
+
+/**
+ * The most objects one import reads (a prefix's objects, an export's data files). Each object is at least one
+ * chunk, so at most half the 1,000 chunks go to one per object and the rest split big objects. The object list
+ * must also fit MAX_SOURCES_STATE_BYTES: an entry is 72 B plus its key past the common folder
+ * (`{"key":"part-00000.csv.gz","size":12345678,"etag":"\"<32 hex>\""},` is 90 B), so 40 KiB holds about 455
+ * such objects, and 500 only with keys of 9 characters or less; whichever limit is met first is named.
+ */
+export const MAX_SOURCE_OBJECTS = 500;
+
+/** The most the object list may weigh in the workflow state (see MAX_SCAN_STATE_BYTES for the sum). */
+export const MAX_SOURCES_STATE_BYTES = 40 * 1024;
 
 /**
  * What an import is promised to survive, checked against Step Functions' 25,000-event execution history

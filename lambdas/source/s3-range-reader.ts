@@ -10,7 +10,8 @@ export type SendGetObject = (input: GetObjectCommandInput) => Promise<GetObjectC
 const READ_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 2000 };
 
 /**
- * Streams bytes [start, end) of the object with range GETs (`bytes=start-(end-1)`, IfMatch: ETag).
+ * Streams bytes [start, end) of the object with range GETs (`bytes=start-(end-1)`, IfMatch: ETag; an empty
+ * ETag sends none: the staged pieces an import writes and reads itself, see import/chunk-reader.ts).
  * A body that breaks off is resumed from where it stopped; a changed object or a missing one fails with
  * a named error. The one range helper for preflight and import alike.
  */
@@ -23,7 +24,7 @@ export async function* readRange(send: SendGetObject, source: SourceObject, star
         Bucket: source.bucket,
         Key: source.key,
         Range: `bytes=${position}-${end - 1}`,
-        IfMatch: source.etag,
+        ...(source.etag ? { IfMatch: source.etag } : {}),
       });
       body = response.Body as Readable;
       for await (const piece of body) {

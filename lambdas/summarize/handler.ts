@@ -2,13 +2,15 @@ import type { ImportSummary, SummarizeEvent } from '../request/workflow-payloads
 import { putObject } from '../runtime/aws-io.js';
 import { createLogger } from '../runtime/logger.js';
 import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
-import { summarize } from './summarize.js';
+import { summarize, totalsByObject } from './summarize.js';
 
 /** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */
 export function createSummarizeHandler({ s3, config }: Wiring) {
   return async (event: SummarizeEvent): Promise<ImportSummary> => {
     const summary = summarize(event, config.rejectsPrefix);
-    const report = { ...summary, executionName: event.executionName, object: event.object, chunkResults: event.chunkResults };
+    const report = {
+      ...summary, executionName: event.executionName, object: event.object, objects: totalsByObject(event), chunkResults: event.chunkResults,
+    };
     await putObject(s3, summary.bucket, summary.reportKey, JSON.stringify(report, null, 2), 'application/json');
     createLogger({ bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName }).info('summary', { ...summary });
     return summary;

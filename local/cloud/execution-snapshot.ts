@@ -1,4 +1,6 @@
 import { DescribeExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import { compressionOf } from '../../lambdas/source/compression.js';
+import { objectKey } from '../../lambdas/source/source-set.js';
 import type { ChunkResult, ScanState } from '../../lambdas/request/workflow-payloads.js';
 import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
 import { estimateTotalRows, rateAndEta, type ProgressSnapshot } from '../progress/snapshot.js';
@@ -82,8 +84,10 @@ function importSnapshot(
 /** Rows per byte of the object's first MiB, measured as `estimate` does; null when it cannot be read. */
 async function sampleRowsPerByte(clients: CloudClients, scan: ScanState): Promise<{ rows: number; bytes: number } | null> {
   try {
-    const { bucket, key } = scan.request;
-    const sample = await readSample({ s3: clients.s3, bucket, key });
+    // The first object stands for all (a folder's part files are alike); a compressed one has no ETA until a chunk ends.
+    const key = objectKey(scan.sources, 0);
+    if (compressionOf(key, scan.request.format.compression) !== 'none') return null;
+    const sample = await readSample({ s3: clients.s3, bucket: scan.request.bucket, key });
     const figures = await measureSample(sample, sample.length >= scan.object.size, scan.request, scan.keys);
     return figures.rows > 0 ? { rows: figures.rows, bytes: figures.rowBytes } : null;
   } catch {

@@ -47,7 +47,7 @@ describe('s3-ddb-import local', () => {
     // One rejects file per chunk invocation, named by its start offset: the data starts past "id,score\n".
     expect((await readdir(summary.rejectsDir)).sort()).toEqual(['9.csv', 'report.json']);
     expect(await readFile(join(summary.rejectsDir, '9.csv'), 'utf8')).toBe(
-      'line,byte_offset,reason,record\n3,13,"column ""score"": not a number: ""lots""","b,lots"\n',
+      'line,byte_offset,reason,record,object\n3,13,"column ""score"": not a number: ""lots""","b,lots","imports/some-bad.csv"\n',
     );
   });
 

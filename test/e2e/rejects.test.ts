@@ -30,11 +30,11 @@ describe('rejected rows', () => {
     expect(keys).toEqual([`s3-ddb-import/rejects/run-1/${chunkStart}.csv`, 's3-ddb-import/rejects/run-1/report.json']);
     const offsetOf = (line: number) => Buffer.byteLength(lines.slice(0, line - 1).map((l) => `${l}\n`).join(''));
     expect((await getText(bucket, keys[0])).split('\n')).toEqual([
-      'line,byte_offset,reason,record',
-      `3,${offsetOf(3)},"column ""match_count"": not a number: ""12abc""","badnum\t2002\t12abc"`,
-      `4,${offsetOf(4)},"expected 3 fields, got 2","short\t2003"`,
-      `5,${offsetOf(5)},"key attribute ""ngram"" is empty","\t2004\t5"`,
-      `6,${offsetOf(6)},"column ""year"": not a number: ""nineteen""","textyear\tnineteen\t7"`,
+      'line,byte_offset,reason,record,object',
+      `3,${offsetOf(3)},"column ""match_count"": not a number: ""12abc""","badnum\t2002\t12abc","in/bad.tsv"`,
+      `4,${offsetOf(4)},"expected 3 fields, got 2","short\t2003","in/bad.tsv"`,
+      `5,${offsetOf(5)},"key attribute ""ngram"" is empty","\t2004\t5","in/bad.tsv"`,
+      `6,${offsetOf(6)},"column ""year"": not a number: ""nineteen""","textyear\tnineteen\t7","in/bad.tsv"`,
       '',
     ]);
     const report = JSON.parse(await getText(bucket, keys[1]));

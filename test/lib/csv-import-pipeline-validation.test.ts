@@ -57,6 +57,20 @@ describe('CsvImportPipeline validation', () => {
     expect(() => build({ timeout: Duration.minutes(16) })).toThrow('timeout must be from 1 to 900 seconds, got 960');
   });
 
+  it.each([
+    ['the staging prefix itself', 's3-ddb-import/staging/'],
+    ['a folder inside it', 's3-ddb-import/staging/run/'],
+  ])('fails when a watch has %s (staged pieces would trigger imports)', (_, prefix) => {
+    expect(() => build({ watches: [{ prefix, table: 'ngrams' }] })).toThrow("overlaps the staging prefix 's3-ddb-import/staging/'");
+  });
+
+  it.each([
+    ['the same as rejectsPrefix', 's3-ddb-import/rejects'],
+    ['inside rejectsPrefix', 's3-ddb-import/rejects/staged'],
+  ])('fails when stagingPrefix is %s', (_, stagingPrefix) => {
+    expect(() => build({ stagingPrefix })).toThrow('stagingPrefix and rejectsPrefix must not contain each other');
+  });
+
   it('fails when rejectsPrefix is not a key prefix', () => {
     const message = "rejectsPrefix must be a key prefix like 'imports/rejects', got '/'";
     expect(() => build({ rejectsPrefix: '/' })).toThrow(message);

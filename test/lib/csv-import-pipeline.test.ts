@@ -53,6 +53,7 @@ const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'xray
   'xray:GetSamplingTargets'];
 const objectsArn = { 'Fn::Join': ['', [bucketArn, '/*']] };
 const rejectsArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] };
+const stagingArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/staging/*']] };
 /** Readers get GetObject on any object and ListBucket on the bucket (a missing key answers 404, not 403). */
 const sourceRead = (objects: unknown, bucket: unknown) => ({ 's3:GetObject': [objects], 's3:ListBucket': [bucket] });
 /** A function writes its own log group and no other. */
@@ -90,7 +91,7 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Environment: {
-          Variables: { REJECTS_PREFIX: 's3-ddb-import/rejects', ALLOWED_TABLES: 'ngrams,words' },
+          Variables: { REJECTS_PREFIX: 's3-ddb-import/rejects', STAGING_PREFIX: 's3-ddb-import/staging', ALLOWED_TABLES: 'ngrams,words' },
         },
       });
     }
@@ -104,6 +105,8 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     expect(grantsOf(pipeline.preflightFunction.role)).toEqual({
       ...ownLogGroup(pipeline.preflightFunction),
       ...sourceRead(objectsArn, bucketArn),
+      // The S3 trampoline: big compressed objects staged as plain pieces, and nothing else written.
+      's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
       // The per-table queue: this state machine's running executions and their inputs.
       'states:ListExecutions': [stateMachineRef],
@@ -117,6 +120,8 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
       ...ownLogGroup(pipeline.importFunction),
       ...sourceRead(objectsArn, bucketArn),
       's3:PutObject': [rejectsArn],
+      // Each chunk's import deletes its staged piece once imported.
+      's3:DeleteObject': [stagingArn],
       'dynamodb:BatchWriteItem': tableArns,
     });
     // Summarize reads nothing: the Map results it totals arrive in its input.
@@ -237,6 +242,12 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     });
   });
 
+  it('expires staged pieces a failed import left behind after 7 days, on the staging prefix only', () => {
+    expect(template.toJSON().Resources[logicalId(bucket)].Properties.LifecycleConfiguration).toEqual({
+      Rules: [{ Id: 'ExpireStagedPieces', Prefix: 's3-ddb-import/staging/', ExpirationInDays: 7, Status: 'Enabled' }],
+    });
+  });
+
   it('outputs the state machine ARN and the bucket name', () => {
     template.hasOutput('StateMachineArn', { Value: { Ref: logicalId(pipeline.stateMachine) } });
     template.hasOutput('BucketName', { Value: { Ref: logicalId(bucket) } });
@@ -250,6 +261,15 @@ describe('S3DdbImportStack with an existing bucket', () => {
     watches: [{ prefix: 'in/', table: 'ngrams' }],
   });
   const t = Template.fromStack(existing);
+
+  it('adds no lifecycle rule to a bucket it does not own, and still scopes staging to its prefix', () => {
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
+        Action: 's3:DeleteObject',
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/staging/*']] },
+      })]) },
+    });
+  });
 
   it('creates no bucket and no notification custom resource', () => {
     t.resourceCountIs('AWS::S3::Bucket', 0);

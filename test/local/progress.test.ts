@@ -66,7 +66,7 @@ group('local\'s progress (the runner\'s events through the same view)', () => {
     let clock = 0;
     const { output, err } = capture(false);
     const printer = createProgressPrinter({ ...output, now: () => clock });
-    const chunkList = [{ start: 10, end: 1010, line: 2 }, { start: 1010, end: 2010, line: 52 }];
+    const chunkList = [{ object: 0, start: 10, end: 1010, line: 2 }, { object: 0, start: 1010, end: 2010, line: 52 }];
     const events: RunnerEvent[] = [
       { type: 'preflight', chunks: 2, chunkList, scanComplete: true, offset: 2010, size: 2010, queue: { waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 0 }, lanes: { configured: 40, granted: 40, reason: '' } },
       { type: 'chunk-start', chunkIndex: 0 },

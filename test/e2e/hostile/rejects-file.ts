@@ -10,9 +10,9 @@ export interface RejectRow {
   readonly record: Buffer;
 }
 
-const HEADER = ['line', 'byte_offset', 'reason', 'record'];
+const HEADER = ['line', 'byte_offset', 'reason', 'record', 'object'];
 
-/** Parses rejects files (`line,byte_offset,reason,record`) with csv-parse into rows sorted by offset. */
+/** Parses rejects files (`line,byte_offset,reason,record,object`) with csv-parse into rows sorted by offset. */
 export function parseRejectsFiles(files: readonly Buffer[]): RejectRow[] {
   const rows: RejectRow[] = [];
   for (const file of files) {

@@ -80,6 +80,11 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
     { action: 's3:PutObject', resource: objectArn(input, arn) },
     { action: 'kms:GenerateDataKey', resource: BUCKET_KEY },
   ],
+  // ListObjectsV2: "You must have READ access to the bucket", the s3:ListBucket action on the bucket
+  // (API_ListObjectsV2.html, and the reference's ListBucket row); its Prefix narrows nothing in IAM here.
+  'S3Client.ListObjectsV2Command': (input, _outcome, arn) => [{ action: 's3:ListBucket', resource: bucketArn(input, arn) }],
+  // DeleteObject without a VersionId: s3:DeleteObject on the object (s3:DeleteObjectVersion only with one).
+  'S3Client.DeleteObjectCommand': (input, _outcome, arn) => [{ action: 's3:DeleteObject', resource: objectArn(input, arn) }],
   'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
   ],

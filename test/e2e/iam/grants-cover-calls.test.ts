@@ -42,9 +42,10 @@ let standIn: StandIn;
 beforeAll(async () => {
   const ngramsTable = await createTable(['ngram', 'S'], ['year', 'N']);
   const rejectsTable = await createTable(['ngram', 'S'], ['year', 'N']);
+  const partsTable = await createTable(['ngram', 'S'], ['year', 'N']);
   // The fault tests' clients (so faults can be injected), and the config the stack gives its functions
   // (REJECTS_PREFIX, ALLOWED_TABLES = its tables).
-  const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable] };
+  const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable, partsTable] };
   // Step Functions and Lambda have no local server: the deployed control plane's code and SDK clients talk to a
   // stand-in (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other.
   standIn = await startStandIn({
@@ -56,7 +57,7 @@ beforeAll(async () => {
     'GET /2016-08-19/account-settings': () => ({ AccountLimit: { UnreservedConcurrentExecutions: 1000 } }),
   });
   const control = standInControlPlane(standIn, IMPORT_FUNCTION);
-  targets = { wiring: { ...faultWiring(), config, control }, bucket: await createBucket(), ngramsTable, rejectsTable };
+  targets = { wiring: { ...faultWiring(), config, control }, bucket: await createBucket(), ngramsTable, rejectsTable, partsTable };
   recordCalls(targets.wiring, log);
   await runRecordedImports(targets);
 });
@@ -66,7 +67,7 @@ afterAll(async () => {
   await standIn.close();
 });
 
-const tableNames = () => [targets.ngramsTable, targets.rejectsTable];
+const tableNames = () => [targets.ngramsTable, targets.rejectsTable, targets.partsTable];
 
 /** The grants of each function of the real stack, references resolved to the bucket and tables above. */
 function stackGrants(props: S3DdbImportStackProps): Grant[] {

@@ -7,6 +7,8 @@ import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';
 import { dynamodb, listKeys, putText, s3 } from '../harness.js';
+import { gzipSync } from 'node:zlib';
+import { letterFile, NGRAM_TYPES as LETTER_TYPES, expectNgramTable } from '../sources/letters.js';
 
 /** Where the recorded imports run: one bucket and the tables the stack under test is configured with. */
 export interface ImportTargets {
@@ -17,6 +19,8 @@ export interface ImportTargets {
   readonly ngramsTable: string;
   /** Keyed (ngram S, year N); takes the file with bad rows, then is deleted and imported into again. */
   readonly rejectsTable: string;
+  /** Keyed (ngram S, year N); takes the prefix with a staged .gz. */
+  readonly partsTable: string;
 }
 
 const NGRAM_TYPES = { match_count: 'N', volume_count: 'N' } as const;
@@ -46,6 +50,23 @@ async function cleanImportWithThrottles(t: ImportTargets): Promise<void> {
   const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, maxConcurrency: 2 }).finally(removeFaults);
   expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: rows.length, written: rows.length, rejected: 0, chunks: 3 });
   await expectTableMatches(t.ngramsTable, rows);
+}
+
+/**
+ * A prefix (ListObjectsV2) of a plain file and a big .gz that preflight stages as plain pieces (PutObject under the
+ * staging prefix); each chunk's import reads its piece and deletes it (DeleteObject). Into its own table.
+ */
+async function stagedPrefixImport(t: ImportTargets): Promise<void> {
+  const plain = letterFile('p', 500);
+  const big = letterFile('q', 30_000);
+  await putText(t.bucket, 'parts/part-0.tsv', plain.text);
+  await putText(t.bucket, 'parts/part-1.tsv.gz', gzipSync(big.text));
+  const request = { bucket: t.bucket, prefix: 'parts/', table: t.partsTable, types: LETTER_TYPES, chunkMiB: 0.125 };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, maxConcurrency: 4 });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', written: 30_500, objects: 2 });
+  expect(summary.chunks).toBeGreaterThan(3);
+  await expectNgramTable(t.partsTable, [...plain.rows, ...big.rows]);
+  expect(await listKeys(t.bucket, 's3-ddb-import/staging/')).toEqual([]);
 }
 
 /** Two good rows and two bad ones: a rejects file and a report. */
@@ -105,11 +126,12 @@ async function tableNotAllowed(t: ImportTargets): Promise<void> {
 
 /**
  * The imports whose calls are checked against the grants: a clean multi-chunk import through throttled writes,
- * one with rejects, and the fault paths that reach AWS differently (missing object, object deleted mid-import,
+ * a prefix with a staged .gz, one with rejects, and the fault paths that reach AWS differently (missing object, object deleted mid-import,
  * table deleted, table not configured). Each asserts its own outcome, so the calls recorded are those of a run that did what it should.
  */
 export async function runRecordedImports(t: ImportTargets): Promise<void> {
   await cleanImportWithThrottles(t);
+  await stagedPrefixImport(t);
   await importWithRejects(t);
   await missingObject(t);
   await objectDeletedAfterPreflight(t);

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { planChunks, type PlanChunksParams } from '../../../lambdas/preflight/chunk-planner.js';
+import { planChunks, type ByteRange, type PlanChunksParams } from '../../../lambdas/preflight/chunk-planner.js';
 import type { ReadFrom } from '../../../lambdas/source/source-object.js';
 import { scannerDialect } from '../../../lambdas/source/record-scanner.js';
-import type { Chunk, ScanCheckpoint } from '../../../lambdas/request/workflow-payloads.js';
+import type { Checkpoint } from '../../../lambdas/request/workflow-payloads.js';
 import { seededRandom } from '../../fixtures/random.js';
 
 const CSV = scannerDialect({ delimiter: ',', quote: '"' });
 /** Small pieces, so that cuts, quotes and multi-byte characters fall across buffers. */
 const PIECE_BYTES = 7;
-const START: ScanCheckpoint = { offset: 0, line: 1, inQuotes: false };
+const START: Checkpoint = { offset: 0, line: 1 };
 
 /** Streams `data` from an offset in PIECE_BYTES pieces, like a range GET would. */
 function readerOf(data: Buffer): ReadFrom {
@@ -47,9 +47,9 @@ function referenceBoundaries(data: Buffer): number[] {
 const lfsBefore = (data: Buffer, end: number): number => data.subarray(0, end).filter((b) => b === 0x0a).length;
 
 /** The documented contract, from the reference: each chunk ends at the first boundary >= start + chunkBytes. */
-function expectedChunks(data: Buffer, chunkBytes: number, from: number, firstLine: number): Chunk[] {
+function expectedChunks(data: Buffer, chunkBytes: number, from: number, firstLine: number): ByteRange[] {
   const boundaries = referenceBoundaries(data);
-  const chunks: Chunk[] = [];
+  const chunks: ByteRange[] = [];
   for (let start = from; start < data.length; ) {
     const end = boundaries.find((b) => b >= start + chunkBytes) ?? data.length;
     chunks.push({ start, end, line: firstLine + lfsBefore(data, start) - lfsBefore(data, from) });
@@ -87,11 +87,11 @@ describe.each([
     expect(result.complete).toBe(true);
     expect(result.chunks).toEqual(expectedChunks(SAMPLE, chunkBytes, 0, 1));
     const end = SAMPLE.length;
-    expect(result.checkpoint).toEqual({ offset: end, line: 1 + lfsBefore(SAMPLE, end), inQuotes: false });
+    expect(result.checkpoint).toEqual({ offset: end, line: 1 + lfsBefore(SAMPLE, end) });
   });
 
   it('covers [start, size) with no gap or overlap, every cut a record boundary', async () => {
-    const from: ScanCheckpoint = { offset: HEADER_END, line: 2, inQuotes: false };
+    const from: Checkpoint = { offset: HEADER_END, line: 2 };
     const { chunks } = await plan(SAMPLE, chunkBytes, { from });
     const boundaries = new Set(referenceBoundaries(SAMPLE));
     expect(chunks[0].start).toBe(HEADER_END);
@@ -105,7 +105,7 @@ describe.each([
 
   it('gives the same chunks when stopped after every buffer and resumed from each checkpoint', async () => {
     const whole = await plan(SAMPLE, chunkBytes);
-    const resumed: Chunk[] = [];
+    const resumed: ByteRange[] = [];
     let from = START;
     for (let invocation = 0; invocation < 10_000; invocation++) {
       const result = await plan(SAMPLE, chunkBytes, { from, shouldStop: () => true });
@@ -114,7 +114,7 @@ describe.each([
       if (result.complete) break;
       // The checkpoint is the last cut, with its line.
       const cut = result.chunks.at(-1)!.end;
-      expect(result.checkpoint).toEqual({ offset: cut, line: 1 + lfsBefore(SAMPLE, cut), inQuotes: false });
+      expect(result.checkpoint).toEqual({ offset: cut, line: 1 + lfsBefore(SAMPLE, cut) });
       from = result.checkpoint;
     }
     expect(resumed).toEqual(whole.chunks);
@@ -155,7 +155,7 @@ describe('planChunks', () => {
   it('returns no chunk and does not read when nothing remains', async () => {
     const data = Buffer.from('id\n');
     const read = vi.fn(readerOf(data));
-    const from: ScanCheckpoint = { offset: data.length, line: 2, inQuotes: false };
+    const from: Checkpoint = { offset: data.length, line: 2 };
     const result = await plan(data, 10, { from, read });
     expect(result).toEqual({ chunks: [], checkpoint: from, complete: true });
     expect(read).not.toHaveBeenCalled();

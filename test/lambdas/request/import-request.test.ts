@@ -39,6 +39,12 @@ describe('resolveImportRequest', () => {
     expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv.bak' }).format.delimiter).toBe(',');
   });
 
+  it('takes a prefix instead of a key, the format defaults following the object named by formatKey', () => {
+    const request = { bucket: 'b', prefix: 'imports/parts/', table: 't' };
+    expect(resolveImportRequest(request)).toEqual({ ...request, format: { delimiter: ',', header: true, quote: '"' }, types: {}, chunkMiB: 64, maxWriteRate: 0, spread: false });
+    expect(resolveImportRequest(request, 'imports/parts/part-0.tsv').format.delimiter).toBe('\t');
+  });
+
   it('keeps what the request sets', () => {
     const request = {
       ...MINIMAL,
@@ -54,7 +60,14 @@ describe('resolveImportRequest', () => {
 
 describe.each([
   { problem: 'bucket is missing', input: { key: 'k.csv', table: 't' }, field: 'bucket: required' },
-  { problem: 'key is missing', input: { bucket: 'b', table: 't' }, field: 'key: required' },
+  { problem: 'key is missing', input: { bucket: 'b', table: 't' }, field: 'key: required, a non-empty string (or prefix' },
+  {
+    problem: 'both key and prefix are given',
+    input: { ...MINIMAL, prefix: 'data/' },
+    field: 'key, prefix: give one of them, not both (key: one object; prefix: every object under it)',
+  },
+  { problem: 'the prefix is empty', input: { bucket: 'b', prefix: '', table: 't' }, field: 'prefix: must be a non-empty key prefix' },
+  { problem: 'the prefix is not a string', input: { bucket: 'b', prefix: 7, table: 't' }, field: 'prefix: must be a non-empty key prefix such as "imports/parts/", got 7' },
   { problem: 'table is missing', input: { bucket: 'b', key: 'k.csv' }, field: 'table: required' },
   { problem: 'table is empty', input: { ...MINIMAL, table: '' }, field: 'table: required' },
   { problem: 'a type name is unknown', input: { ...MINIMAL, types: { year: 'INT' } }, field: 'types.year: unknown type "INT"' },

@@ -1,0 +1,77 @@
+import { readHeader, type HeaderResult } from '../formats/csv/header.js';
+import { InvalidRequestError } from '../runtime/errors.js';
+import type { ResolvedRequest } from '../request/import-request.js';
+import type { Compression } from '../source/compression.js';
+import { peek } from '../source/object-data.js';
+import { scannerDialect } from '../source/record-scanner.js';
+import type { ReadFrom } from '../source/source-object.js';
+
+/**
+ * Of a compressed object, this much is decompressed first to see whether it is empty: its decompressed size is
+ * unknown, and an empty .gz must read as an empty file (0 rows), not as a header that never ends.
+ */
+const PEEK_BYTES = 64 * 1024;
+/** Headers read at once when an import has many objects (each read is one GET of the object's start). */
+export const HEADER_READS_AT_ONCE = 8;
+
+/** What the header step found at the start of one object, and whether its data could hold any record. */
+export interface ObjectStart extends HeaderResult {
+  readonly hasData: boolean;
+}
+
+/**
+ * Reads one object's header with the format's header step. A compressed object's data is `read` (decompressed
+ * from the start); its size is unknown, so its first bytes are peeked at to tell an empty object from one that
+ * is not.
+ */
+export async function readObjectStart(request: ResolvedRequest, read: ReadFrom, size: number, compression: Compression): Promise<ObjectStart> {
+  const dialect = scannerDialect(request.format);
+  if (compression === 'none') {
+    const start = await readHeader(read, size, request.format, dialect);
+    return { ...start, hasData: start.dataStart < size };
+  }
+  const { bytes, ended } = await peek(read(0), PEEK_BYTES);
+  const known = ended ? bytes.length : Number.MAX_SAFE_INTEGER;
+  const start = await readHeader(ended ? async function* () { yield bytes; } : read, known, request.format, dialect);
+  return { ...start, hasData: start.dataStart < known };
+}
+
+/** One object's header, named by its key, for the comparison below. */
+export interface NamedHeader {
+  readonly key: string;
+  readonly header: string[] | null;
+}
+
+/**
+ * Each file of a folder may carry its own header (part files usually do); they must agree, or the columns
+ * would mean different things in different files. Objects without a header (empty ones) are left out.
+ * Fails naming the files of each differing header.
+ */
+export function checkHeadersAgree(headers: readonly NamedHeader[]): string[] | null {
+  const groups = new Map<string, string[]>();
+  for (const { key, header } of headers) {
+    if (header === null) continue;
+    const id = JSON.stringify(header);
+    groups.set(id, [...(groups.get(id) ?? []), key]);
+  }
+  if (groups.size > 1) {
+    const described = [...groups].slice(0, 4).map(([id, keys]) => {
+      const names = keys.slice(0, 3).join(', ') + (keys.length > 3 ? ` and ${keys.length - 3} more` : '');
+      return `${names} ${keys.length === 1 ? 'has' : 'have'} [${(JSON.parse(id) as string[]).join(', ')}]`;
+    });
+    throw new InvalidRequestError([`header: the objects' headers disagree: ${described.join('; ')}`]);
+  }
+  const [first] = groups.keys();
+  return first === undefined ? null : (JSON.parse(first) as string[]);
+}
+
+/** Runs `task` over `items`, `atOnce` at a time, keeping the results in order. */
+export async function mapAtMost<T, R>(items: readonly T[], atOnce: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await task(items[i], i);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,69 @@
+import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
+import { stagedPieceKey } from '../source/staged-piece.js';
+import type { ByteRange } from './chunk-planner.js';
+import type { Checkpoint } from '../request/workflow-payloads.js';
+
+/** Stores one staged piece (a PutObject of the bytes under its key). */
+export type PutPiece = (key: string, body: Buffer) => Promise<void>;
+
+
+export interface StageParams {
+  readonly dialect: ScannerDialect;
+  /** `<stagingPrefix>/<execution>`: where the pieces go. */
+  readonly staging: string;
+  readonly object: number;
+  /** Where to resume in the decompressed data: a record boundary (the data start on the first call). */
+  readonly from: Checkpoint;
+  /** The decompressed data from an offset (decompressed again from the start and skipped up to it). */
+  readonly read: (offset: number, lineAt: number) => AsyncIterable<Buffer>;
+  /** The target size of the next piece, given how many pieces this call made so far. */
+  readonly pieceBytes: (made: number) => number;
+  readonly put: PutPiece;
+  /** Asked after each piece: true when the invocation should return a checkpoint now. */
+  readonly shouldStop: () => boolean;
+}
+
+export interface StageResult {
+  /** Each piece's range of the decompressed data; the piece object holds exactly those bytes. */
+  readonly pieces: ByteRange[];
+  /** Where the next call resumes, or null once the object is staged to its end. */
+  readonly next: Checkpoint | null;
+}
+
+/**
+ * The S3 trampoline for one big compressed object: decompresses it once and stores record-aligned plain pieces
+ * (each ends at the first record boundary at or past its target size), which the Map then imports as plain
+ * range-readable chunks. Stops after a piece once asked, so every call stores at least one piece; the next call
+ * decompresses again from the start and skips to the checkpoint (compressed data cannot be entered mid-way).
+ */
+export async function stageObject(params: StageParams): Promise<StageResult> {
+  const { dialect, staging, object, from, read, pieceBytes, put, shouldStop } = params;
+  const scanner = new RecordScanner(dialect);
+  const pieces: ByteRange[] = [];
+  let parts: Buffer[] = [];
+  let pieceStart = from.offset;
+  let pieceLine = from.line;
+  let bufferStart = from.offset;
+  const store = async (end: number) => {
+    await put(stagedPieceKey(staging, object, pieceStart), Buffer.concat(parts));
+    pieces.push({ start: pieceStart, end, line: pieceLine });
+    pieceStart = end;
+    pieceLine = from.line + scanner.lines;
+    parts = [];
+  };
+  for await (const buf of read(from.offset, from.line)) {
+    scanner.feed(buf);
+    let taken = 0;
+    for (let end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart); end !== -1;
+      end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart)) {
+      parts.push(buf.subarray(taken, end));
+      taken = end;
+      await store(bufferStart + end);
+      if (shouldStop()) return { pieces, next: { offset: pieceStart, line: pieceLine } };
+    }
+    if (taken < buf.length) parts.push(buf.subarray(taken));
+    bufferStart += buf.length;
+  }
+  if (bufferStart > pieceStart) await store(bufferStart);
+  return { pieces, next: null };
+}
