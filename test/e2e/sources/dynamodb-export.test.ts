@@ -50,9 +50,8 @@ describe('a DynamoDB export folder', () => {
     await putText(bucket, `${folder}data/stray.json.gz`, 'not listed');
   });
 
-  // Until the formats work lands, the data lines are read with a one-column CSV format: what is checked here is
-  // which objects preflight resolves, not how their lines become items.
-  const asOneColumn = { format: { header: false, columns: ['pk', 'sk'], delimiter: '\u0001', quote: '' } };
+  // No format in the request: the data files' names (`*.json.gz`) say DynamoDB JSON, gzip.
+  const detected = {};
 
   it.each([
     ['its manifest-summary.json', () => ({ key: `${folder}manifest-summary.json` })],
@@ -60,7 +59,7 @@ describe('a DynamoDB export folder', () => {
     ['the folder above it', () => ({ prefix: 'exports/' })],
   ])('named by %s, resolves exactly the data files manifest-files.json lists', async (_, names) => {
     const table = await createTable(['pk', 'S'], ['sk', 'N']);
-    const state = await preflight({ bucket, table, ...names(), ...asOneColumn });
+    const state = await preflight({ bucket, table, ...names(), ...detected });
 
     expect(state.sources.exportManifest).toBe(`${folder}manifest-summary.json`);
     const keys = state.sources.objects.map((_, i) => objectKey(state.sources, i));
@@ -76,7 +75,7 @@ describe('a DynamoDB export folder', () => {
     const named = await writeExport(s3, bucket, items.slice(0, 30), { folder: copy, namedFolder: `gone/AWSDynamoDB/${EXPORT_ID}/`, files: 2 });
     const table = await createTable(['pk', 'S'], ['sk', 'N']);
 
-    const state = await preflight({ bucket, table, key: `${copy}manifest-summary.json`, ...asOneColumn });
+    const state = await preflight({ bucket, table, key: `${copy}manifest-summary.json`, ...detected });
 
     const keys = state.sources.objects.map((_, i) => objectKey(state.sources, i));
     expect(keys).toEqual(named.map((key) => key.replace('gone/', 'restored/2026/')));
@@ -88,7 +87,7 @@ describe('a DynamoDB export folder', () => {
     await s3.send(new (await import('@aws-sdk/client-s3')).DeleteObjectCommand({ Bucket: bucket, Key: named[0].replace('lost/', 'broken/') }));
     const table = await createTable(['pk', 'S'], ['sk', 'N']);
 
-    await expect(preflight({ bucket, table, key: `${broken}manifest-summary.json`, ...asOneColumn })).rejects.toMatchObject({
+    await expect(preflight({ bucket, table, key: `${broken}manifest-summary.json`, ...detected })).rejects.toMatchObject({
       name: 'InvalidRequestError',
       message: expect.stringContaining(`data files not found (as named, nor under ${broken}): ${named[0]}`),
     });

@@ -41,7 +41,7 @@ describe('resolveImportRequest', () => {
 
   it('takes a prefix instead of a key, the format defaults following the object named by formatKey', () => {
     const request = { bucket: 'b', prefix: 'imports/parts/', table: 't' };
-    expect(resolveImportRequest(request)).toEqual({ ...request, format: { delimiter: ',', header: true, quote: '"' }, types: {}, chunkMiB: 64, maxWriteRate: 0, spread: false });
+    expect(resolveImportRequest(request)).toEqual({ ...request, format: { type: 'csv', delimiter: ',', header: true, quote: '"' }, types: {}, chunkMiB: 64, maxWriteRate: 0, spread: false });
     expect(resolveImportRequest(request, 'imports/parts/part-0.tsv').format.delimiter).toBe('\t');
   });
 

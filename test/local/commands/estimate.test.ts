@@ -1,5 +1,5 @@
-import { CreateTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { CreateTableCommand, DeleteTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MEMORY_MB, PREFLIGHT_MEMORY_MB, PRICES } from '../../../local/cloud/estimate-model.js';
 import { parseEstimateCommand, runEstimateCommand } from '../../../local/commands/estimate.js';
 import { createBucket, createTable, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
@@ -31,12 +31,22 @@ async function estimate(args: string[]) {
   return { code, json: JSON.parse(shown.out.at(-1)!) };
 }
 
+/**
+ * Provisioned tables made here, dropped after: DynamoDB Local caps the provisioned write units of all its tables
+ * together at 80,000 per account, as AWS does, and a server shared by several runs would otherwise reach it.
+ */
+const provisioned: string[] = [];
+afterAll(async () => {
+  await Promise.all(provisioned.map((TableName) => dynamodb.send(new DeleteTableCommand({ TableName }))));
+});
+
 async function provisionedTable(writeUnits: number): Promise<string> {
   const table = uniqueName('estimate');
   await dynamodb.send(new CreateTableCommand({
     TableName: table, BillingMode: 'PROVISIONED', ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: writeUnits },
     KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
   }));
+  provisioned.push(table);
   await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
   return table;
 }
