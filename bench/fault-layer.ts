@@ -13,17 +13,27 @@ export type Admit = (n: number) => number;
 
 /** What DynamoDB answers a throttled request with, as the SDK's deserializer builds it. */
 function throttle(): ProvisionedThroughputExceededException {
-  const error = new ProvisionedThroughputExceededException({ message: 'throughput exceeded (bench fault)', $metadata: { httpStatusCode: 400 } });
+  const error = new ProvisionedThroughputExceededException({
+    message: 'throughput exceeded (bench fault)',
+    $metadata: { httpStatusCode: 400 },
+  });
   return Object.assign(error, { $retryable: { throttling: true } });
 }
 
 /** Sends the first `taken` items for real and returns the rest as UnprocessedItems, as DynamoDB does under load. */
-async function admitted(input: BatchWriteItemCommandInput, send: Send, taken: number): Promise<BatchWriteItemCommandOutput> {
+async function admitted(
+  input: BatchWriteItemCommandInput,
+  send: Send,
+  taken: number,
+): Promise<BatchWriteItemCommandOutput> {
   const [table, requests] = Object.entries(input.RequestItems ?? {})[0] as [string, WriteRequest[]];
   if (taken <= 0) throw throttle();
   if (taken >= requests.length) return send(input);
   const output = await send({ ...input, RequestItems: { [table]: requests.slice(0, taken) } });
-  return { ...output, UnprocessedItems: { [table]: [...(output.UnprocessedItems?.[table] ?? []), ...requests.slice(taken)] } };
+  return {
+    ...output,
+    UnprocessedItems: { [table]: [...(output.UnprocessedItems?.[table] ?? []), ...requests.slice(taken)] },
+  };
 }
 
 /**
@@ -31,7 +41,11 @@ async function admitted(input: BatchWriteItemCommandInput, send: Send, taken: nu
  * the SDK's retry (which retries a throttle there, as it would a real one, unless the command skips it).
  */
 export function injectBatchWriteFaults(client: DynamoDBClient, admit: Admit): void {
-  const mw = (next: (args: { input: BatchWriteItemCommandInput }) => Promise<{ output: BatchWriteItemCommandOutput }>, context: { commandName?: string }) =>
+  const mw =
+    (
+      next: (args: { input: BatchWriteItemCommandInput }) => Promise<{ output: BatchWriteItemCommandOutput }>,
+      context: { commandName?: string },
+    ) =>
     async (args: { input: BatchWriteItemCommandInput }) => {
       if (context.commandName !== 'BatchWriteItemCommand') return next(args);
       let result: { output: BatchWriteItemCommandOutput } | undefined;
@@ -57,7 +71,11 @@ export function scatteredFaults(throttled: number, partial: number, seed = 8): A
  * A table that takes at most `itemsPerSecond`: a token bucket holding `burstSeconds` of it. A request takes
  * what the bucket holds (all of it, part of it, or, with less than one token, nothing: a throttle).
  */
-export function rateLimitedTable(itemsPerSecond: number, burstSeconds: number, now: () => number = () => performance.now()): Admit {
+export function rateLimitedTable(
+  itemsPerSecond: number,
+  burstSeconds: number,
+  now: () => number = () => performance.now(),
+): Admit {
   const burst = itemsPerSecond * burstSeconds;
   let tokens = burst;
   let last = now();

@@ -6,7 +6,10 @@ import { createRecordFormat } from '../lambdas/formats/record-formats.js';
 import type { KeyAttribute } from '../lambdas/request/workflow-payloads.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 
-const KEYS: KeyAttribute[] = [{ name: 'ngram', type: 'S', role: 'HASH' }, { name: 'year', type: 'N', role: 'RANGE' }];
+const KEYS: KeyAttribute[] = [
+  { name: 'ngram', type: 'S', role: 'HASH' },
+  { name: 'year', type: 'N', role: 'RANGE' },
+];
 /** The importer maps records in blocks of ~256 KiB (import/chunk-importer.ts). */
 const BLOCK_BYTES = 256 * 1024;
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
@@ -25,7 +28,12 @@ function fromJsonParse(value: unknown): AttributeValue {
  * Lines/s and MB/s of each parse over `lines`, best of `rounds`; the parsers take turns round by round, so
  * load from other processes on a shared machine falls on all of them alike.
  */
-function measure(lines: readonly string[], bytes: number, parsers: Record<string, (line: string) => unknown>, rounds = 5) {
+function measure(
+  lines: readonly string[],
+  bytes: number,
+  parsers: Record<string, (line: string) => unknown>,
+  rounds = 5,
+) {
   const best: Record<string, number> = Object.fromEntries(Object.keys(parsers).map((name) => [name, Infinity]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, parse] of Object.entries(parsers)) {
@@ -35,7 +43,10 @@ function measure(lines: readonly string[], bytes: number, parsers: Record<string
     }
   }
   return Object.fromEntries(
-    Object.entries(best).map(([name, ms]) => [name, { linesPerSecond: round(lines.length / (ms / 1000)), mbPerSecond: round(bytes / 1e6 / (ms / 1000), 1) }]),
+    Object.entries(best).map(([name, ms]) => [
+      name,
+      { linesPerSecond: round(lines.length / (ms / 1000)), mbPerSecond: round(bytes / 1e6 / (ms / 1000), 1) },
+    ]),
   );
 }
 
@@ -57,7 +68,11 @@ function blocksOf(lines: readonly string[]): RawRecord[][] {
   return blocks;
 }
 
-type Mapped = { readonly type: 'csv' | 'jsonl' | 'dynamodb-json'; readonly blocks: RawRecord[][]; readonly columns?: string[] };
+type Mapped = {
+  readonly type: 'csv' | 'jsonl' | 'dynamodb-json';
+  readonly blocks: RawRecord[][];
+  readonly columns?: string[];
+};
 
 /**
  * Items/s of each format's whole mapper (UTF-8 check, parse, key checks, item size) over importer-sized
@@ -66,7 +81,11 @@ type Mapped = { readonly type: 'csv' | 'jsonl' | 'dynamodb-json'; readonly block
 function mapperItemsPerSecond(inputs: Record<string, Mapped>, rounds = 5) {
   const runs = Object.entries(inputs).map(([name, { type, blocks, columns = [] }]) => {
     const format = type === 'csv' ? { type, delimiter: '\t', quote: '"', header: false, columns } : { type };
-    const map = createRecordFormat(format).createMapper({ columns, types: { match_count: 'N', volume_count: 'N' }, keys: KEYS });
+    const map = createRecordFormat(format).createMapper({
+      columns,
+      types: { match_count: 'N', volume_count: 'N' },
+      keys: KEYS,
+    });
     return { name, blocks, map, records: blocks.reduce((sum, block) => sum + block.length, 0), best: Infinity };
   });
   for (let round = 0; round < rounds; round++) {
@@ -91,7 +110,14 @@ export function formatFigures(rows: number) {
   const ngrams = generateNgrams(rows, { seed: 7 }).rows;
   const jsonl = ngrams.map((r) => JSON.stringify(r));
   const dynamoJson = ngrams.map((r) =>
-    JSON.stringify({ Item: { ngram: { S: r.ngram }, year: { N: String(r.year) }, match_count: { N: String(r.match_count) }, volume_count: { N: String(r.volume_count) } } }),
+    JSON.stringify({
+      Item: {
+        ngram: { S: r.ngram },
+        year: { N: String(r.year) },
+        match_count: { N: String(r.match_count) },
+        volume_count: { N: String(r.volume_count) },
+      },
+    }),
   );
   const tsv = ngrams.map((r) => `${r.ngram}\t${r.year}\t${r.match_count}\t${r.volume_count}`);
   const bytes = jsonl.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
@@ -104,7 +130,11 @@ export function formatFigures(rows: number) {
   return {
     rows,
     jsonlMB: round(bytes / 1e6, 1),
-    parser: { ...parser, exactToJsonParse: ratio('exact', 'jsonParse'), exactToJsonParseToAttributes: ratio('exact', 'jsonParseToAttributes') },
+    parser: {
+      ...parser,
+      exactToJsonParse: ratio('exact', 'jsonParse'),
+      exactToJsonParseToAttributes: ratio('exact', 'jsonParseToAttributes'),
+    },
     mapperItemsPerSecond: mapperItemsPerSecond({
       jsonl: { type: 'jsonl', blocks: blocksOf(jsonl) },
       dynamodbJson: { type: 'dynamodb-json', blocks: blocksOf(dynamoJson) },

@@ -13,10 +13,12 @@ const handler = (await loadHandlerFactories()).ImportChunk(createWiring());
 const before = process.cpuUsage();
 const progress = await handler(event, lambdaContext(timeoutMs));
 const cpu = process.cpuUsage(before);
-process.stdout.write(`${JSON.stringify({
-  rows: progress.rows,
-  written: progress.written,
-  finished: progress.next === null,
-  cpuSeconds: (cpu.user + cpu.system) / 1e6,
-  peakRssMB: process.resourceUsage().maxRSS / 1024,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    rows: progress.rows,
+    written: progress.written,
+    finished: progress.next === null,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    peakRssMB: process.resourceUsage().maxRSS / 1024,
+  })}\n`,
+);

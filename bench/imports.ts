@@ -12,15 +12,28 @@ const round = (n: number, digits = 0) => Number(n.toFixed(digits));
  * Runs the whole local workflow (preflight to summary) into `table`: items/s over the whole run, and the CPU
  * this process spent (the handlers run in it; DynamoDB Local and MinIO do not) per 100,000 items.
  */
-export async function timedImport(request: { bucket: string; key?: string; prefix?: string; table: string; chunkMiB: number; maxWriteRate?: number }, rows: number) {
+export async function timedImport(
+  request: { bucket: string; key?: string; prefix?: string; table: string; chunkMiB: number; maxWriteRate?: number },
+  rows: number,
+) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const summary = await runLocalImport({ ...request, types: { match_count: 'N', volume_count: 'N' } }, { maxConcurrency: DEFAULT_MAX_CONCURRENCY });
+  const summary = await runLocalImport(
+    { ...request, types: { match_count: 'N', volume_count: 'N' } },
+    { maxConcurrency: DEFAULT_MAX_CONCURRENCY },
+  );
   const durationMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSecondsPer100k = round(((cpu.user + cpu.system) / 1e6 / rows) * 100_000, 2);
   if (summary.written !== rows) throw new Error(`import wrote ${summary.written} of ${rows} rows`);
-  return { itemsPerSecond: round(rows / (durationMs / 1000)), rows, chunks: summary.chunks, objects: summary.objects, durationMs: round(durationMs), cpuSecondsPer100k };
+  return {
+    itemsPerSecond: round(rows / (durationMs / 1000)),
+    rows,
+    chunks: summary.chunks,
+    objects: summary.objects,
+    durationMs: round(durationMs),
+    cpuSecondsPer100k,
+  };
 }
 
 /**
@@ -33,16 +46,35 @@ export async function importInChild(table: string, bucket: string, key: string, 
   const request = resolveImportRequest({ bucket, key, table, types: { match_count: 'N', volume_count: 'N' } });
   const event: ImportChunkEvent = {
     job: {
-      request, executionName: 'bench', etag: '*', sources: { folder: '', objects: [{ key, size, etag: '*' }], staging: null, exportManifest: null }, columns: ['ngram', 'year', 'match_count', 'volume_count'],
-      keys: [{ name: 'ngram', type: 'S', role: 'HASH' }, { name: 'year', type: 'N', role: 'RANGE' }], maxConcurrency: 1, chunkCount: 1, dataBytes: size - header,
+      request,
+      executionName: 'bench',
+      etag: '*',
+      sources: { folder: '', objects: [{ key, size, etag: '*' }], staging: null, exportManifest: null },
+      columns: ['ngram', 'year', 'match_count', 'volume_count'],
+      keys: [
+        { name: 'ngram', type: 'S', role: 'HASH' },
+        { name: 'year', type: 'N', role: 'RANGE' },
+      ],
+      maxConcurrency: 1,
+      chunkCount: 1,
+      dataBytes: size - header,
     },
     chunk: { object: 0, start: header, end: Math.min(chunkEnd, size), line: 2 },
     chunkIndex: 0,
   };
   const child = fileURLToPath(new URL('./import-child.ts', import.meta.url));
   const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-  const { stdout } = await promisify(execFile)(tsx, [child, JSON.stringify({ event, timeoutMs: 64_000 })], { env: process.env, maxBuffer: 1e6 });
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { rows: number; written: number; finished: boolean; cpuSeconds: number; peakRssMB: number };
+  const { stdout } = await promisify(execFile)(tsx, [child, JSON.stringify({ event, timeoutMs: 64_000 })], {
+    env: process.env,
+    maxBuffer: 1e6,
+  });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    rows: number;
+    written: number;
+    finished: boolean;
+    cpuSeconds: number;
+    peakRssMB: number;
+  };
   return {
     chunkMiB: round((Math.min(chunkEnd, size) - header) / 1024 / 1024, 1),
     rows: result.rows,

@@ -56,15 +56,58 @@ async function ddbimportBinary(log: (line: string) => void): Promise<string | un
 function contenders(ddbimport: string | undefined): Contender[] {
   const goPeer = (workers: number): Contender => ({
     name: `ddbimport${workers}`,
-    command: (file, table) => [ddbimport!, '-inputFile', file, '-delimiter', 'tab', '-tableRegion', process.env.AWS_REGION ?? 'us-east-1',
-      '-tableName', table, '-numericFields', 'year,match_count,volume_count', '-concurrency', String(workers)],
+    command: (file, table) => [
+      ddbimport!,
+      '-inputFile',
+      file,
+      '-delimiter',
+      'tab',
+      '-tableRegion',
+      process.env.AWS_REGION ?? 'us-east-1',
+      '-tableName',
+      table,
+      '-numericFields',
+      'year,match_count,volume_count',
+      '-concurrency',
+      String(workers),
+    ],
   });
   return [
-    { name: 'pipeline', command: (file, table) => [process.execPath, CLI, 'local', file, '--table', table, '--types', 'match_count=N,volume_count=N', '--json'] },
+    {
+      name: 'pipeline',
+      command: (file, table) => [
+        process.execPath,
+        CLI,
+        'local',
+        file,
+        '--table',
+        table,
+        '--types',
+        'match_count=N,volume_count=N',
+        '--json',
+      ],
+    },
     ...(ddbimport ? [goPeer(8), goPeer(16)] : []),
     { name: 'rawLoop16', command: (file, table) => [process.execPath, RAW_LOOP, file, table, '16'] },
     // An older checkout's CLI, for before/after figures in one run; never counted as a peer.
-    ...(BASELINE_CLI ? [{ name: 'baseline', command: (file: string, table: string) => [process.execPath, BASELINE_CLI, 'local', file, '--table', table, '--types', 'match_count=N,volume_count=N', '--json'] }] : []),
+    ...(BASELINE_CLI
+      ? [
+          {
+            name: 'baseline',
+            command: (file: string, table: string) => [
+              process.execPath,
+              BASELINE_CLI,
+              'local',
+              file,
+              '--table',
+              table,
+              '--types',
+              'match_count=N,volume_count=N',
+              '--json',
+            ],
+          },
+        ]
+      : []),
   ];
 }
 
@@ -104,23 +147,36 @@ export async function peersFigure(ctx: PeerContext) {
       const landed = await countItems(ctx.dynamodb, table);
       if (landed !== PEER_ROWS) throw new Error(`peers: ${c.name} landed ${landed} of ${PEER_ROWS} rows`);
       const figure = { itemsPerSecond: PEER_ROWS / wallSeconds, cpuSecondsPer100k: (cpuSeconds / PEER_ROWS) * 100_000 };
-      ctx.log(`peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, ${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k`);
+      ctx.log(
+        `peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, ${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k`,
+      );
       (runs[c.name] ??= []).push(figure);
     }
   }
-  const byContender = Object.fromEntries(Object.entries(runs).map(([name, rs]) => [name, {
-    itemsPerSecond: round(median(rs.map((x) => x.itemsPerSecond))),
-    cpuSecondsPer100k: round(median(rs.map((x) => x.cpuSecondsPer100k)), 2),
-    runs: rs.map((x) => round(x.itemsPerSecond)),
-  }]));
+  const byContender = Object.fromEntries(
+    Object.entries(runs).map(([name, rs]) => [
+      name,
+      {
+        itemsPerSecond: round(median(rs.map((x) => x.itemsPerSecond))),
+        cpuSecondsPer100k: round(median(rs.map((x) => x.cpuSecondsPer100k)), 2),
+        runs: rs.map((x) => round(x.itemsPerSecond)),
+      },
+    ]),
+  );
   const peers = Object.entries(byContender).filter(([name]) => name !== 'pipeline' && name !== 'baseline');
   const [bestPeer, best] = peers.reduce((a, b) => (b[1].itemsPerSecond > a[1].itemsPerSecond ? b : a));
   return {
-    rows: PEER_ROWS, rounds: ROUNDS, byContender, bestPeer,
-    ...(byContender.baseline ? { pipelineToBaseline: round(byContender.pipeline.itemsPerSecond / byContender.baseline.itemsPerSecond, 3) } : {}),
+    rows: PEER_ROWS,
+    rounds: ROUNDS,
+    byContender,
+    bestPeer,
+    ...(byContender.baseline
+      ? { pipelineToBaseline: round(byContender.pipeline.itemsPerSecond / byContender.baseline.itemsPerSecond, 3) }
+      : {}),
     pipelineToBestPeer: round(byContender.pipeline.itemsPerSecond / best.itemsPerSecond, 3),
     // Per-round ratios: each round's pipeline run against the best peer of the same round.
     pipelineToBestPeerByRound: Array.from({ length: ROUNDS }, (_, r) =>
-      round(runs.pipeline[r].itemsPerSecond / Math.max(...peers.map(([name]) => runs[name][r].itemsPerSecond)), 3)),
+      round(runs.pipeline[r].itemsPerSecond / Math.max(...peers.map(([name]) => runs[name][r].itemsPerSecond)), 3),
+    ),
   };
 }

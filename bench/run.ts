@@ -23,7 +23,9 @@ import { sourceFigures, stagingFigure } from './source-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
-const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = process.env.BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const CEILING_ROWS = 200_000;
 const NAIVE_ROWS = 50_000;
 const CAPPED_ROWS = 100_000;
@@ -66,7 +68,8 @@ try {
   const ctx = { bucket, upload, newTable, dynamodb, log };
   const out: Record<string, unknown> = { machine: { cpus: cpus().length, node: process.version } };
   let largeSize: number | undefined; // a 2M-row TSV (~66 MB) that scan and import both read
-  const uploadLarge = async () => (largeSize ??= await upload('large.tsv', generateNgrams(2_000_000, { seed: 4 }).text));
+  const uploadLarge = async () =>
+    (largeSize ??= await upload('large.tsv', generateNgrams(2_000_000, { seed: 4 }).text));
 
   const needsPipelineFile = ['ceiling', 'pipeline', 'naive', 'import', 'sources'].some(wanted);
   log(`generating ${needsPipelineFile ? ROWS : 0} 1-gram rows`);
@@ -88,7 +91,12 @@ try {
       if (inFlight === 16) ceilingCpu = ((cpu.user + cpu.system) / 1e6 / CEILING_ROWS) * 100_000;
     }
     ceiling = Math.max(...Object.values(byInFlight));
-    out.ceiling = { itemsPerSecond: ceiling, byInFlight, rows: CEILING_ROWS, sdkCpuSecondsPer100k: round(ceilingCpu, 2) };
+    out.ceiling = {
+      itemsPerSecond: ceiling,
+      byInFlight,
+      rows: CEILING_ROWS,
+      sdkCpuSecondsPer100k: round(ceilingCpu, 2),
+    };
   }
 
   let pipeline: Awaited<ReturnType<typeof timedImport>> | undefined;
@@ -101,14 +109,25 @@ try {
   if (wanted('naive')) {
     log('naive: one 25-item request at a time');
     const naive = await naiveScript(dynamodb, await newTable(), file, NAIVE_ROWS);
-    out.naive = { itemsPerSecond: round(naive), rows: NAIVE_ROWS, pipelineSpeedup: ratio(pipeline?.itemsPerSecond, naive, 1) };
+    out.naive = {
+      itemsPerSecond: round(naive),
+      rows: NAIVE_ROWS,
+      pipelineSpeedup: ratio(pipeline?.itemsPerSecond, naive, 1),
+    };
   }
 
   if (wanted('capped')) {
     log(`capped: maxWriteRate ${CAP} on ${CAPPED_ROWS} rows`);
     await upload('capped.tsv', generateNgrams(CAPPED_ROWS, { seed: 3 }).text);
-    const capped = await timedImport({ bucket, key: 'capped.tsv', table: await newTable(), chunkMiB: 0.5, maxWriteRate: CAP }, CAPPED_ROWS);
-    out.capped = { maxWriteRate: CAP, itemsPerSecond: capped.itemsPerSecond, ratioToCap: ratio(capped.itemsPerSecond, CAP) };
+    const capped = await timedImport(
+      { bucket, key: 'capped.tsv', table: await newTable(), chunkMiB: 0.5, maxWriteRate: CAP },
+      CAPPED_ROWS,
+    );
+    out.capped = {
+      maxWriteRate: CAP,
+      itemsPerSecond: capped.itemsPerSecond,
+      ratioToCap: ratio(capped.itemsPerSecond, CAP),
+    };
   }
 
   if (wanted('peers')) out.peers = await peersFigure({ newTable, dynamodb, dataDir: DATA_DIR, log });
@@ -130,13 +149,25 @@ try {
     const source = { bucket, key: 'quoted.csv', etag: '*' };
     const plainReadMBps = await plainReadMbPerSecond(s3, source, quotedSize);
     const preflightMBps = await preflightMbPerSecond(s3, source, quotedSize, ',');
-    const quotedCsvFigure = { scannerGBps: round(scannerGBps, 2), preflightMBps: round(preflightMBps), plainReadMBps: round(plainReadMBps), preflightToPlainRead: ratio(preflightMBps, plainReadMBps) };
+    const quotedCsvFigure = {
+      scannerGBps: round(scannerGBps, 2),
+      preflightMBps: round(preflightMBps),
+      plainReadMBps: round(plainReadMBps),
+      preflightToPlainRead: ratio(preflightMBps, plainReadMBps),
+    };
     // The quote-free path: preflight and a plain read of a 2M-row TSV.
     const tsvSize = await uploadLarge();
     const tsvSource = { bucket, key: 'large.tsv', etag: '*' };
     const tsvPlainMBps = await plainReadMbPerSecond(s3, tsvSource, tsvSize);
     const tsvPreflightMBps = await preflightMbPerSecond(s3, tsvSource, tsvSize, '\t');
-    out.scan = { quotedCsv: quotedCsvFigure, tsv: { preflightMBps: round(tsvPreflightMBps), plainReadMBps: round(tsvPlainMBps), preflightToPlainRead: ratio(tsvPreflightMBps, tsvPlainMBps) } };
+    out.scan = {
+      quotedCsv: quotedCsvFigure,
+      tsv: {
+        preflightMBps: round(tsvPreflightMBps),
+        plainReadMBps: round(tsvPlainMBps),
+        preflightToPlainRead: ratio(tsvPreflightMBps, tsvPlainMBps),
+      },
+    };
   }
 
   if (wanted('import')) {
@@ -152,7 +183,11 @@ try {
   }
 
   const cpu = process.cpuUsage(benchCpu);
-  out.bench = { wallSeconds: round((performance.now() - benchStarted) / 1000), nodeCpuSeconds: round((cpu.user + cpu.system) / 1e6), only: ONLY ?? 'all' };
+  out.bench = {
+    wallSeconds: round((performance.now() - benchStarted) / 1000),
+    nodeCpuSeconds: round((cpu.user + cpu.system) / 1e6),
+    only: ONLY ?? 'all',
+  };
   process.stdout.write(`${JSON.stringify({ ...out, targets: targets(out) })}\n`);
 } finally {
   await services.stop();

@@ -42,7 +42,12 @@ export async function plainReadMbPerSecond(s3: S3Client, source: SourceObject, s
 }
 
 /** MB/s of preflight's chunk planning over the same object (64 MiB chunks, no deadline). */
-export async function preflightMbPerSecond(s3: S3Client, source: SourceObject, size: number, delimiter: string): Promise<number> {
+export async function preflightMbPerSecond(
+  s3: S3Client,
+  source: SourceObject,
+  size: number,
+  delimiter: string,
+): Promise<number> {
   const send = sendGetObject(s3);
   const started = performance.now();
   const result = await planChunks({

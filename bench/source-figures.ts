@@ -74,8 +74,12 @@ export async function sourceFigures(ctx: SourceContext, text: string, rows: numb
     cpuRatioToPlainPipeline: round(best.plain.cpuSecondsPer100k / best[name].cpuSecondsPer100k, 3),
   });
   return {
-    rounds: ROUNDS, compressionRatio: round(textBytes / gz.length, 2), plainPipeline: { ...best.plain, everyRound: all.plain },
-    gzipFile: figure('gzipFile'), partFiles: figure('partFiles'), gzipPartFiles: figure('gzipPartFiles'),
+    rounds: ROUNDS,
+    compressionRatio: round(textBytes / gz.length, 2),
+    plainPipeline: { ...best.plain, everyRound: all.plain },
+    gzipFile: figure('gzipFile'),
+    partFiles: figure('partFiles'),
+    gzipPartFiles: figure('gzipPartFiles'),
   };
 }
 
@@ -90,22 +94,33 @@ export async function stagingFigure(ctx: SourceContext, plain: Buffer) {
   await ctx.upload(key, gz);
   const source = { bucket: ctx.bucket, key, etag: '' };
   const get = sendGetObject(ctx.s3);
-  const read = (offset: number) => decompressedFrom(readRange(get, source, 0, gz.length), 'gzip', { offset, line: 1 }, key);
+  const read = (offset: number) =>
+    decompressedFrom(readRange(get, source, 0, gz.length), 'gzip', { offset, line: 1 }, key);
   let started = performance.now();
   let bytes = 0;
   for await (const buf of read(0)) bytes += buf.length;
   const decompressSeconds = (performance.now() - started) / 1000;
   started = performance.now();
   const staged = await stageObject({
-    dialect: scannerDialect({ delimiter: '\t', quote: '"' }), staging: 'bench-staging/run', object: 0, from: { offset: 0, line: 1 },
-    read, pieceBytes: () => 8 * MIB, put: (k, body) => putObject(ctx.s3, ctx.bucket, k, body, 'application/octet-stream'), shouldStop: () => false,
+    dialect: scannerDialect({ delimiter: '\t', quote: '"' }),
+    staging: 'bench-staging/run',
+    object: 0,
+    from: { offset: 0, line: 1 },
+    read,
+    pieceBytes: () => 8 * MIB,
+    put: (k, body) => putObject(ctx.s3, ctx.bucket, k, body, 'application/octet-stream'),
+    shouldStop: () => false,
   });
   const stageSeconds = (performance.now() - started) / 1000;
-  if (bytes !== plain.length || staged.pieces.at(-1)?.end !== plain.length) throw new Error('staging did not cover the object');
+  if (bytes !== plain.length || staged.pieces.at(-1)?.end !== plain.length)
+    throw new Error('staging did not cover the object');
   const mbps = (seconds: number) => round(plain.length / 1e6 / seconds);
   return {
-    plainMB: round(plain.length / 1e6), gzipMB: round(gz.length / 1e6, 1), pieces: staged.pieces.length,
-    decompressMBps: mbps(decompressSeconds), stageMBps: mbps(stageSeconds),
+    plainMB: round(plain.length / 1e6),
+    gzipMB: round(gz.length / 1e6, 1),
+    pieces: staged.pieces.length,
+    decompressMBps: mbps(decompressSeconds),
+    stageMBps: mbps(stageSeconds),
     stageSecondsPerGB: round(1000 / mbps(stageSeconds), 1),
   };
 }

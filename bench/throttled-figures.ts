@@ -13,7 +13,11 @@ const cpuSeconds = (since: NodeJS.CpuUsage) => {
 };
 
 /** Rows of the file missing from the table or different there: 0 when the table equals the file. */
-export async function tableMismatches(client: DynamoDBClient, table: string, rows: readonly NgramRow[]): Promise<number> {
+export async function tableMismatches(
+  client: DynamoDBClient,
+  table: string,
+  rows: readonly NgramRow[],
+): Promise<number> {
   const byKey = new Map<string, Record<string, { S?: string; N?: string }>>();
   for await (const page of paginateScan({ client }, { TableName: table })) {
     for (const item of page.Items ?? []) byKey.set(`${item.ngram.S}|${item.year.N}`, item);
@@ -48,19 +52,31 @@ export async function plainSdkLoop(client: DynamoDBClient, table: string, batche
       lost += pending.length;
     }
   };
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < batches.length) await sendBatch(batches[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < batches.length) await sendBatch(batches[next++]);
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const items = batches.reduce((sum, b) => sum + b.length, 0);
-  return { itemsPerSecond: round((items - lost) / seconds), rows: items, lost, cpuSecondsPer100k: round((cpuSeconds(cpu) / items) * 100_000, 2) };
+  return {
+    itemsPerSecond: round((items - lost) / seconds),
+    rows: items,
+    lost,
+    cpuSecondsPer100k: round((cpuSeconds(cpu) / items) * 100_000, 2),
+  };
 }
 
 /**
  * The whole local workflow with `admit` on the handlers' DynamoDB client (the deployed wiring otherwise:
  * default retry ladder and request timeout); fails unless the table then equals the file.
  */
-export async function faultedImport(request: { bucket: string; key: string; table: string }, rows: readonly NgramRow[], admit: Admit, check: DynamoDBClient) {
+export async function faultedImport(
+  request: { bucket: string; key: string; table: string },
+  rows: readonly NgramRow[],
+  admit: Admit,
+  check: DynamoDBClient,
+) {
   const wiring = createWiring();
   const replies = { calls: 0, throttled: 0, partial: 0 };
   injectBatchWriteFaults(wiring.dynamodb, (n) => {
@@ -80,10 +96,16 @@ export async function faultedImport(request: { bucket: string; key: string; tabl
     const seconds = (performance.now() - started) / 1000;
     const cpuPer100k = (cpuSeconds(cpu) / rows.length) * 100_000;
     const mismatches = await tableMismatches(check, request.table, rows);
-    if (summary.written !== rows.length || mismatches > 0) throw new Error(`faulted import: ${summary.written} written, ${mismatches} rows differ`);
+    if (summary.written !== rows.length || mismatches > 0)
+      throw new Error(`faulted import: ${summary.written} written, ${mismatches} rows differ`);
     return {
-      itemsPerSecond: round(rows.length / seconds), rows: rows.length, chunks: summary.chunks, durationMs: round(seconds * 1000),
-      cpuSecondsPer100k: round(cpuPer100k, 2), requests: replies.calls, pushedBackShare: round((replies.throttled + replies.partial) / replies.calls, 2),
+      itemsPerSecond: round(rows.length / seconds),
+      rows: rows.length,
+      chunks: summary.chunks,
+      durationMs: round(seconds * 1000),
+      cpuSecondsPer100k: round(cpuPer100k, 2),
+      requests: replies.calls,
+      pushedBackShare: round((replies.throttled + replies.partial) / replies.calls, 2),
     };
   } finally {
     wiring.dynamodb.destroy();
@@ -114,13 +136,31 @@ const TABLE_BURST_SECONDS = 0.1;
 export async function throttledFigure({ bucket, upload, newTable, dynamodb, log }: BenchContext) {
   const { text, rows } = generateNgrams(THROTTLED_ROWS, { seed: 5 });
   await upload('throttled.tsv', text);
-  log(`throttled: plain SDK loop, 16 in flight, ${SDK_LOOP_ROWS} rows, ${THROTTLED * 100}% throttled + ${PARTIAL * 100}% half unprocessed`);
+  log(
+    `throttled: plain SDK loop, 16 in flight, ${SDK_LOOP_ROWS} rows, ${THROTTLED * 100}% throttled + ${PARTIAL * 100}% half unprocessed`,
+  );
   const client = new DynamoDBClient({});
   injectBatchWriteFaults(client, scatteredFaults(THROTTLED, PARTIAL));
-  const sdkLoop = await plainSdkLoop(client, await newTable(), prebuiltBatches(rows.slice(0, SDK_LOOP_ROWS)), 16).finally(() => client.destroy());
+  const sdkLoop = await plainSdkLoop(
+    client,
+    await newTable(),
+    prebuiltBatches(rows.slice(0, SDK_LOOP_ROWS)),
+    16,
+  ).finally(() => client.destroy());
   log(`throttled: import, ${THROTTLED_ROWS} rows, same faults`);
-  const imported = await faultedImport({ bucket, key: 'throttled.tsv', table: await newTable() }, rows, scatteredFaults(THROTTLED, PARTIAL), dynamodb);
-  return { throttled: THROTTLED, partial: PARTIAL, import: imported, sdkLoop, importToSdkLoop: round(imported.itemsPerSecond / sdkLoop.itemsPerSecond, 2) };
+  const imported = await faultedImport(
+    { bucket, key: 'throttled.tsv', table: await newTable() },
+    rows,
+    scatteredFaults(THROTTLED, PARTIAL),
+    dynamodb,
+  );
+  return {
+    throttled: THROTTLED,
+    partial: PARTIAL,
+    import: imported,
+    sdkLoop,
+    importToSdkLoop: round(imported.itemsPerSecond / sdkLoop.itemsPerSecond, 2),
+  };
 }
 
 /** `rateLimited`: the import against a table that refuses what is above its rate. */
@@ -128,6 +168,11 @@ export async function rateLimitedFigure({ bucket, upload, newTable, dynamodb, lo
   const { text, rows } = generateNgrams(THROTTLED_ROWS, { seed: 6 });
   await upload('rate-limited.tsv', text);
   log(`rateLimited: import, ${THROTTLED_ROWS} rows, a table that takes ${TABLE_RATE} items/s`);
-  const imported = await faultedImport({ bucket, key: 'rate-limited.tsv', table: await newTable() }, rows, rateLimitedTable(TABLE_RATE, TABLE_BURST_SECONDS), dynamodb);
+  const imported = await faultedImport(
+    { bucket, key: 'rate-limited.tsv', table: await newTable() },
+    rows,
+    rateLimitedTable(TABLE_RATE, TABLE_BURST_SECONDS),
+    dynamodb,
+  );
   return { tableRate: TABLE_RATE, import: imported, ratioToRate: round(imported.itemsPerSecond / TABLE_RATE, 3) };
 }

@@ -9,11 +9,18 @@ const BATCH = 25;
 export function prebuiltBatches(rows: readonly NgramRow[]): WriteRequest[][] {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
-    batches.push(rows.slice(i, i + BATCH).map((r) => ({
-      PutRequest: {
-        Item: { ngram: { S: r.ngram }, year: { N: String(r.year) }, match_count: { N: String(r.match_count) }, volume_count: { N: String(r.volume_count) } },
-      },
-    })));
+    batches.push(
+      rows.slice(i, i + BATCH).map((r) => ({
+        PutRequest: {
+          Item: {
+            ngram: { S: r.ngram },
+            year: { N: String(r.year) },
+            match_count: { N: String(r.match_count) },
+            volume_count: { N: String(r.volume_count) },
+          },
+        },
+      })),
+    );
   }
   return batches;
 }
@@ -28,7 +35,12 @@ async function sendBatch(client: DynamoDBClient, table: string, batch: WriteRequ
 }
 
 /** The ceiling: pre-built batches, `inFlight` requests at a time, nothing else. Returns items/s. */
-export async function ceilingLoop(client: DynamoDBClient, table: string, batches: WriteRequest[][], inFlight: number): Promise<number> {
+export async function ceilingLoop(
+  client: DynamoDBClient,
+  table: string,
+  batches: WriteRequest[][],
+  inFlight: number,
+): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -55,7 +67,11 @@ export async function naiveScript(client: DynamoDBClient, table: string, file: s
       continue;
     }
     const [ngram, year, match, volumes] = line.split('\t');
-    batch.push({ PutRequest: { Item: { ngram: { S: ngram }, year: { N: year }, match_count: { N: match }, volume_count: { N: volumes } } } });
+    batch.push({
+      PutRequest: {
+        Item: { ngram: { S: ngram }, year: { N: year }, match_count: { N: match }, volume_count: { N: volumes } },
+      },
+    });
     if (batch.length === BATCH) {
       await sendBatch(client, table, batch);
       batch = [];

@@ -31,7 +31,10 @@ export function ensureFreshBundles() {
   const reason = staleReason();
   if (reason === undefined) return;
   process.stderr.write(`building the bundles first (${reason})\n`);
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'bin/build.ts'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'bin/build.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 2],
+  });
   if (build.status !== 0) {
     process.stderr.write(`the build failed (${build.error?.message ?? `exit ${build.status}`}); run npm run build\n`);
     process.exit(1);

@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
     loadHandlerFactories().catch(() => undefined);
     return await runLocalCommand(local, output);
   } catch (error) {
-    if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true) throw error;
+    if (!(error instanceof UsageError) && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') !== true)
+      throw error;
     output.err(`${(error as Error).message}\n${USAGE}`);
     return EXIT_FAILED;
   }

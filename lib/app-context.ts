@@ -4,8 +4,13 @@ import type { S3DdbImportStackProps } from './s3-ddb-import-stack.js';
 
 type ContextProps = Pick<
   S3DdbImportStackProps,
-  'bucketName' | 'bucketKmsKeyArn' | 'tableNames' | 'watches' | 'maxConcurrency' | 'importReservedConcurrency' |
-  'failedExecutionAlarm'
+  | 'bucketName'
+  | 'bucketKmsKeyArn'
+  | 'tableNames'
+  | 'watches'
+  | 'maxConcurrency'
+  | 'importReservedConcurrency'
+  | 'failedExecutionAlarm'
 >;
 
 /**
@@ -40,7 +45,13 @@ function readString(name: string, what: string, value: unknown): string | undefi
 }
 
 function readTableNames(value: unknown): string[] {
-  const names = typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter(Boolean) : value;
+  const names =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+      : value;
   if (!Array.isArray(names) || names.length === 0 || !names.every((name) => typeof name === 'string' && name)) {
     throw new Error(`context tableNames must be a non-empty list of table names, got ${JSON.stringify(value)}`);
   }
@@ -52,7 +63,9 @@ export function readWatches(value: unknown): WatchedPrefix[] | undefined {
   if (value === undefined) return undefined;
   const watches = typeof value === 'string' ? parseJson('watches', value) : value;
   const valid = (w: unknown) =>
-    typeof w === 'object' && w !== null && typeof (w as WatchedPrefix).prefix === 'string' &&
+    typeof w === 'object' &&
+    w !== null &&
+    typeof (w as WatchedPrefix).prefix === 'string' &&
     typeof (w as WatchedPrefix).table === 'string';
   if (!Array.isArray(watches) || !watches.every(valid)) {
     throw new Error(`context watches must be a list of { prefix, table, ... }, got ${JSON.stringify(value)}`);

@@ -31,27 +31,44 @@ export function grantSourceRead(bucket: s3.IBucket, key: kms.IKey | undefined, f
   s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, '*', 's3:GetObject');
   // On the bucket ARN only: ListBucket is a bucket action, it means nothing on object ARNs.
   iam.Grant.addToPrincipalOrResource({
-    grantee: fn, actions: ['s3:ListBucket'], resourceArns: [bucket.bucketArn], resource: bucket,
+    grantee: fn,
+    actions: ['s3:ListBucket'],
+    resourceArns: [bucket.bucketArn],
+    resource: bucket,
   });
   key?.grant(fn, 'kms:Decrypt');
-  acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/*`),
+  acknowledge(
+    fn.role!,
+    wildcardResourceFinding(fn, `${bucket.bucketArn}/*`),
     'an import reads whichever object of this bucket its request or watch names, so any key may be read ' +
-    '(s3:GetObject only)');
+      '(s3:GetObject only)',
+  );
 }
 
 /** Lets `fn` put objects under `objectsKeyPattern` of `bucket`, encrypted with `key` when there is one. */
-export function grantObjectPut(bucket: s3.IBucket, key: kms.IKey | undefined, fn: NodejsFunction,
-  objectsKeyPattern: string, what = 'rejects and reports go to <rejectsPrefix>/<execution>/...'): void {
+export function grantObjectPut(
+  bucket: s3.IBucket,
+  key: kms.IKey | undefined,
+  fn: NodejsFunction,
+  objectsKeyPattern: string,
+  what = 'rejects and reports go to <rejectsPrefix>/<execution>/...',
+): void {
   s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:PutObject');
   key?.grant(fn, 'kms:GenerateDataKey');
-  acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
-    `${what}, keys known only at run time; nothing outside it (s3:PutObject only)`);
+  acknowledge(
+    fn.role!,
+    wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
+    `${what}, keys known only at run time; nothing outside it (s3:PutObject only)`,
+  );
 }
 
 /** Lets `fn` delete objects under `objectsKeyPattern` of `bucket` (the staged pieces it has imported). */
 export function grantObjectDelete(bucket: s3.IBucket, fn: NodejsFunction, objectsKeyPattern: string): void {
   s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:DeleteObject');
-  acknowledge(fn.role!, wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
+  acknowledge(
+    fn.role!,
+    wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
     'an import deletes each staged piece under <stagingPrefix>/<execution>/ once its chunk is imported; keys known ' +
-    'only at run time; nothing outside it (s3:DeleteObject only)');
+      'only at run time; nothing outside it (s3:DeleteObject only)',
+  );
 }

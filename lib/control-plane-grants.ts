@@ -17,10 +17,16 @@ export function grantDistributedMap(stateMachine: sfn.StateMachine, mapLabel: st
   stateMachine.grantExecution(policy, 'states:DescribeExecution', 'states:StopExecution');
   const redrivable = labelledExecutionsArn(stateMachine, mapLabel);
   iam.Grant.addToPrincipal({ grantee: policy, actions: ['states:RedriveExecution'], resourceArns: [redrivable] });
-  acknowledge(policy, wildcardResourceFinding(policy, executionsArn(stateMachine, '')),
-    'Distributed Map child executions of this one state machine, whose ids Step Functions makes up at run time');
-  acknowledge(policy, wildcardResourceFinding(policy, redrivable),
-    'the Map Run child executions of this one state machine\'s ImportChunks Map, whose ids are made at run time');
+  acknowledge(
+    policy,
+    wildcardResourceFinding(policy, executionsArn(stateMachine, '')),
+    'Distributed Map child executions of this one state machine, whose ids Step Functions makes up at run time',
+  );
+  acknowledge(
+    policy,
+    wildcardResourceFinding(policy, redrivable),
+    "the Map Run child executions of this one state machine's ImportChunks Map, whose ids are made at run time",
+  );
 }
 
 /** `arn:…:execution:<machine name>/<label>:*`: the child executions of the Map Runs of the Map labelled so. */
@@ -31,9 +37,14 @@ function labelledExecutionsArn(stateMachine: sfn.StateMachine, label: string): s
 /** `arn:…:execution:<machine name><suffix>:*`, as `grantExecution` writes it for an empty suffix. */
 function executionsArn(stateMachine: sfn.StateMachine, suffix: string): string {
   const name = Arn.split(stateMachine.stateMachineArn, ArnFormat.COLON_RESOURCE_NAME).resourceName;
-  return Stack.of(stateMachine).formatArn({
-    service: 'states', resource: 'execution', resourceName: `${name}${suffix}`, arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-  }) + ':*';
+  return (
+    Stack.of(stateMachine).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${name}${suffix}`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    }) + ':*'
+  );
 }
 
 /**
@@ -42,19 +53,33 @@ function executionsArn(stateMachine: sfn.StateMachine, suffix: string): string {
  * function, and GetAccountSettings only when that function has no reservation to read (the lanes). The state
  * machine grants go in a separate policy: preflight's default policy cannot name the machine that invokes it.
  */
-export function grantControlPlaneReads(preflight: lambda.Function, importer: lambda.Function,
-  stateMachine: sfn.StateMachine, importHasReservation: boolean): void {
+export function grantControlPlaneReads(
+  preflight: lambda.Function,
+  importer: lambda.Function,
+  stateMachine: sfn.StateMachine,
+  importHasReservation: boolean,
+): void {
   const policy = new iam.Policy(preflight, 'QueuePolicy');
   preflight.role!.attachInlinePolicy(policy);
   stateMachine.grant(policy, 'states:ListExecutions');
   stateMachine.grantExecution(policy, 'states:DescribeExecution');
-  acknowledge(policy, wildcardResourceFinding(policy, executionsArn(stateMachine, '')),
-    'DescribeExecution on the executions of this one state machine, whose ids are made at run time');
-  iam.Grant.addToPrincipal({ grantee: preflight, actions: ['lambda:GetFunctionConcurrency'], resourceArns: [importer.functionArn] });
+  acknowledge(
+    policy,
+    wildcardResourceFinding(policy, executionsArn(stateMachine, '')),
+    'DescribeExecution on the executions of this one state machine, whose ids are made at run time',
+  );
+  iam.Grant.addToPrincipal({
+    grantee: preflight,
+    actions: ['lambda:GetFunctionConcurrency'],
+    resourceArns: [importer.functionArn],
+  });
   if (importHasReservation) return;
   // GetAccountSettings has no resource type: "*" is the only Resource it can be granted on
   // (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awslambda.html).
   iam.Grant.addToPrincipal({ grantee: preflight, actions: ['lambda:GetAccountSettings'], resourceArns: ['*'] });
-  acknowledge(preflight.role!, 'AwsSolutions-IAM5[Resource::*]',
-    'lambda:GetAccountSettings (read the account concurrency) supports no resource-level permission; it is the only * grant');
+  acknowledge(
+    preflight.role!,
+    'AwsSolutions-IAM5[Resource::*]',
+    'lambda:GetAccountSettings (read the account concurrency) supports no resource-level permission; it is the only * grant',
+  );
 }

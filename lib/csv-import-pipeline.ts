@@ -121,7 +121,11 @@ export class CsvImportPipeline extends Construct {
     for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix, stagingPrefix);
 
     const reserved = checkReservedConcurrency(props.importReservedConcurrency);
-    const environment = { REJECTS_PREFIX: rejectsPrefix, STAGING_PREFIX: stagingPrefix, ALLOWED_TABLES: Fn.join(',', tableNames) };
+    const environment = {
+      REJECTS_PREFIX: rejectsPrefix,
+      STAGING_PREFIX: stagingPrefix,
+      ALLOWED_TABLES: Fn.join(',', tableNames),
+    };
     const fn = (id: string, task: TaskStateName, description: string, memorySize: number, t = timeout, more = {}) =>
       new PipelineFunction(this, id, {
         entry: TASK_HANDLER_FILES[task],
@@ -131,13 +135,28 @@ export class CsvImportPipeline extends Construct {
         environment: { ...environment, ...more },
         reservedConcurrentExecutions: task === 'ImportChunk' ? reserved : undefined,
       });
-    const importer = fn('ImportFunction', 'ImportChunk', 'Imports one chunk of an object into DynamoDB',
-      props.importMemorySize ?? 1769);
-    const preflight = fn('PreflightFunction', 'Preflight', 'Checks an import request and cuts the object into chunks',
-      props.preflightMemorySize ?? 1024, timeout, { IMPORT_FUNCTION_NAME: importer.functionName });
+    const importer = fn(
+      'ImportFunction',
+      'ImportChunk',
+      'Imports one chunk of an object into DynamoDB',
+      props.importMemorySize ?? 1769,
+    );
+    const preflight = fn(
+      'PreflightFunction',
+      'Preflight',
+      'Checks an import request and cuts the object into chunks',
+      props.preflightMemorySize ?? 1024,
+      timeout,
+      { IMPORT_FUNCTION_NAME: importer.functionName },
+    );
     // Summarize only adds up small counts and writes one JSON report.
-    const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', 256,
-      Duration.minutes(2));
+    const summarize = fn(
+      'SummarizeFunction',
+      'Summarize',
+      'Totals an import and writes its report',
+      256,
+      Duration.minutes(2),
+    );
     this.preflightFunction = preflight;
     this.importFunction = importer;
     this.summarizeFunction = summarize;
@@ -147,8 +166,13 @@ export class CsvImportPipeline extends Construct {
     for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
     for (const writer of [importer, summarize]) grantObjectPut(props.bucket, bucketKey, writer, rejectsObjects);
     // The S3 trampoline: preflight stages big compressed objects as plain pieces, each chunk's import deletes its own.
-    grantObjectPut(props.bucket, bucketKey, preflight, `${stagingPrefix}/*`,
-      'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...');
+    grantObjectPut(
+      props.bucket,
+      bucketKey,
+      preflight,
+      `${stagingPrefix}/*`,
+      'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...',
+    );
     grantObjectDelete(props.bucket, importer, `${stagingPrefix}/*`);
     if (props.bucket instanceof s3.Bucket) {
       props.bucket.addLifecycleRule({
@@ -182,9 +206,12 @@ export class CsvImportPipeline extends Construct {
       },
       tracingEnabled: true,
     });
-    acknowledge(this.stateMachine.role, 'AwsSolutions-IAM5[Resource::*]',
+    acknowledge(
+      this.stateMachine.role,
+      'AwsSolutions-IAM5[Resource::*]',
       'CloudWatch Logs delivery (logs:CreateLogDelivery, ...) and X-Ray (xray:PutTraceSegments, ...) actions ' +
-      'support no resource-level permissions, so CDK grants them on *');
+        'support no resource-level permissions, so CDK grants them on *',
+    );
     // A definition from a file gets no automatic grants.
     for (const f of [preflight, importer, summarize]) {
       f.grantInvoke(this.stateMachine);
@@ -201,10 +228,16 @@ export class CsvImportPipeline extends Construct {
     this.failedExecutionAlarm = props.failedExecutionAlarm
       ? addFailedExecutionAlarm(this, 'FailedExecutionsAlarm', this.stateMachine, props.alarmTopic)
       : undefined;
-    this.dashboard = props.dashboard === false ? undefined : new PipelineDashboard(this, 'Dashboard', {
-      stateMachine: this.stateMachine, importFunction: importer, tables: props.tables, dashboardName: props.dashboardName,
-      alarms: this.failedExecutionAlarm ? [this.failedExecutionAlarm] : [],
-    });
+    this.dashboard =
+      props.dashboard === false
+        ? undefined
+        : new PipelineDashboard(this, 'Dashboard', {
+            stateMachine: this.stateMachine,
+            importFunction: importer,
+            tables: props.tables,
+            dashboardName: props.dashboardName,
+            alarms: this.failedExecutionAlarm ? [this.failedExecutionAlarm] : [],
+          });
   }
 }
 
@@ -247,6 +280,8 @@ function checkApart(rejectsPrefix: string, stagingPrefix: string): void {
   if (Token.isUnresolved(rejectsPrefix) || Token.isUnresolved(stagingPrefix)) return;
   const within = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
   if (within(rejectsPrefix, stagingPrefix) || within(stagingPrefix, rejectsPrefix)) {
-    throw new Error(`stagingPrefix and rejectsPrefix must not contain each other, got '${stagingPrefix}' and '${rejectsPrefix}'`);
+    throw new Error(
+      `stagingPrefix and rejectsPrefix must not contain each other, got '${stagingPrefix}' and '${rejectsPrefix}'`,
+    );
   }
 }

@@ -36,11 +36,13 @@ export function readJsonPath(event: unknown, path: string): unknown {
  * only read fields S3 always sends.
  */
 export function applyInputTransformer({ inputPathsMap, inputTemplate }: InputTransformer, event: unknown): unknown {
-  const values = new Map(Object.entries(inputPathsMap).map(([name, path]) => {
-    const value = readJsonPath(event, path);
-    if (value === undefined) throw new Error(`the event has no ${path} for <${name}>`);
-    return [name, value] as const;
-  }));
+  const values = new Map(
+    Object.entries(inputPathsMap).map(([name, path]) => {
+      const value = readJsonPath(event, path);
+      if (value === undefined) throw new Error(`the event has no ${path} for <${name}>`);
+      return [name, value] as const;
+    }),
+  );
   let out = '';
   let inString = false;
   for (let i = 0; i < inputTemplate.length; i++) {
@@ -48,7 +50,9 @@ export function applyInputTransformer({ inputPathsMap, inputTemplate }: InputTra
     const placeholder = char === '<' ? /^<([^<>\s]+)>/.exec(inputTemplate.slice(i)) : null;
     if (placeholder && values.has(placeholder[1])) {
       const value = values.get(placeholder[1]);
-      out += inString ? JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value)).slice(1, -1) : JSON.stringify(value);
+      out += inString
+        ? JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value)).slice(1, -1)
+        : JSON.stringify(value);
       i += placeholder[0].length - 1;
       continue;
     }
@@ -68,7 +72,11 @@ export type EventPattern = { readonly [field: string]: EventPattern | readonly P
 type PatternValue = string | number | { readonly prefix: string } | { readonly numeric: readonly (string | number)[] };
 
 const NUMERIC: Record<string, (a: number, b: number) => boolean> = {
-  '>': (a, b) => a > b, '>=': (a, b) => a >= b, '<': (a, b) => a < b, '<=': (a, b) => a <= b, '=': (a, b) => a === b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '=': (a, b) => a === b,
 };
 
 /**

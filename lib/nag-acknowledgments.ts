@@ -45,6 +45,9 @@ function flatten(value: unknown): string {
 
 /** `fn.grantInvoke(role)` also allows the function's versions and aliases, `<function arn>:*`. */
 export function acknowledgeGrantInvoke(role: IConstruct, functionArn: string): void {
-  acknowledge(role, wildcardResourceFinding(role, `${functionArn}:*`),
-    'grantInvoke covers versions and aliases of this one pipeline function, which the workflow invokes');
+  acknowledge(
+    role,
+    wildcardResourceFinding(role, `${functionArn}:*`),
+    'grantInvoke covers versions and aliases of this one pipeline function, which the workflow invokes',
+  );
 }

@@ -41,14 +41,15 @@ export class PipelineDashboard extends Construct {
   constructor(scope: Construct, id: string, props: PipelineDashboardProps) {
     super(scope, id);
     const { stateMachine, importFunction, tables } = props;
-    const imported = (name: ImportMetricName, statistic = cloudwatch.Stats.SUM) => new cloudwatch.Metric({
-      namespace: METRICS_NAMESPACE,
-      metricName: name,
-      dimensionsMap: { [STATE_MACHINE_DIMENSION]: stateMachine.stateMachineName },
-      statistic,
-      period: PERIOD,
-      label: `${name} (${statistic}, ${IMPORT_METRIC_UNITS[name] === 'Count' ? 'per minute' : 'requests'})`,
-    });
+    const imported = (name: ImportMetricName, statistic = cloudwatch.Stats.SUM) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: name,
+        dimensionsMap: { [STATE_MACHINE_DIMENSION]: stateMachine.stateMachineName },
+        statistic,
+        period: PERIOD,
+        label: `${name} (${statistic}, ${IMPORT_METRIC_UNITS[name] === 'Count' ? 'per minute' : 'requests'})`,
+      });
     const graph = (title: string, left: cloudwatch.IMetric[], width: number) =>
       new cloudwatch.GraphWidget({ title, left, width, height: 6 });
     const perTable = <T>(make: (table: dynamodb.ITable) => T) => tables.map(make);
@@ -58,37 +59,57 @@ export class PipelineDashboard extends Construct {
       defaultInterval: Duration.hours(3),
     });
     if (props.alarms?.length) {
-      this.dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24 }));
+      this.dashboard.addWidgets(
+        new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24 }),
+      );
     }
     this.dashboard.addWidgets(
       graph('Import: items written and rejected', [imported('ItemsWritten'), imported('ItemsRejected')], THIRD),
       graph('Import: BatchWriteItem retries', [imported('ThrottledRetries'), imported('UnprocessedRetries')], THIRD),
-      graph('Import: requests in flight allowed', [
-        imported('InFlightLimit', cloudwatch.Stats.MINIMUM), imported('InFlightLimit', cloudwatch.Stats.AVERAGE),
-      ], THIRD),
+      graph(
+        'Import: requests in flight allowed',
+        [imported('InFlightLimit', cloudwatch.Stats.MINIMUM), imported('InFlightLimit', cloudwatch.Stats.AVERAGE)],
+        THIRD,
+      ),
     );
     this.dashboard.addWidgets(
-      graph('Tables: consumed write capacity', perTable((t) => t.metricConsumedWriteCapacityUnits({ period: PERIOD })), HALF),
-      graph('Tables: write throttles', perTable((t) => [
-        t.metric('WriteThrottleEvents', { statistic: cloudwatch.Stats.SUM, period: PERIOD }),
-        // One metric per table (metricThrottledRequestsForOperations makes expressions whose ids collide across tables).
-        t.metric('ThrottledRequests', {
-          dimensionsMap: { TableName: t.tableName, Operation: 'BatchWriteItem' }, statistic: cloudwatch.Stats.SUM, period: PERIOD,
-        }),
-      ]).flat(), HALF),
+      graph(
+        'Tables: consumed write capacity',
+        perTable((t) => t.metricConsumedWriteCapacityUnits({ period: PERIOD })),
+        HALF,
+      ),
+      graph(
+        'Tables: write throttles',
+        perTable((t) => [
+          t.metric('WriteThrottleEvents', { statistic: cloudwatch.Stats.SUM, period: PERIOD }),
+          // One metric per table (metricThrottledRequestsForOperations makes expressions whose ids collide across tables).
+          t.metric('ThrottledRequests', {
+            dimensionsMap: { TableName: t.tableName, Operation: 'BatchWriteItem' },
+            statistic: cloudwatch.Stats.SUM,
+            period: PERIOD,
+          }),
+        ]).flat(),
+        HALF,
+      ),
     );
     this.dashboard.addWidgets(
       // ConcurrentExecutions is reported per function; AWS advises reading it as a maximum:
       // https://docs.aws.amazon.com/lambda/latest/dg/monitoring-concurrency.html
-      graph('Import function: concurrent executions', [
-        importFunction.metric('ConcurrentExecutions', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD }),
-      ], THIRD),
+      graph(
+        'Import function: concurrent executions',
+        [importFunction.metric('ConcurrentExecutions', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD })],
+        THIRD,
+      ),
       graph('Import function: errors', [importFunction.metricErrors({ period: PERIOD })], THIRD),
-      graph('Executions: started, succeeded, failed', [
-        stateMachine.metricStarted({ period: PERIOD }),
-        stateMachine.metricSucceeded({ period: PERIOD }),
-        stateMachine.metricFailed({ period: PERIOD }),
-      ], THIRD),
+      graph(
+        'Executions: started, succeeded, failed',
+        [
+          stateMachine.metricStarted({ period: PERIOD }),
+          stateMachine.metricSucceeded({ period: PERIOD }),
+          stateMachine.metricFailed({ period: PERIOD }),
+        ],
+        THIRD,
+      ),
     );
   }
 }
@@ -97,7 +118,12 @@ export class PipelineDashboard extends Construct {
  * An alarm that goes off when an import execution fails (ExecutionsFailed >= 1 in 5 minutes), and is OK
  * again once 5 minutes pass without one. Missing data (no executions at all) is not a failure.
  */
-export function addFailedExecutionAlarm(scope: Construct, id: string, stateMachine: sfn.StateMachine, topic?: sns.ITopic): cloudwatch.Alarm {
+export function addFailedExecutionAlarm(
+  scope: Construct,
+  id: string,
+  stateMachine: sfn.StateMachine,
+  topic?: sns.ITopic,
+): cloudwatch.Alarm {
   const alarm = new cloudwatch.Alarm(scope, id, {
     alarmDescription: 'An s3-ddb-import execution failed: open the Step Functions console for its error and cause',
     metric: stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),

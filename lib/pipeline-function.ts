@@ -74,8 +74,11 @@ export class PipelineFunction extends NodejsFunction {
       bundling: nodejsBundling(),
     });
     logGroup.grantWrite(this);
-    acknowledge(this, 'AwsSolutions-L1',
+    acknowledge(
+      this,
+      'AwsSolutions-L1',
       'Node.js 22 is the runtime the design pins and the bundle targets (esbuild target node22); moving to a ' +
-      'newer runtime is a deliberate upgrade, not a lint fix.');
+        'newer runtime is a deliberate upgrade, not a lint fix.',
+    );
   }
 }

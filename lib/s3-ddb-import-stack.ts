@@ -50,9 +50,7 @@ export class S3DdbImportStack extends Stack {
       throw new Error(`bucketKmsKeyArn needs bucketName (a new bucket uses SSE-S3), got ${props.bucketKmsKeyArn}`);
     }
     const bucket = props.bucketName ? this.existingBucket(props.bucketName, props.bucketKmsKeyArn) : this.newBucket();
-    const tables = props.tableNames.map((name, index) =>
-      dynamodb.Table.fromTableName(this, `Table${index}`, name),
-    );
+    const tables = props.tableNames.map((name, index) => dynamodb.Table.fromTableName(this, `Table${index}`, name));
 
     this.pipeline = new CsvImportPipeline(this, 'Pipeline', {
       bucket,
@@ -96,8 +94,11 @@ export class S3DdbImportStack extends Stack {
       ...privateBucket,
       lifecycleRules: [{ expiration: ACCESS_LOG_RETENTION }],
     });
-    acknowledge(accessLogs, 'AwsSolutions-S1',
-      'this bucket holds the server access logs of the import bucket; logging it too would need a third bucket');
+    acknowledge(
+      accessLogs,
+      'AwsSolutions-S1',
+      'this bucket holds the server access logs of the import bucket; logging it too would need a third bucket',
+    );
     const bucket = new s3.Bucket(this, 'Bucket', {
       ...privateBucket,
       eventBridgeEnabled: true,
@@ -106,9 +107,12 @@ export class S3DdbImportStack extends Stack {
     // eventBridgeEnabled adds CDK's own BucketNotificationsHandler, whose role it builds itself.
     const notificationsHandler = this.node.children.find((c) => c.node.id.startsWith('BucketNotificationsHandler'));
     if (notificationsHandler) {
-      acknowledge(notificationsHandler, `AwsSolutions-IAM4[Policy::${LAMBDA_BASIC_EXECUTION_POLICY}]`,
+      acknowledge(
+        notificationsHandler,
+        `AwsSolutions-IAM4[Policy::${LAMBDA_BASIC_EXECUTION_POLICY}]`,
         "CDK's BucketNotificationsHandler (sets the bucket's EventBridge notification at deploy time) builds its " +
-        'own role with AWSLambdaBasicExecutionRole and offers no way to replace it');
+          'own role with AWSLambdaBasicExecutionRole and offers no way to replace it',
+      );
     }
     return bucket;
   }
@@ -125,6 +129,6 @@ function checkKeyArn(arn: string): void {
   if (Token.isUnresolved(arn) || KMS_KEY_ARN.test(arn)) return;
   throw new Error(
     `bucketKmsKeyArn must be a KMS key ARN like arn:aws:kms:us-east-1:111122223333:key/1234abcd-..., got '${arn}' ` +
-    '(an alias or key id cannot name a key in an IAM policy)',
+      '(an alias or key id cannot name a key in an IAM policy)',
   );
 }

@@ -1,6 +1,11 @@
 import { InvalidRequestError } from '../lambdas/runtime/errors.js';
 import { resolveImportRequest, type ImportRequest } from '../lambdas/request/import-request.js';
-import { applyInputTransformer, matchesEventPattern, type EventPattern, type InputTransformer } from './eventbridge-semantics.js';
+import {
+  applyInputTransformer,
+  matchesEventPattern,
+  type EventPattern,
+  type InputTransformer,
+} from './eventbridge-semantics.js';
 
 /**
  * What a watched prefix is, and how an "Object Created" event becomes the request: the EventBridge rule's
@@ -54,9 +59,9 @@ export function watchInputTransformer(watch: WatchedPrefix): InputTransformer {
  */
 export function watchEventPattern(watch: WatchedPrefix, bucketName: string): EventPattern {
   return {
-    'source': ['aws.s3'],
+    source: ['aws.s3'],
     'detail-type': ['Object Created'],
-    'detail': {
+    detail: {
       bucket: { name: [bucketName] },
       object: { key: [{ prefix: watch.prefix }], size: [{ numeric: ['>', 0] }] },
     },
@@ -64,7 +69,11 @@ export function watchEventPattern(watch: WatchedPrefix, bucketName: string): Eve
 }
 
 /** The request the deployed rule would start an execution with for `event`, or null when it would not fire. */
-export function requestForEvent(watch: WatchedPrefix, bucketName: string, event: unknown): Record<string, unknown> | null {
+export function requestForEvent(
+  watch: WatchedPrefix,
+  bucketName: string,
+  event: unknown,
+): Record<string, unknown> | null {
   if (!matchesEventPattern(watchEventPattern(watch, bucketName), event)) return null;
   return applyInputTransformer(watchInputTransformer(watch), event) as Record<string, unknown>;
 }
@@ -76,11 +85,15 @@ export function requestForEvent(watch: WatchedPrefix, bucketName: string, event:
 export function checkWatchPrefix(watch: WatchedPrefix, rejectsPrefix: string, stagingPrefix?: string): void {
   const rejects = `${rejectsPrefix}/`;
   if (rejects.startsWith(watch.prefix) || watch.prefix.startsWith(rejects)) {
-    throw new Error(`watch for prefix '${watch.prefix}': overlaps the rejects prefix '${rejects}', so reports would trigger imports`);
+    throw new Error(
+      `watch for prefix '${watch.prefix}': overlaps the rejects prefix '${rejects}', so reports would trigger imports`,
+    );
   }
   const staging = stagingPrefix && `${stagingPrefix}/`;
   if (staging && (staging.startsWith(watch.prefix) || watch.prefix.startsWith(staging))) {
-    throw new Error(`watch for prefix '${watch.prefix}': overlaps the staging prefix '${staging}', so staged pieces would trigger imports`);
+    throw new Error(
+      `watch for prefix '${watch.prefix}': overlaps the staging prefix '${staging}', so staged pieces would trigger imports`,
+    );
   }
 }
 
@@ -89,7 +102,8 @@ export function checkWatchRequest(watch: WatchedPrefix): void {
   try {
     resolveImportRequest({ ...watchRequestFields(watch), bucket: 'bucket', key: `${watch.prefix}object` });
   } catch (error) {
-    if (error instanceof InvalidRequestError) throw new Error(`watch for prefix '${watch.prefix}': ${error.problems.join('; ')}`);
+    if (error instanceof InvalidRequestError)
+      throw new Error(`watch for prefix '${watch.prefix}': ${error.problems.join('; ')}`);
     throw error;
   }
 }

@@ -5,7 +5,13 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { InputTransformer } from './eventbridge-semantics.js';
-import { checkWatchPrefix, checkWatchRequest, watchEventPattern, watchInputTransformer, type WatchedPrefix } from './watch-input.js';
+import {
+  checkWatchPrefix,
+  checkWatchRequest,
+  watchEventPattern,
+  watchInputTransformer,
+  type WatchedPrefix,
+} from './watch-input.js';
 
 export type { WatchedPrefix } from './watch-input.js';
 
@@ -14,10 +20,17 @@ export type { WatchedPrefix } from './watch-input.js';
  * fire on the pipeline's own rejects and reports (a loop), or a format/types the request validator
  * would reject on every upload.
  */
-export function checkWatch(watch: WatchedPrefix, tableNames: readonly string[], rejectsPrefix: string, stagingPrefix?: string): void {
+export function checkWatch(
+  watch: WatchedPrefix,
+  tableNames: readonly string[],
+  rejectsPrefix: string,
+  stagingPrefix?: string,
+): void {
   const namesKnown = tableNames.every((name) => !Token.isUnresolved(name));
   if (namesKnown && !tableNames.includes(watch.table)) {
-    throw new Error(`watch for prefix '${watch.prefix}': table '${watch.table}' is not among tables (${tableNames.join(', ')})`);
+    throw new Error(
+      `watch for prefix '${watch.prefix}': table '${watch.table}' is not among tables (${tableNames.join(', ')})`,
+    );
   }
   if (!Token.isUnresolved(watch.prefix)) checkWatchPrefix(watch, rejectsPrefix, stagingPrefix);
   checkWatchRequest(watch);
@@ -49,8 +62,14 @@ export function addWatchRule(
   const { source, 'detail-type': detailType, detail } = watchEventPattern(watch, bucket.bucketName);
   const rule = new events.Rule(scope, id, {
     description: `Imports objects created under s3://${bucket.bucketName}/${watch.prefix} into ${watch.table}`,
-    eventPattern: { source: source as string[], detailType: detailType as string[], detail: detail as Record<string, unknown> },
+    eventPattern: {
+      source: source as string[],
+      detailType: detailType as string[],
+      detail: detail as Record<string, unknown>,
+    },
   });
-  rule.addTarget(new targets.SfnStateMachine(stateMachine, { input: new TransformerInput(watchInputTransformer(watch)) }));
+  rule.addTarget(
+    new targets.SfnStateMachine(stateMachine, { input: new TransformerInput(watchInputTransformer(watch)) }),
+  );
   return rule;
 }

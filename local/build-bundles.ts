@@ -35,7 +35,14 @@ export interface BuildInfo {
 
 async function bundle(entry: string, outfile: string, settings: BuildOptions): Promise<Metafile> {
   // An absolute entry and the root as working directory: how NodejsFunction runs esbuild, so the output matches.
-  const result = await build({ ...settings, entryPoints: [join(ROOT, entry)], outfile: join(ROOT, outfile), absWorkingDir: ROOT, metafile: true, logLevel: 'warning' });
+  const result = await build({
+    ...settings,
+    entryPoints: [join(ROOT, entry)],
+    outfile: join(ROOT, outfile),
+    absWorkingDir: ROOT,
+    metafile: true,
+    logLevel: 'warning',
+  });
   return result.metafile;
 }
 
@@ -49,7 +56,9 @@ export async function buildBundles(): Promise<BuildInfo> {
     ...Object.values(TASK_HANDLER_FILES).map((file) => bundle(file, handlerBundleFile(file), HANDLER_BUNDLE_SETTINGS)),
     bundle(CLI_ENTRY, CLI_BUNDLE_FILE, CLI_SETTINGS),
   ]);
-  const bundled = metafiles.flatMap((metafile) => Object.keys(metafile.inputs)).filter((input) => !input.startsWith('node_modules/'));
+  const bundled = metafiles
+    .flatMap((metafile) => Object.keys(metafile.inputs))
+    .filter((input) => !input.startsWith('node_modules/'));
   const info: BuildInfo = { startedMs, inputs: [...new Set([...bundled, ...BUILD_INPUTS])].sort() };
   await mkdir(join(ROOT, BUILD_DIR), { recursive: true });
   await writeFile(join(ROOT, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);

@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { FORMAT_TYPES, type FormatType } from '../lambdas/formats/detect-format.js';
 import { COLUMN_TYPES, type ColumnType, type RequestFormat } from '../lambdas/request/import-request.js';
-import { DEFAULT_CHUNK_MIB, DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
+import {
+  DEFAULT_CHUNK_MIB,
+  DEFAULT_LAMBDA_TIMEOUT_SECONDS,
+  DEFAULT_MAX_CONCURRENCY,
+  MAX_CONCURRENCY,
+  MAX_LAMBDA_TIMEOUT_SECONDS,
+} from '../lambdas/runtime/limits.js';
 
 export type KeyType = 'S' | 'N' | 'B';
 
@@ -43,7 +49,17 @@ export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B
        s3-ddb-import local watch --help`;
 
 /** Flags that shape the request: with --request the payload says all of that. */
-const REQUEST_FLAGS = ['table', 'format', 'delimiter', 'no-header', 'columns', 'types', 'chunk-mib', 'max-write-rate', 'spread'] as const;
+const REQUEST_FLAGS = [
+  'table',
+  'format',
+  'delimiter',
+  'no-header',
+  'columns',
+  'types',
+  'chunk-mib',
+  'max-write-rate',
+  'spread',
+] as const;
 
 /** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
 export function parseLocalCommand(args: string[]): LocalCommand {
@@ -53,14 +69,19 @@ export function parseLocalCommand(args: string[]): LocalCommand {
     strict: true,
     options: {
       ...REQUEST_FLAG_OPTIONS,
-      pk: { type: 'string' }, sk: { type: 'string' }, 'create-table': { type: 'boolean', default: false },
-      concurrency: { type: 'string' }, 'timeout-s': { type: 'string' }, request: { type: 'string' },
+      pk: { type: 'string' },
+      sk: { type: 'string' },
+      'create-table': { type: 'boolean', default: false },
+      concurrency: { type: 'string' },
+      'timeout-s': { type: 'string' },
+      request: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
   if (values.request !== undefined) {
     const given = REQUEST_FLAGS.find((flag) => values[flag] !== undefined && values[flag] !== false);
-    if (given) throw new UsageError(`--${given} cannot be combined with --request: the payload is the request, edit it there`);
+    if (given)
+      throw new UsageError(`--${given} cannot be combined with --request: the payload is the request, edit it there`);
   }
   const flags = parseRequestFlags(values);
   if (values.request === undefined && !flags.table) throw new UsageError('--table is required');
@@ -75,7 +96,12 @@ export function parseLocalCommand(args: string[]): LocalCommand {
     ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}),
     createTable,
     concurrency: parseConcurrency(values.concurrency),
-    timeoutSeconds: parseNumber(values['timeout-s'], '--timeout-s', DEFAULT_LAMBDA_TIMEOUT_SECONDS, (n) => n > 0 && n <= MAX_LAMBDA_TIMEOUT_SECONDS),
+    timeoutSeconds: parseNumber(
+      values['timeout-s'],
+      '--timeout-s',
+      DEFAULT_LAMBDA_TIMEOUT_SECONDS,
+      (n) => n > 0 && n <= MAX_LAMBDA_TIMEOUT_SECONDS,
+    ),
   };
 }
 
@@ -84,9 +110,15 @@ export function parseLocalCommand(args: string[]): LocalCommand {
  * the target table, the format, the column types, the chunk size, the write cap, spread, and --json.
  */
 export const REQUEST_FLAG_OPTIONS = {
-  table: { type: 'string' }, format: { type: 'string' }, delimiter: { type: 'string' },
-  'no-header': { type: 'boolean', default: false }, columns: { type: 'string' }, types: { type: 'string' },
-  'chunk-mib': { type: 'string' }, 'max-write-rate': { type: 'string' }, spread: { type: 'boolean', default: false },
+  table: { type: 'string' },
+  format: { type: 'string' },
+  delimiter: { type: 'string' },
+  'no-header': { type: 'boolean', default: false },
+  columns: { type: 'string' },
+  types: { type: 'string' },
+  'chunk-mib': { type: 'string' },
+  'max-write-rate': { type: 'string' },
+  spread: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
 } as const;
 
@@ -116,7 +148,9 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
     table,
     format,
     types: parseTypes(text('types')),
-    ...(chunkMiB !== undefined ? { chunkMiB: parseNumber(chunkMiB, '--chunk-mib', DEFAULT_CHUNK_MIB, (n) => n > 0) } : {}),
+    ...(chunkMiB !== undefined
+      ? { chunkMiB: parseNumber(chunkMiB, '--chunk-mib', DEFAULT_CHUNK_MIB, (n) => n > 0) }
+      : {}),
     json: values.json === true,
     maxWriteRate: parseNumber(text('max-write-rate'), '--max-write-rate', 0, (n) => n >= 0),
     spread: values.spread === true,
@@ -125,13 +159,19 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
 
 /** --concurrency: the Map's MaxConcurrency, 1 to MAX_CONCURRENCY. */
 export function parseConcurrency(text: string | undefined): number {
-  return parseNumber(text, '--concurrency', DEFAULT_MAX_CONCURRENCY, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY);
+  return parseNumber(
+    text,
+    '--concurrency',
+    DEFAULT_MAX_CONCURRENCY,
+    (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY,
+  );
 }
 
 /** `name[:S|N|B]` of --pk and --sk. */
 export function parseKey(text: string, flag: string): { name: string; type: KeyType } {
   const [name, type = 'S', ...rest] = text.split(':');
-  if (!name || rest.length > 0 || !['S', 'N', 'B'].includes(type)) throw new UsageError(`${flag}: expected name[:S|N|B], got ${JSON.stringify(text)}`);
+  if (!name || rest.length > 0 || !['S', 'N', 'B'].includes(type))
+    throw new UsageError(`${flag}: expected name[:S|N|B], got ${JSON.stringify(text)}`);
   return { name, type: type as KeyType };
 }
 
@@ -149,7 +189,12 @@ export function parseTypes(text: string | undefined): Record<string, ColumnType>
 }
 
 /** A number flag, `fallback` when absent; UsageError naming the flag when `valid` refuses it. */
-export function parseNumber(text: string | undefined, flag: string, fallback: number, valid: (n: number) => boolean): number {
+export function parseNumber(
+  text: string | undefined,
+  flag: string,
+  fallback: number,
+  valid: (n: number) => boolean,
+): number {
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isFinite(value) || !valid(value)) throw new UsageError(`${flag}: invalid value ${JSON.stringify(text)}`);

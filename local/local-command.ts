@@ -18,7 +18,9 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   const started = Date.now();
   let payload: ImportRequest | undefined; // --request: checked before any server starts
   try {
-    payload = command.requestFile ? await loadRequestFile(command.requestFile, LOCAL_BUCKET, uploadKey(command.file)) : undefined;
+    payload = command.requestFile
+      ? await loadRequestFile(command.requestFile, LOCAL_BUCKET, uploadKey(command.file))
+      : undefined;
   } catch (error) {
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
   }

@@ -15,8 +15,12 @@ export class LocalControlPlane implements ControlPlane {
   }
 
   async runningImports(stateMachineArn: string, self: ExecutionRef): Promise<RunningImport[]> {
-    return [...this.running.values()].filter((execution) => execution.stateMachineArn === stateMachineArn &&
-      execution.id !== self.id && Date.parse(execution.startTime) <= Date.parse(self.startTime));
+    return [...this.running.values()].filter(
+      (execution) =>
+        execution.stateMachineArn === stateMachineArn &&
+        execution.id !== self.id &&
+        Date.parse(execution.startTime) <= Date.parse(self.startTime),
+    );
   }
 
   async importConcurrency(): Promise<null> {

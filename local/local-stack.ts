@@ -1,5 +1,17 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
@@ -42,7 +54,10 @@ const UPLOADS_AT_ONCE = 8;
 /** Every file under `dir`, as paths relative to it, in a stable order. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath ?? e.path, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath ?? e.path, e.name)))
+    .sort();
 }
 
 /**
@@ -52,7 +67,9 @@ async function filesUnder(dir: string): Promise<string[]> {
 export async function uploadFolder(s3: S3Client, bucket: string, dir: string): Promise<string> {
   const prefix = `imports/${basename(dir)}-${randomUUID().slice(0, 8)}/`;
   const files = await filesUnder(dir);
-  await mapAtMost(files, UPLOADS_AT_ONCE, (file) => uploadFile(s3, bucket, join(dir, file), prefix + file.split(sep).join('/')));
+  await mapAtMost(files, UPLOADS_AT_ONCE, (file) =>
+    uploadFile(s3, bucket, join(dir, file), prefix + file.split(sep).join('/')),
+  );
   return prefix;
 }
 
@@ -61,9 +78,14 @@ export async function uploadFolder(s3: S3Client, bucket: string, dir: string): P
  * prefix (a DynamoDB export's folder is one), and an export's manifest-summary.json as its folder, named by the
  * manifest. Returns the request's `key` or `prefix`.
  */
-export async function uploadSource(s3: S3Client, bucket: string, path: string): Promise<{ key: string } | { prefix: string }> {
+export async function uploadSource(
+  s3: S3Client,
+  bucket: string,
+  path: string,
+): Promise<{ key: string } | { prefix: string }> {
   if ((await stat(path)).isDirectory()) return { prefix: await uploadFolder(s3, bucket, path) };
-  if (basename(path) === MANIFEST_SUMMARY) return { key: `${await uploadFolder(s3, bucket, dirname(path))}${MANIFEST_SUMMARY}` };
+  if (basename(path) === MANIFEST_SUMMARY)
+    return { key: `${await uploadFolder(s3, bucket, dirname(path))}${MANIFEST_SUMMARY}` };
   return { key: await uploadFile(s3, bucket, path) };
 }
 
@@ -100,7 +122,9 @@ export async function downloadPrefix(s3: S3Client, bucket: string, prefix: strin
   let token: string | undefined;
   do {
     // A deployed import of 1,000 chunks can leave more rejects files than one page of 1,000 keys.
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    const listed = await s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
     for (const object of listed.Contents ?? []) {
       const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
       const target = join(dir, basename(object.Key ?? 'object'));

@@ -32,8 +32,12 @@ export function createProgressPrinter(sink: ProgressSink) {
 }
 
 function preflightSnapshot(event: Extract<RunnerEvent, { type: 'preflight' }>): ProgressSnapshot {
-  if (event.queue.waiting) return { phase: 'queued', queue: { behind: event.queue.behind, waitSeconds: event.queue.waitSeconds } };
-  return { phase: 'scanning', scan: { offset: event.offset, size: event.size, chunks: event.chunks, complete: event.scanComplete } };
+  if (event.queue.waiting)
+    return { phase: 'queued', queue: { behind: event.queue.behind, waitSeconds: event.queue.waitSeconds } };
+  return {
+    phase: 'scanning',
+    scan: { offset: event.offset, size: event.size, chunks: event.chunks, complete: event.scanComplete },
+  };
 }
 
 function importSnapshot(
@@ -47,7 +51,10 @@ function importSnapshot(
   const rejected = all.reduce((sum, [, c]) => sum + c.rejected, 0);
   const done = all.filter(([, c]) => c.done);
   const bytesOf = (index: number) => (chunkList[index] ? chunkList[index].end - chunkList[index].start : 0);
-  const sample = { rows: done.reduce((sum, [, c]) => sum + c.rows, 0), bytes: done.reduce((sum, [i]) => sum + bytesOf(i), 0) };
+  const sample = {
+    rows: done.reduce((sum, [, c]) => sum + c.rows, 0),
+    bytes: done.reduce((sum, [i]) => sum + bytesOf(i), 0),
+  };
   const dataBytes = chunkList.reduce((sum, c) => sum + c.end - c.start, 0);
   return {
     phase: 'importing',

@@ -27,7 +27,8 @@ export async function loadRequestFile(path: string, bucket: string, key: string)
   } catch (error) {
     throw new RequestFileError(`--request ${path} is not JSON: ${(error as Error).message}`, { cause: error });
   }
-  const request = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? { ...payload, bucket, key } : payload;
+  const request =
+    typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? { ...payload, bucket, key } : payload;
   resolveImportRequest(request);
   return request as ImportRequest;
 }

@@ -3,9 +3,22 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createWiring, type Wiring } from '../lambdas/runtime/wiring.js';
 import type { ImportRequest } from '../lambdas/request/import-request.js';
-import type { Chunk, ChunkProgress, ImportChunkEvent, ImportSummary, PreflightEvent, ScanState, SummarizeEvent } from '../lambdas/request/workflow-payloads.js';
+import type {
+  Chunk,
+  ChunkProgress,
+  ImportChunkEvent,
+  ImportSummary,
+  PreflightEvent,
+  ScanState,
+  SummarizeEvent,
+} from '../lambdas/request/workflow-payloads.js';
 import { DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
-import { ASL_DEFINITION_FILE, MAX_CONCURRENCY_PLACEHOLDER, TASK_FUNCTION_PLACEHOLDERS, type TaskStateName } from '../lib/workflow-tasks.js';
+import {
+  ASL_DEFINITION_FILE,
+  MAX_CONCURRENCY_PLACEHOLDER,
+  TASK_FUNCTION_PLACEHOLDERS,
+  type TaskStateName,
+} from '../lib/workflow-tasks.js';
 import { loadHandlerFactories } from './handler-bundles.js';
 import { localControlPlane } from './local-control-plane.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
@@ -22,13 +35,25 @@ const HARD_TIMEOUT_GRACE_MS = 5000;
 const LOCAL_ARN = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:s3-ddb-import-${name}`;
 /** What `$$.StateMachine.Id` holds locally: one local state machine, as one deployed stack has one. */
 export const LOCAL_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:s3-ddb-import-local';
-const localExecutionArn = (name: string) => `arn:aws:states:us-east-1:000000000000:execution:s3-ddb-import-local:${name}`;
+const localExecutionArn = (name: string) =>
+  `arn:aws:states:us-east-1:000000000000:execution:s3-ddb-import-local:${name}`;
 
-type TaskHandlers = NonNullable<NonNullable<Parameters<InstanceType<typeof import('aws-local-stepfunctions').StateMachine>['run']>[1]>['overrides']>['taskResourceLocalHandlers'];
+type TaskHandlers = NonNullable<
+  NonNullable<Parameters<InstanceType<typeof import('aws-local-stepfunctions').StateMachine>['run']>[1]>['overrides']
+>['taskResourceLocalHandlers'];
 
 /** What the runner tells its caller while the workflow runs. */
 export type RunnerEvent =
-  | { type: 'preflight'; chunks: number; chunkList: Chunk[]; scanComplete: boolean; offset: number; size: number; queue: ScanState['queue']; lanes: ScanState['lanes'] }
+  | {
+      type: 'preflight';
+      chunks: number;
+      chunkList: Chunk[];
+      scanComplete: boolean;
+      offset: number;
+      size: number;
+      queue: ScanState['queue'];
+      lanes: ScanState['lanes'];
+    }
   | { type: 'chunk-start'; chunkIndex: number }
   | { type: 'chunk-progress'; chunkIndex: number; done: boolean; rows: number; written: number; rejected: number };
 
@@ -91,7 +116,10 @@ export class LambdaTimeoutError extends Error {
  * returned by its timeout (Lambda would freeze it; here its late result is ignored). Checkpointing
  * handlers return well before; the workflow's Retry on Lambda.Unknown covers the rest.
  */
-export async function invokeWithTimeout<T>(timeoutMs: number, invoke: (context: ReturnType<typeof lambdaContext>) => Promise<T>): Promise<T> {
+export async function invokeWithTimeout<T>(
+  timeoutMs: number,
+  invoke: (context: ReturnType<typeof lambdaContext>) => Promise<T>,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new LambdaTimeoutError(timeoutMs)), timeoutMs + HARD_TIMEOUT_GRACE_MS);
@@ -127,7 +155,9 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const importTimeoutMs = options.taskTimeoutsMs?.ImportChunk ?? timeoutMs;
   const emit = options.onEvent ?? (() => undefined);
   const definition = await loadDefinition({
-    ...Object.fromEntries(Object.entries(TASK_FUNCTION_PLACEHOLDERS).map(([task, placeholder]) => [placeholder, LOCAL_ARN(task)])),
+    ...Object.fromEntries(
+      Object.entries(TASK_FUNCTION_PLACEHOLDERS).map(([task, placeholder]) => [placeholder, LOCAL_ARN(task)]),
+    ),
     [MAX_CONCURRENCY_PLACEHOLDER]: String(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
   });
   // No validation at run time: asl-validator (which the interpreter would run on every start, 0.6-1.5 s of
@@ -143,25 +173,41 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const taskResourceLocalHandlers = {
     Preflight: async (input: PreflightEvent) => {
       const state: ScanState = await runningTask.run('Preflight', () =>
-        invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context)));
-      emit({ type: 'preflight', chunks: state.chunks.length, chunkList: state.chunks, scanComplete: state.scanComplete, offset: state.checkpoint.offset, size: state.object.size, queue: state.queue, lanes: state.lanes });
+        invokeWithTimeout(preflightTimeoutMs, (context) => preflightHandler(input, context)),
+      );
+      emit({
+        type: 'preflight',
+        chunks: state.chunks.length,
+        chunkList: state.chunks,
+        scanComplete: state.scanComplete,
+        offset: state.checkpoint.offset,
+        size: state.object.size,
+        queue: state.queue,
+        lanes: state.lanes,
+      });
       return state;
     },
     ImportChunk: async (input: ImportChunkEvent) => {
       emit({ type: 'chunk-start', chunkIndex: input.chunkIndex });
       const progress: ChunkProgress = await runningTask.run('ImportChunk', () =>
-        invokeWithTimeout(importTimeoutMs, (context) => importHandler(input, context)));
+        invokeWithTimeout(importTimeoutMs, (context) => importHandler(input, context)),
+      );
       emit({ type: 'chunk-progress', chunkIndex: input.chunkIndex, done: progress.next === null, ...progress });
       return progress;
     },
-    Summarize: (input: SummarizeEvent) => runningTask.run('Summarize', () => invokeWithTimeout(timeoutMs, () => summarizeHandler(input))),
+    Summarize: (input: SummarizeEvent) =>
+      runningTask.run('Summarize', () => invokeWithTimeout(timeoutMs, () => summarizeHandler(input))),
   } satisfies Record<TaskStateName, unknown>; // every Task state of the workflow is bound to its handler
   const executionName = options.executionName ?? randomUUID();
   const executionArn = localExecutionArn(executionName);
   const startTime = new Date().toISOString();
   const input = JSON.parse(JSON.stringify(request)) as Parameters<typeof machine.run>[0];
   // Registered with the local control plane for as long as it runs, as ListExecutions would show it.
-  const unregister = localControlPlane.register(LOCAL_STATE_MACHINE_ARN, { id: executionArn, startTime, table: request.table });
+  const unregister = localControlPlane.register(LOCAL_STATE_MACHINE_ARN, {
+    id: executionArn,
+    startTime,
+    table: request.table,
+  });
   const execution = machine.run(input, {
     // The interpreter types payloads as plain JSON; each handler takes the typed payload its state sends.
     overrides: { taskResourceLocalHandlers: taskResourceLocalHandlers as unknown as TaskHandlers },
@@ -180,6 +226,9 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   }
 }
 
-async function forwardStateEvents(events: AsyncIterable<unknown>, onStateEvent: (event: StateEvent) => void): Promise<void> {
+async function forwardStateEvents(
+  events: AsyncIterable<unknown>,
+  onStateEvent: (event: StateEvent) => void,
+): Promise<void> {
   for await (const event of events) onStateEvent(event as StateEvent);
 }

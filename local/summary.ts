@@ -41,21 +41,37 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
   if (context.json) {
     const { status, rows, written, rejected, chunks, rejectsKey, table } = summary;
     const arn = executionArn ? { executionArn } : {};
-    output.out(JSON.stringify({ status, rows, written, rejected, chunks, durationMs, rejectsKey, rejectsDir, table, ...arn }));
+    output.out(
+      JSON.stringify({ status, rows, written, rejected, chunks, durationMs, rejectsKey, rejectsDir, table, ...arn }),
+    );
     return;
   }
   const rate = summary.written / Math.max(durationMs / 1000, 0.001);
-  output.out(`${summary.status}: ${summary.rows} rows, ${summary.written} written, ${summary.rejected} rejected, ` +
-    `${summary.chunks} chunks into ${summary.table} in ${(durationMs / 1000).toFixed(1)} s (${Math.round(rate)} items/s)`);
+  output.out(
+    `${summary.status}: ${summary.rows} rows, ${summary.written} written, ${summary.rejected} rejected, ` +
+      `${summary.chunks} chunks into ${summary.table} in ${(durationMs / 1000).toFixed(1)} s (${Math.round(rate)} items/s)`,
+  );
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
 }
 
 /** Prints a failed import: the error on stderr, and with --json a FAILED object on stdout. Returns EXIT_FAILED. */
-export function printFailure(error: { name: string; message: string }, context: Omit<SummaryContext, 'rejectsDir'>, output: Output): number {
+export function printFailure(
+  error: { name: string; message: string },
+  context: Omit<SummaryContext, 'rejectsDir'>,
+  output: Output,
+): number {
   output.err(`import failed: ${error.name}: ${error.message}`);
   if (context.json) {
     const arn = context.executionArn ? { executionArn: context.executionArn } : {};
-    output.out(JSON.stringify({ status: 'FAILED', error: error.name, message: error.message, durationMs: context.durationMs, ...arn }));
+    output.out(
+      JSON.stringify({
+        status: 'FAILED',
+        error: error.name,
+        message: error.message,
+        durationMs: context.durationMs,
+        ...arn,
+      }),
+    );
   }
   return EXIT_FAILED;
 }

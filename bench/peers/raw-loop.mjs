@@ -22,10 +22,17 @@ async function send(batch) {
 let batch = [];
 let header = true;
 for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-  if (header) { header = false; continue; }
+  if (header) {
+    header = false;
+    continue;
+  }
   if (line === '') continue;
   const [ngram, year, match, volumes] = line.split('\t');
-  batch.push({ PutRequest: { Item: { ngram: { S: ngram }, year: { N: year }, match_count: { N: match }, volume_count: { N: volumes } } } });
+  batch.push({
+    PutRequest: {
+      Item: { ngram: { S: ngram }, year: { N: year }, match_count: { N: match }, volume_count: { N: volumes } },
+    },
+  });
   if (batch.length === 25) {
     const p = send(batch).finally(() => running.delete(p));
     running.add(p);

@@ -6,7 +6,8 @@ const MAX_EXPONENT = 125;
 /** Plain decimal or scientific notation; no spaces, no hex, no NaN/Infinity, no thousands separators. */
 const NUMBER_SYNTAX = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-export type NumberCheck = { readonly ok: true; readonly canonical: string } | { readonly ok: false; readonly reason: string };
+export type NumberCheck =
+  { readonly ok: true; readonly canonical: string } | { readonly ok: false; readonly reason: string };
 
 /**
  * Checks that `text` is a number DynamoDB stores exactly, without changing it. Returns a canonical form
@@ -22,7 +23,10 @@ export function checkDynamoNumber(text: string): NumberCheck {
   const significant = digits.replace(/0+$/, '');
   if (significant === '') return { ok: true, canonical: '0' };
   if (significant.length > MAX_SIGNIFICANT_DIGITS) {
-    return { ok: false, reason: `${JSON.stringify(text)} has ${significant.length} significant digits; DynamoDB keeps 38` };
+    return {
+      ok: false,
+      reason: `${JSON.stringify(text)} has ${significant.length} significant digits; DynamoDB keeps 38`,
+    };
   }
   // The number is 0.<digits> x 10^(whole.length - leading zeros + exponent); the leading digit's exponent is one less.
   const leadingZeros = (whole + fraction).length - digits.length;

@@ -18,8 +18,7 @@ export interface RawRecord {
  * the last item, and the text tells repeats apart), or the reason it was rejected.
  */
 export type MappedRecord =
-  | { readonly ok: true; readonly item: Item; readonly key: string }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly item: Item; readonly key: string } | { readonly ok: false; readonly reason: string };
 
 /** Maps a block of whole records, in file order, to one result per record at the same index. */
 export type BlockMapper = (records: readonly RawRecord[]) => MappedRecord[];

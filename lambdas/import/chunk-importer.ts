@@ -80,7 +80,13 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
       const stoppedAt = await handleBlock(); // earlier records first: rejects and checkpoints keep file order
       if (stoppedAt) return stoppedAt;
       rows++;
-      rejects.push({ line, offset, length, raw: null, reason: `record is ${length} bytes, too large for a 400 KB item` });
+      rejects.push({
+        line,
+        offset,
+        length,
+        raw: null,
+        reason: `record is ${length} bytes, too large for a 400 KB item`,
+      });
     } else if (!isBlankRecord(raw)) {
       block.push({ raw, offset, line });
       blockBytes += raw.length;

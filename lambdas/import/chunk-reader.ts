@@ -36,7 +36,7 @@ export function chunkReader(job: ImportJob, chunk: Chunk, from: Checkpoint, getO
   const entry = sources.objects[chunk.object];
   const key = objectKey(sources, chunk.object);
   const where = s3Url(bucket, key);
-  const compression = compressionOf(entry.key);
+  const compression = compressionOf(entry.key, job.request.format.compression);
   const source = sourceObject(bucket, sources, chunk.object);
   const common = { key, where, compression, damage: () => null };
   if (compression === 'none') {
@@ -45,7 +45,8 @@ export function chunkReader(job: ImportJob, chunk: Chunk, from: Checkpoint, getO
   if (entry.staged) {
     const piece = stagedPieceKey(sources.staging!, chunk.object, chunk.start);
     const pieceSource = { bucket, key: piece, etag: '' };
-    const read = (start: number, end: number) => readRange(getObject, pieceSource, start - chunk.start, end - chunk.start);
+    const read = (start: number, end: number) =>
+      readRange(getObject, pieceSource, start - chunk.start, end - chunk.start);
     return { ...common, chunk, stagedPiece: piece, read };
   }
   let stream: ReturnType<typeof decompressedFrom> | null = null;
@@ -53,7 +54,13 @@ export function chunkReader(job: ImportJob, chunk: Chunk, from: Checkpoint, getO
     ...common,
     chunk: { ...chunk, end: Number.MAX_SAFE_INTEGER },
     stagedPiece: null,
-    read: (start) => (stream = decompressedFrom(readRange(getObject, source, 0, entry.size), compression, { offset: start, line: from.line }, where)),
+    read: (start) =>
+      (stream = decompressedFrom(
+        readRange(getObject, source, 0, entry.size),
+        compression,
+        { offset: start, line: from.line },
+        where,
+      )),
     damage: () => stream?.damage ?? null,
   };
 }

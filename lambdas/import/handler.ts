@@ -13,12 +13,19 @@ import { chunkStopMarginMs, createImportSink } from './import-sink.js';
 import { formatRejects, type RejectedRow } from './rejects.js';
 
 /** When this invocation stops: the write path's margin (write/stop-margin.ts), fitted to the invocation. */
-function importDeadline({ job, chunk }: ImportChunkEvent, write: WriteConfig, context: LambdaContextLike, log: Logger): StopDeadline {
+function importDeadline(
+  { job, chunk }: ImportChunkEvent,
+  write: WriteConfig,
+  context: LambdaContextLike,
+  log: Logger,
+): StopDeadline {
   const requiredMs = chunkStopMarginMs(job, chunk, write);
   const { marginMs, fits } = fitStopMargin(requiredMs, context.getRemainingTimeInMillis());
   if (!fits) {
     log.warn('timeout too short for the write retry policy: a throttled batch may outlast it', {
-      requiredMarginMs: requiredMs, marginMs, suggestedTimeoutMs: 2 * requiredMs,
+      requiredMarginMs: requiredMs,
+      marginMs,
+      suggestedTimeoutMs: 2 * requiredMs,
     });
   }
   return stopDeadline(context, marginMs);
@@ -48,13 +55,28 @@ export function createImportHandler({ s3, dynamodb, config }: Wiring) {
     const deadline = importDeadline(event, write, context, log);
     const { sink, writer } = createImportSink(job, chunk, batchWrite, { write, stopping: deadline.signal });
     const metrics = importMetricsPublisher(config, event, writer); // one EMF line per invocation, failed or not
-    const result = await importChunk({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop: deadline.reached })
+    const result = await importChunk({
+      job,
+      chunk: reader.chunk,
+      from,
+      read: reader.read,
+      sink,
+      shouldStop: deadline.reached,
+    })
       .finally(deadline.dispose)
       .catch(metrics.failed);
     const damage = reader.damage();
     const rejects: RejectedRow[] = damage
-      ? [...result.rejects, { line: damage.line, offset: damage.offset, length: 0, raw: Buffer.alloc(0),
-        reason: `${reader.compression} data truncated or corrupt here (${damage.message}): the rest of the object was not read` }]
+      ? [
+          ...result.rejects,
+          {
+            line: damage.line,
+            offset: damage.offset,
+            length: 0,
+            raw: Buffer.alloc(0),
+            reason: `${reader.compression} data truncated or corrupt here (${damage.message}): the rest of the object was not read`,
+          },
+        ]
       : result.rejects;
     const rejectsAt = rejects.length > 0 ? rejectsKey(config.rejectsPrefix, event, from.offset) : null;
     if (rejectsAt) await putObject(s3, bucket, rejectsAt, formatRejects(rejects, reader.key), 'text/csv');
@@ -66,8 +88,13 @@ export function createImportHandler({ s3, dynamodb, config }: Wiring) {
     metrics.done(result.rejected);
     log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
     if (damage) {
-      throw corruptSourceError(reader.where, reader.compression, damage, `the ${counts.rows} rows before it were ` +
-        `read and ${counts.written} of them written (${counts.rejected} rejected); rejects in s3://${bucket}/${rejectsAt}`);
+      throw corruptSourceError(
+        reader.where,
+        reader.compression,
+        damage,
+        `the ${counts.rows} rows before it were ` +
+          `read and ${counts.written} of them written (${counts.rejected} rejected); rejects in s3://${bucket}/${rejectsAt}`,
+      );
     }
     // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
     if (result.next === null && reader.stagedPiece) await deleteObject(s3, bucket, reader.stagedPiece);

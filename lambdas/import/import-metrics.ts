@@ -24,18 +24,20 @@ export function importMetricsPublisher(
 ) {
   const publish = (rejected: number) => {
     if (!config.emitMetrics) return;
-    write(importMetricsLine({
-      stateMachine: job.stateMachine ?? UNKNOWN_STATE_MACHINE,
-      values: {
-        ItemsWritten: writer.written,
-        ItemsRejected: rejected,
-        ThrottledRetries: writer.throttledRetries,
-        UnprocessedRetries: writer.unprocessedRetries,
-        InFlightLimit: writer.inFlightLimit,
-      },
-      timestamp: Date.now(),
-      fields: { execution: job.executionName, table: job.request.table, chunk: chunkIndex },
-    }));
+    write(
+      importMetricsLine({
+        stateMachine: job.stateMachine ?? UNKNOWN_STATE_MACHINE,
+        values: {
+          ItemsWritten: writer.written,
+          ItemsRejected: rejected,
+          ThrottledRetries: writer.throttledRetries,
+          UnprocessedRetries: writer.unprocessedRetries,
+          InFlightLimit: writer.inFlightLimit,
+        },
+        timestamp: Date.now(),
+        fields: { execution: job.executionName, table: job.request.table, chunk: chunkIndex },
+      }),
+    );
   };
   return {
     done: publish,

@@ -16,7 +16,13 @@ export interface ImportSinkOptions {
 /** This chunk's share of `maxWriteRate` in items/s (0 when uncapped). */
 export function chunkRate(job: ImportJob, chunk: Chunk): number {
   const { maxConcurrency, chunkCount, dataBytes } = job;
-  return chunkWriteRate({ maxWriteRate: job.request.maxWriteRate, maxConcurrency, chunkCount, dataBytes, chunkBytes: chunk.end - chunk.start });
+  return chunkWriteRate({
+    maxWriteRate: job.request.maxWriteRate,
+    maxConcurrency,
+    chunkCount,
+    dataBytes,
+    chunkBytes: chunk.end - chunk.start,
+  });
 }
 
 /** The stop margin this chunk's write path needs (write/stop-margin.ts). */
@@ -28,7 +34,12 @@ export function chunkStopMarginMs(job: ImportJob, chunk: Chunk, write: WriteConf
  * The write path of one chunk invocation: a BatchWriter whose requests wait on this chunk's share of
  * `maxWriteRate` (when set), behind a SpreadingSink when the request asks for `spread`.
  */
-export function createImportSink(job: ImportJob, chunk: Chunk, send: SendBatchWrite, options: ImportSinkOptions): { sink: ItemSink; writer: BatchWriter } {
+export function createImportSink(
+  job: ImportJob,
+  chunk: Chunk,
+  send: SendBatchWrite,
+  options: ImportSinkOptions,
+): { sink: ItemSink; writer: BatchWriter } {
   const limiter = createChunkLimiter(chunkRate(job, chunk), options.clock ?? systemClock);
   const writer = new BatchWriter({
     table: job.request.table,

@@ -43,8 +43,16 @@ export function formatRejects(rows: readonly RejectedRow[], object: string): Buf
   for (const row of rows) {
     const record = row.raw
       ? withoutLineEnding(row.raw)
-      : Buffer.from(`(not copied: ${row.length} bytes at ${row.offset}-${row.offset + row.length - 1} of the source object)`);
-    lines.push(Buffer.from(`${row.line},${row.offset},`), csvField(Buffer.from(row.reason)), Buffer.from(','), csvField(record), objectField);
+      : Buffer.from(
+          `(not copied: ${row.length} bytes at ${row.offset}-${row.offset + row.length - 1} of the source object)`,
+        );
+    lines.push(
+      Buffer.from(`${row.line},${row.offset},`),
+      csvField(Buffer.from(row.reason)),
+      Buffer.from(','),
+      csvField(record),
+      objectField,
+    );
   }
   return Buffer.concat(lines);
 }

@@ -44,7 +44,10 @@ export interface ChunkBudget {
  * and staged objects, whose decompressed size is unknown until staged: all of it when only staged objects need
  * it, half each otherwise.
  */
-export function chunkBudget(requestedBytes: number, objects: readonly { size: number; compression: Compression; staged: boolean }[]): ChunkBudget {
+export function chunkBudget(
+  requestedBytes: number,
+  objects: readonly { size: number; compression: Compression; staged: boolean }[],
+): ChunkBudget {
   const plain = objects.filter((o) => o.compression === 'none');
   const whole = objects.filter((o) => o.compression !== 'none' && !o.staged).length;
   const anyStaged = objects.some((o) => o.staged);
@@ -62,10 +65,13 @@ export function chunkBudget(requestedBytes: number, objects: readonly { size: nu
  */
 export function pieceBytes(chunkBytes: number, made: number, room: number, where: string): number {
   if (made >= room) {
-    throw new SourceTooLargeError(`${where}: staging it needs more than ${room} pieces of up to ${MAX_PIECE_BYTES / MIB} MiB ` +
-      '(the chunks an import may have left): its decompressed data is too big for one import; split it into several objects');
+    throw new SourceTooLargeError(
+      `${where}: staging it needs more than ${room} pieces of up to ${MAX_PIECE_BYTES / MIB} MiB ` +
+        '(the chunks an import may have left): its decompressed data is too big for one import; split it into several objects',
+    );
   }
   let target = chunkBytes;
-  for (let threshold = room / 2; made >= threshold && target < MAX_PIECE_BYTES; threshold += (room - threshold) / 2) target *= 2;
+  for (let threshold = room / 2; made >= threshold && target < MAX_PIECE_BYTES; threshold += (room - threshold) / 2)
+    target *= 2;
   return Math.min(target, Math.max(chunkBytes, MAX_PIECE_BYTES));
 }

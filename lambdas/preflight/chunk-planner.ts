@@ -39,7 +39,7 @@ export async function planChunks(params: PlanChunksParams): Promise<PlanChunksRe
   if (from.offset < size) {
     for await (const buf of read(from.offset)) {
       scanner.feed(buf);
-      for (let end = scanner.next(chunkStart + chunkBytes - bufferStart); end !== -1; ) {
+      for (let end = scanner.next(chunkStart + chunkBytes - bufferStart); end !== -1;) {
         const chunkEnd = bufferStart + end;
         chunks.push({ start: chunkStart, end: chunkEnd, line: chunkLine });
         chunkStart = chunkEnd;

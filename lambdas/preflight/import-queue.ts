@@ -28,8 +28,13 @@ export const QUEUE_MAX_WAIT_SECONDS = 900;
 export const NOT_QUEUED: QueueState = { waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 0 };
 
 /** Whether `self` must wait for an earlier import into `table`, and how long before it asks again. */
-export function queuePosition(self: ExecutionRef, table: string, running: RunningImport[], previous: QueueState,
-  firstWaitSeconds = QUEUE_FIRST_WAIT_SECONDS): QueueState {
+export function queuePosition(
+  self: ExecutionRef,
+  table: string,
+  running: RunningImport[],
+  previous: QueueState,
+  firstWaitSeconds = QUEUE_FIRST_WAIT_SECONDS,
+): QueueState {
   const ahead = running
     .filter((other) => other.id !== self.id && other.table === table && startsBefore(other, self))
     .sort((a, b) => (startsBefore(a, b) ? -1 : 1));

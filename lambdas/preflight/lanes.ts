@@ -23,7 +23,8 @@ export const UNRESERVED_SHARE = 0.5;
  * Lambda (local runs) the configured lanes stand.
  */
 export function grantLanes(configured: number, concurrency: ImportConcurrency | null): Lanes {
-  if (concurrency === null) return { configured, granted: configured, reason: 'no Lambda concurrency to fit (local run)' };
+  if (concurrency === null)
+    return { configured, granted: configured, reason: 'no Lambda concurrency to fit (local run)' };
   const { reserved, unreserved } = concurrency;
   if (reserved !== null) {
     const granted = Math.max(1, Math.min(configured, reserved));
@@ -34,5 +35,9 @@ export function grantLanes(configured: number, concurrency: ImportConcurrency | 
   const share = Math.max(1, Math.floor(unreserved * UNRESERVED_SHARE));
   const granted = Math.min(configured, share);
   const why = granted < configured ? 'lowered to' : 'within';
-  return { configured, granted, reason: `${why} half the account's ${unreserved} unreserved Lambda concurrency (${share})` };
+  return {
+    configured,
+    granted,
+    reason: `${why} half the account's ${unreserved} unreserved Lambda concurrency (${share})`,
+  };
 }

@@ -1,9 +1,10 @@
-import { readHeader, type HeaderResult } from '../formats/csv/header.js';
+import type { DataStart } from '../formats/record-format.js';
+import { createRecordFormat } from '../formats/record-formats.js';
 import { InvalidRequestError } from '../runtime/errors.js';
 import type { ResolvedRequest } from '../request/import-request.js';
+import type { KeyAttribute } from '../request/workflow-payloads.js';
 import type { Compression } from '../source/compression.js';
 import { peek } from '../source/object-data.js';
-import { scannerDialect } from '../source/record-scanner.js';
 import type { ReadFrom } from '../source/source-object.js';
 
 /**
@@ -15,24 +16,39 @@ const PEEK_BYTES = 64 * 1024;
 export const HEADER_READS_AT_ONCE = 8;
 
 /** What the header step found at the start of one object, and whether its data could hold any record. */
-export interface ObjectStart extends HeaderResult {
+export interface ObjectStart extends DataStart {
   readonly hasData: boolean;
 }
 
 /**
- * Reads one object's header with the format's header step. A compressed object's data is `read` (decompressed
+ * Reads the start of one object with the format's own step (a CSV header; for JSON formats the first record,
+ * checked against `keys` when given). A compressed object's data is `read` (decompressed
  * from the start); its size is unknown, so its first bytes are peeked at to tell an empty object from one that
  * is not.
  */
-export async function readObjectStart(request: ResolvedRequest, read: ReadFrom, size: number, compression: Compression): Promise<ObjectStart> {
-  const dialect = scannerDialect(request.format);
+export async function readObjectStart(
+  request: ResolvedRequest,
+  read: ReadFrom,
+  size: number,
+  compression: Compression,
+  keys: readonly KeyAttribute[] = [],
+): Promise<ObjectStart> {
+  const format = createRecordFormat(request.format);
   if (compression === 'none') {
-    const start = await readHeader(read, size, request.format, dialect);
+    const start = await format.readStart(read, size, keys);
     return { ...start, hasData: start.dataStart < size };
   }
   const { bytes, ended } = await peek(read(0), PEEK_BYTES);
   const known = ended ? bytes.length : Number.MAX_SAFE_INTEGER;
-  const start = await readHeader(ended ? async function* () { yield bytes; } : read, known, request.format, dialect);
+  const start = await format.readStart(
+    ended
+      ? async function* () {
+          yield bytes;
+        }
+      : read,
+    known,
+    keys,
+  );
   return { ...start, hasData: start.dataStart < known };
 }
 
@@ -66,7 +82,11 @@ export function checkHeadersAgree(headers: readonly NamedHeader[]): string[] | n
 }
 
 /** Runs `task` over `items`, `atOnce` at a time, keeping the results in order. */
-export async function mapAtMost<T, R>(items: readonly T[], atOnce: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapAtMost<T, R>(
+  items: readonly T[],
+  atOnce: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -7,7 +7,7 @@ import type { Checkpoint, Chunk, ScanCheckpoint, SourceSet } from '../request/wo
 import { SourceTooLargeError } from '../runtime/errors.js';
 import { compressionOf } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
-import { scannerDialect } from '../source/record-scanner.js';
+import { createRecordFormat } from '../formats/record-formats.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
 import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
 
@@ -68,11 +68,16 @@ interface ObjectScan {
   readonly end: Checkpoint;
 }
 
-async function scanObject(params: ScanObjectsParams, index: number, resume: Checkpoint | null, before: readonly Chunk[]): Promise<ObjectScan> {
+async function scanObject(
+  params: ScanObjectsParams,
+  index: number,
+  resume: Checkpoint | null,
+  before: readonly Chunk[],
+): Promise<ObjectScan> {
   const { request, sources, io, budget, shouldStop } = params;
   const entry = sources.objects[index];
   const where = s3Url(request.bucket, objectKey(sources, index));
-  const compression = compressionOf(entry.key);
+  const compression = compressionOf(entry.key, request.format.compression);
   const data = objectData(io.readFrom(sourceObject(request.bucket, sources, index), entry.size), compression, where);
   let from = resume;
   if (!from) {
@@ -80,9 +85,16 @@ async function scanObject(params: ScanObjectsParams, index: number, resume: Chec
     from = { offset: start.dataStart, line: start.dataLine };
     if (!start.hasData) return { ranges: [], next: null, end: from };
   }
-  const dialect = scannerDialect(request.format);
+  const dialect = createRecordFormat(request.format).dialect;
   if (compression === 'none') {
-    const planned = await planChunks({ dialect, chunkBytes: budget.chunkBytes, size: entry.size, from, read: data, shouldStop });
+    const planned = await planChunks({
+      dialect,
+      chunkBytes: budget.chunkBytes,
+      size: entry.size,
+      from,
+      read: data,
+      shouldStop,
+    });
     return { ranges: planned.chunks, next: planned.complete ? null : planned.checkpoint, end: planned.checkpoint };
   }
   if (!entry.staged) {
@@ -114,14 +126,21 @@ async function scanObject(params: ScanObjectsParams, index: number, resume: Chec
  */
 export const SLOW_SKIP_MS = 60_000;
 
-export async function* failIfSkipTookTheInvocation(data: AsyncIterable<Buffer>, offset: number, shouldStop: () => boolean,
-  where: string, clock: () => number = () => performance.now()): AsyncGenerator<Buffer> {
+export async function* failIfSkipTookTheInvocation(
+  data: AsyncIterable<Buffer>,
+  offset: number,
+  shouldStop: () => boolean,
+  where: string,
+  clock: () => number = () => performance.now(),
+): AsyncGenerator<Buffer> {
   const started = clock();
   let first = true;
   for await (const buf of data) {
     if (first && shouldStop() && clock() - started >= SLOW_SKIP_MS) {
-      throw new SourceTooLargeError(`${where}: decompressing it again up to byte ${offset}, where staging stopped, took ` +
-        'this preflight invocation to its deadline: the object is too big to stage; split it into several objects');
+      throw new SourceTooLargeError(
+        `${where}: decompressing it again up to byte ${offset}, where staging stopped, took ` +
+          'this preflight invocation to its deadline: the object is too big to stage; split it into several objects',
+      );
     }
     first = false;
     yield buf;

@@ -38,7 +38,11 @@ export interface PreflightOptions {
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
-export async function runPreflight(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
+export async function runPreflight(
+  event: PreflightEvent,
+  io: PreflightIo,
+  options: PreflightOptions,
+): Promise<ScanState> {
   const started = isScanState(event.input) ? event.input : await startScan(event, io, options);
   if (started.scanComplete) return started;
   const state = started.lanes.granted > 0 ? started : await admit(started, event, options);
@@ -54,7 +58,13 @@ export async function runPreflight(event: PreflightEvent, io: PreflightIo, optio
     shouldStop: options.shouldStop,
   });
   const dataBytes = result.chunks.reduce((sum, chunk) => sum + (chunk.end - chunk.start), state.dataBytes);
-  return { ...state, chunks: [...state.chunks, ...result.chunks], dataBytes, checkpoint: result.checkpoint, scanComplete: result.complete };
+  return {
+    ...state,
+    chunks: [...state.chunks, ...result.chunks],
+    dataBytes,
+    checkpoint: result.checkpoint,
+    scanComplete: result.complete,
+  };
 }
 
 function isScanState(input: PreflightEvent['input']): input is ScanState {
@@ -63,21 +73,30 @@ function isScanState(input: PreflightEvent['input']): input is ScanState {
 
 /** The chunk size and staged room, from the request and the objects (the same on every call). */
 function budgetOf(request: ResolvedRequest, sources: SourceSet) {
-  const objects = sources.objects.map((o) => ({ size: o.size, compression: compressionOf(o.key, request.format.compression), staged: o.staged === true }));
+  const objects = sources.objects.map((o) => ({
+    size: o.size,
+    compression: compressionOf(o.key, request.format.compression),
+    staged: o.staged === true,
+  }));
   return chunkBudget(request.chunkMiB * MIB, objects);
 }
 
 async function startScan(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
   const asSent = resolveImportRequest(event.input);
   if (options.allowedTables && !options.allowedTables.includes(asSent.table)) {
-    throw new InvalidRequestError([`table: ${JSON.stringify(asSent.table)} is not one this deployment may write (${options.allowedTables.join(', ')})`]);
+    throw new InvalidRequestError([
+      `table: ${JSON.stringify(asSent.table)} is not one this deployment may write (${options.allowedTables.join(', ')})`,
+    ]);
   }
   const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
   const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
   const [found, keys] = await Promise.all([resolveSources(asSent, io, ownPrefixes), io.describeTable(asSent.table)]);
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
-  const request: ResolvedRequest = { ...resolveImportRequest(event.input, formatKey), ...(asSent.key ? { key: found.request.key } : {}) };
+  const request: ResolvedRequest = {
+    ...resolveImportRequest(event.input, formatKey),
+    ...(asSent.key ? { key: found.request.key } : {}),
+  };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
   const header = await agreedHeader(request, sources, keys, io);
   const columns = resolveColumns(request, header.names, keys, header.anyContent);
@@ -123,7 +142,9 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
     const read = objectData(io.readFrom(sourceObject(request.bucket, sources, index), entry.size), compression, where);
     return readObjectStart(request, read, entry.size, compression, keys);
   });
-  const names = checkHeadersAgree(starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })));
+  const names = checkHeadersAgree(
+    starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })),
+  );
   return { names, anyContent: starts.some((start) => start.hasData || start.header !== null) };
 }
 
@@ -133,7 +154,13 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
  */
 async function admit(state: ScanState, event: PreflightEvent, options: PreflightOptions): Promise<ScanState> {
   const running = await options.control.runningImports(event.execution.stateMachineArn, event.execution);
-  const queue = queuePosition(event.execution, state.request.table, running, state.queue, options.queueFirstWaitSeconds);
+  const queue = queuePosition(
+    event.execution,
+    state.request.table,
+    running,
+    state.queue,
+    options.queueFirstWaitSeconds,
+  );
   if (queue.waiting) return { ...state, queue };
   return { ...state, queue, lanes: grantLanes(event.maxConcurrency, await options.control.importConcurrency()) };
 }

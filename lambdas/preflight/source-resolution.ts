@@ -1,9 +1,15 @@
 import { InvalidRequestError, NoSourceObjectsError } from '../runtime/errors.js';
 import { MAX_SOURCE_OBJECTS } from '../runtime/limits.js';
-import type { ResolvedRequest, } from '../request/import-request.js';
+import type { ResolvedRequest } from '../request/import-request.js';
 import type { SourceSet } from '../request/workflow-payloads.js';
 import {
-  MANIFEST_FILES, candidateKeys, folderOf, isManifestSummary, parseManifestFiles, parseManifestSummary, resolveDataFiles,
+  MANIFEST_FILES,
+  candidateKeys,
+  folderOf,
+  isManifestSummary,
+  parseManifestFiles,
+  parseManifestSummary,
+  resolveDataFiles,
 } from '../source/dynamodb-export.js';
 import { listSourceObjects, type SendListObjects } from '../source/s3-listing.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
@@ -28,25 +34,37 @@ export interface ResolvedSources {
  * under its `prefix` (ListObjectsV2, see source/s3-listing.ts), or, when either names a DynamoDB export (its
  * manifest-summary.json, or a folder holding one), the data files its manifest lists.
  */
-export async function resolveSources(request: ResolvedRequest, io: SourceIo, ownPrefixes: readonly string[]): Promise<ResolvedSources> {
+export async function resolveSources(
+  request: ResolvedRequest,
+  io: SourceIo,
+  ownPrefixes: readonly string[],
+): Promise<ResolvedSources> {
   const { bucket, prefix } = request;
   if (prefix === undefined) {
     const { object, key } = await headSourceObject(io, bucket, request.key!);
-    if (isManifestSummary(key)) return { request: { ...request, key }, sources: await exportSources(io, bucket, key, object) };
+    if (isManifestSummary(key))
+      return { request: { ...request, key }, sources: await exportSources(io, bucket, key, object) };
     return { request: { ...request, key }, sources: sourceSet([{ key, ...object }]) };
   }
   const listed = await listSourceObjects(io.listObjects, bucket, prefix, { max: MAX_SOURCE_OBJECTS, ownPrefixes });
   const manifests = listed.objects.filter((o) => isManifestSummary(o.key));
   if (manifests.length > 1) {
-    throw new InvalidRequestError([`prefix: holds ${manifests.length} DynamoDB exports (${manifests.map((m) => m.key).join(', ')}); ` +
-      'name one export folder or its manifest-summary.json']);
+    throw new InvalidRequestError([
+      `prefix: holds ${manifests.length} DynamoDB exports (${manifests.map((m) => m.key).join(', ')}); ` +
+        'name one export folder or its manifest-summary.json',
+    ]);
   }
-  if (manifests.length === 1) return { request, sources: await exportSources(io, bucket, manifests[0].key, manifests[0]) };
+  if (manifests.length === 1)
+    return { request, sources: await exportSources(io, bucket, manifests[0].key, manifests[0]) };
   if (listed.overMax) throw tooManyObjects(`${s3Url(bucket, prefix)} holds`, MAX_SOURCE_OBJECTS);
   if (listed.objects.length === 0) {
-    const skipped = Object.entries(listed.skipped).map(([why, n]) => `${n} ${why}`).join(', ');
-    throw new NoSourceObjectsError(`no objects to import under ${s3Url(bucket, prefix)}` +
-      (skipped ? ` (skipped: ${skipped})` : ' (the prefix lists no keys)'));
+    const skipped = Object.entries(listed.skipped)
+      .map(([why, n]) => `${n} ${why}`)
+      .join(', ');
+    throw new NoSourceObjectsError(
+      `no objects to import under ${s3Url(bucket, prefix)}` +
+        (skipped ? ` (skipped: ${skipped})` : ' (the prefix lists no keys)'),
+    );
   }
   return { request, sources: sourceSet(listed.objects) };
 }
@@ -59,30 +77,51 @@ function tooManyObjects(what: string, found: number | string): InvalidRequestErr
 }
 
 /** The data files an export's manifest lists, each found as named or relative to the manifest's folder. */
-async function exportSources(io: SourceIo, bucket: string, manifestKey: string, head: { size: number; etag: string }): Promise<SourceSet> {
+async function exportSources(
+  io: SourceIo,
+  bucket: string,
+  manifestKey: string,
+  head: { size: number; etag: string },
+): Promise<SourceSet> {
   const folder = folderOf(manifestKey);
-  const readText = (key: string, object: { size: number; etag: string }) => readAll(io.readFrom({ bucket, key, etag: object.etag }, object.size));
+  const readText = (key: string, object: { size: number; etag: string }) =>
+    readAll(io.readFrom({ bucket, key, etag: object.etag }, object.size));
   const summary = parseManifestSummary(await readText(manifestKey, head), s3Url(bucket, manifestKey));
-  const listed = await listSourceObjects(io.listObjects, bucket, folder, { max: MAX_SOURCE_OBJECTS + 8, ownPrefixes: [] });
+  const listed = await listSourceObjects(io.listObjects, bucket, folder, {
+    max: MAX_SOURCE_OBJECTS + 8,
+    ownPrefixes: [],
+  });
   if (listed.overMax) throw tooManyObjects(`the export ${s3Url(bucket, folder)} lists`, `over ${MAX_SOURCE_OBJECTS}`);
   const inFolder = new Map(listed.objects.map((o) => [o.key, o]));
   const headOrNull = async (key: string): Promise<ListedObject | null> =>
-    io.headObject(bucket, key).then((o) => ({ key, ...o }), (error: Error) => {
-      if (error.name === 'SourceObjectNotFoundError') return null;
-      throw error;
-    });
-  const filesManifest = await findFirst([...(summary.manifestFilesS3Key ? candidateKeys(summary.manifestFilesS3Key, folder) : []),
-    folder + MANIFEST_FILES], inFolder, headOrNull);
-  if (!filesManifest) throw new InvalidRequestError([`export ${s3Url(bucket, manifestKey)}: its ${MANIFEST_FILES} is missing`]);
+    io.headObject(bucket, key).then(
+      (o) => ({ key, ...o }),
+      (error: Error) => {
+        if (error.name === 'SourceObjectNotFoundError') return null;
+        throw error;
+      },
+    );
+  const filesManifest = await findFirst(
+    [...(summary.manifestFilesS3Key ? candidateKeys(summary.manifestFilesS3Key, folder) : []), folder + MANIFEST_FILES],
+    inFolder,
+    headOrNull,
+  );
+  if (!filesManifest)
+    throw new InvalidRequestError([`export ${s3Url(bucket, manifestKey)}: its ${MANIFEST_FILES} is missing`]);
   const named = parseManifestFiles(await readText(filesManifest.key, filesManifest), s3Url(bucket, filesManifest.key));
   const objects = (await resolveDataFiles(named, folder, inFolder, headOrNull)).filter((o) => o.size > 0);
-  if (objects.length > MAX_SOURCE_OBJECTS) throw tooManyObjects(`the export ${s3Url(bucket, folder)} lists`, objects.length);
-  if (objects.length === 0) throw new NoSourceObjectsError(`the export ${s3Url(bucket, manifestKey)} lists no data file with data`);
+  if (objects.length > MAX_SOURCE_OBJECTS)
+    throw tooManyObjects(`the export ${s3Url(bucket, folder)} lists`, objects.length);
+  if (objects.length === 0)
+    throw new NoSourceObjectsError(`the export ${s3Url(bucket, manifestKey)} lists no data file with data`);
   return sourceSet(objects, manifestKey);
 }
 
-async function findFirst(keys: readonly string[], inFolder: ReadonlyMap<string, ListedObject>,
-  head: (key: string) => Promise<ListedObject | null>): Promise<ListedObject | null> {
+async function findFirst(
+  keys: readonly string[],
+  inFolder: ReadonlyMap<string, ListedObject>,
+  head: (key: string) => Promise<ListedObject | null>,
+): Promise<ListedObject | null> {
   for (const key of new Set(keys)) {
     const found = inFolder.get(key) ?? (await head(key));
     if (found) return found;

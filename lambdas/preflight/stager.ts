@@ -6,7 +6,6 @@ import type { Checkpoint } from '../request/workflow-payloads.js';
 /** Stores one staged piece (a PutObject of the bytes under its key). */
 export type PutPiece = (key: string, body: Buffer) => Promise<void>;
 
-
 export interface StageParams {
   readonly dialect: ScannerDialect;
   /** `<stagingPrefix>/<execution>`: where the pieces go. */
@@ -54,8 +53,11 @@ export async function stageObject(params: StageParams): Promise<StageResult> {
   for await (const buf of read(from.offset, from.line)) {
     scanner.feed(buf);
     let taken = 0;
-    for (let end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart); end !== -1;
-      end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart)) {
+    for (
+      let end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart);
+      end !== -1;
+      end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart)
+    ) {
       parts.push(buf.subarray(taken, end));
       taken = end;
       await store(bufferStart + end);

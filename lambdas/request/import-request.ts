@@ -1,4 +1,10 @@
-import { COMPRESSIONS, FORMAT_TYPES, detectFormat, type Compression, type FormatType } from '../formats/detect-format.js';
+import {
+  COMPRESSIONS,
+  FORMAT_TYPES,
+  detectFormat,
+  type Compression,
+  type FormatType,
+} from '../formats/detect-format.js';
 import { InvalidRequestError } from '../runtime/errors.js';
 import { DEFAULT_CHUNK_MIB } from '../runtime/limits.js';
 
@@ -105,7 +111,9 @@ export function resolveImportRequest(input: unknown, formatKey?: string): Resolv
   const format = resolveFormat(input.format, formatKey ?? source.key ?? source.prefix ?? '', problems);
   const types = resolveTypes(input.types, problems);
   if (format.type !== 'csv' && Object.keys(types).length > 0) {
-    problems.push(`types: only for CSV; ${format.type} records carry their own types (format.type is ${show(format.type)})`);
+    problems.push(
+      `types: only for CSV; ${format.type} records carry their own types (format.type is ${show(format.type)})`,
+    );
   }
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
@@ -161,7 +169,11 @@ function resolveFormat(value: unknown, key: string, problems: string[]): Resolve
   return { type: type as ResolvedJsonFormat['type'], ...compressed };
 }
 
-function resolveCsvFormat(format: Record<string, unknown>, defaultDelimiter: string, problems: string[]): ResolvedCsvFormat {
+function resolveCsvFormat(
+  format: Record<string, unknown>,
+  defaultDelimiter: string,
+  problems: string[],
+): ResolvedCsvFormat {
   const delimiter = format.delimiter ?? defaultDelimiter;
   if (typeof delimiter !== 'string' || delimiter.length !== 1 || /[\r\n]/.test(delimiter)) {
     problems.push(`format.delimiter: must be one character other than a newline, got ${show(delimiter)}`);

@@ -1,5 +1,12 @@
 import { BatchWriteItemCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { SendBatchWrite } from '../write/batch-writer.js';
 import { withoutSdkRetry } from './clients.js';
 import { SourceObjectNotFoundError, TableNotFoundError } from './errors.js';
@@ -36,7 +43,8 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo
         const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: table }));
         return keyAttributes(Table?.KeySchema ?? [], Table?.AttributeDefinitions ?? []);
       } catch (error) {
-        if ((error as Error).name === 'ResourceNotFoundException') throw new TableNotFoundError(table, { cause: error });
+        if ((error as Error).name === 'ResourceNotFoundException')
+          throw new TableNotFoundError(table, { cause: error });
         throw error;
       }
     },
@@ -57,7 +65,13 @@ function keyAttributes(
   }));
 }
 
-export async function putObject(s3: S3Client, bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
+export async function putObject(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  body: Buffer | string,
+  contentType: string,
+): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }
 

@@ -89,6 +89,11 @@ interface CommandWithStack {
  */
 export function withoutSdkRetry<C extends CommandWithStack>(command: C): C {
   const passThrough = (next: unknown) => next;
-  command.middlewareStack.add(passThrough, { step: 'finalizeRequest', priority: 'high', name: 'retryMiddleware', override: true });
+  command.middlewareStack.add(passThrough, {
+    step: 'finalizeRequest',
+    priority: 'high',
+    name: 'retryMiddleware',
+    override: true,
+  });
   return command;
 }

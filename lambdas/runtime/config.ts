@@ -44,7 +44,9 @@ export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
 export const DEFAULT_STAGING_PREFIX = 's3-ddb-import/staging';
 
 export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaConfig {
-  const allowed = env.ALLOWED_TABLES?.split(',').map((t) => t.trim()).filter(Boolean);
+  const allowed = env.ALLOWED_TABLES?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   return {
     rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
     stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,

@@ -26,7 +26,9 @@ export class AwsControlPlane implements ControlPlane {
     const running: RunningImport[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.sfn.send(new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', nextToken }));
+      const page = await this.sfn.send(
+        new ListExecutionsCommand({ stateMachineArn, statusFilter: 'RUNNING', nextToken }),
+      );
       for (const execution of page.executions ?? []) {
         const startTime = (execution.startDate ?? new Date(0)).toISOString();
         const id = execution.executionArn ?? '';
@@ -42,7 +44,8 @@ export class AwsControlPlane implements ControlPlane {
   async importConcurrency(): Promise<ImportConcurrency | null> {
     if (!this.importFunctionName) return null;
     const own = await this.lambda.send(new GetFunctionConcurrencyCommand({ FunctionName: this.importFunctionName }));
-    if (own.ReservedConcurrentExecutions !== undefined) return { reserved: own.ReservedConcurrentExecutions, unreserved: null };
+    if (own.ReservedConcurrentExecutions !== undefined)
+      return { reserved: own.ReservedConcurrentExecutions, unreserved: null };
     const account = await this.lambda.send(new GetAccountSettingsCommand({}));
     return { reserved: null, unreserved: account.AccountLimit?.UnreservedConcurrentExecutions ?? null };
   }

@@ -12,7 +12,10 @@ export function safetyMarginMs(totalMs: number): number {
 }
 
 /** Returns a check that turns true once the invocation is within its safety margin of the deadline. */
-export function deadlineCheck(context: LambdaContextLike, marginMs = safetyMarginMs(context.getRemainingTimeInMillis())): () => boolean {
+export function deadlineCheck(
+  context: LambdaContextLike,
+  marginMs = safetyMarginMs(context.getRemainingTimeInMillis()),
+): () => boolean {
   return () => context.getRemainingTimeInMillis() < marginMs;
 }
 

@@ -13,7 +13,9 @@ export function createLogger(base: Record<string, unknown> = {}, level = process
   const threshold = LEVELS[level as Level] ?? LEVELS.info;
   const write = (lvl: Level) => (message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < threshold) return;
-    process.stdout.write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...base, ...fields })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...base, ...fields })}\n`,
+    );
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -52,11 +52,13 @@ export function importMetricsLine({ stateMachine, values, timestamp, fields = {}
     ...fields,
     _aws: {
       Timestamp: timestamp,
-      CloudWatchMetrics: [{
-        Namespace: METRICS_NAMESPACE,
-        Dimensions: [[STATE_MACHINE_DIMENSION]],
-        Metrics: IMPORT_METRIC_NAMES.map((name) => ({ Name: name, Unit: IMPORT_METRIC_UNITS[name] })),
-      }],
+      CloudWatchMetrics: [
+        {
+          Namespace: METRICS_NAMESPACE,
+          Dimensions: [[STATE_MACHINE_DIMENSION]],
+          Metrics: IMPORT_METRIC_NAMES.map((name) => ({ Name: name, Unit: IMPORT_METRIC_UNITS[name] })),
+        },
+      ],
     },
     [STATE_MACHINE_DIMENSION]: stateMachineName(stateMachine),
     ...values,

@@ -31,8 +31,12 @@ export interface DecompressedStream extends AsyncIterable<Buffer> {
  * stream ends cleanly and `damage` tells where. Errors of the source itself (a changed or missing object) are
  * thrown as they are.
  */
-export function decompressedFrom(compressed: AsyncIterable<Buffer>, compression: Exclude<Compression, 'none'>,
-  from: { readonly offset: number; readonly line: number }, where: string): DecompressedStream {
+export function decompressedFrom(
+  compressed: AsyncIterable<Buffer>,
+  compression: Exclude<Compression, 'none'>,
+  from: { readonly offset: number; readonly line: number },
+  where: string,
+): DecompressedStream {
   const stream = {
     damage: null as Damage | null,
     [Symbol.asyncIterator]: () => generate(compressed, compression, from, where, (damage) => (stream.damage = damage)),
@@ -40,8 +44,13 @@ export function decompressedFrom(compressed: AsyncIterable<Buffer>, compression:
   return stream;
 }
 
-async function* generate(compressed: AsyncIterable<Buffer>, compression: Exclude<Compression, 'none'>,
-  from: { offset: number; line: number }, where: string, onDamage: (damage: Damage) => void): AsyncGenerator<Buffer> {
+async function* generate(
+  compressed: AsyncIterable<Buffer>,
+  compression: Exclude<Compression, 'none'>,
+  from: { offset: number; line: number },
+  where: string,
+  onDamage: (damage: Damage) => void,
+): AsyncGenerator<Buffer> {
   const source = Readable.from(compressed, { objectMode: false });
   const inflate = createDecompressor(compression, where);
   let sourceError: unknown;

@@ -33,7 +33,9 @@ export function parseManifestSummary(text: string, where: string): ManifestSumma
   const summary = parseJson(text, where);
   const problems: string[] = [];
   if (summary.outputFormat !== undefined && summary.outputFormat !== 'DYNAMODB_JSON') {
-    problems.push(`${where}: outputFormat ${JSON.stringify(summary.outputFormat)}: only DYNAMODB_JSON exports can be imported`);
+    problems.push(
+      `${where}: outputFormat ${JSON.stringify(summary.outputFormat)}: only DYNAMODB_JSON exports can be imported`,
+    );
   }
   if (summary.exportType !== undefined && summary.exportType !== 'FULL_EXPORT') {
     problems.push(`${where}: exportType ${JSON.stringify(summary.exportType)}: only full exports can be imported`);
@@ -47,13 +49,16 @@ export function parseManifestSummary(text: string, where: string): ManifestSumma
 
 /** Reads manifest-files.json: the data files' keys, in the manifest's order. */
 export function parseManifestFiles(text: string, where: string): string[] {
-  return text.split('\n').filter((line) => line.trim() !== '').map((line, index) => {
-    const entry = parseJson(line, `${where} line ${index + 1}`);
-    if (typeof entry.dataFileS3Key !== 'string' || entry.dataFileS3Key === '') {
-      throw new InvalidRequestError([`${where} line ${index + 1}: no dataFileS3Key`]);
-    }
-    return entry.dataFileS3Key;
-  });
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, index) => {
+      const entry = parseJson(line, `${where} line ${index + 1}`);
+      if (typeof entry.dataFileS3Key !== 'string' || entry.dataFileS3Key === '') {
+        throw new InvalidRequestError([`${where} line ${index + 1}: no dataFileS3Key`]);
+      }
+      return entry.dataFileS3Key;
+    });
 }
 
 /**
@@ -73,8 +78,12 @@ export function candidateKeys(named: string, manifestFolder: string): string[] {
  * Finds each data file the manifest names: in the listing of the manifest's folder, else (a key outside the
  * folder) with `head`. Fails naming every file found nowhere.
  */
-export async function resolveDataFiles(named: readonly string[], manifestFolder: string,
-  inFolder: ReadonlyMap<string, ListedObject>, head: (key: string) => Promise<ListedObject | null>): Promise<ListedObject[]> {
+export async function resolveDataFiles(
+  named: readonly string[],
+  manifestFolder: string,
+  inFolder: ReadonlyMap<string, ListedObject>,
+  head: (key: string) => Promise<ListedObject | null>,
+): Promise<ListedObject[]> {
   const missing: string[] = [];
   const found: ListedObject[] = [];
   for (const key of named) {
@@ -87,8 +96,10 @@ export async function resolveDataFiles(named: readonly string[], manifestFolder:
     else missing.push(key);
   }
   if (missing.length > 0) {
-    throw new InvalidRequestError([`export ${manifestFolder}${MANIFEST_SUMMARY}: data files not found (as named, nor ` +
-      `under ${manifestFolder}): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}`]);
+    throw new InvalidRequestError([
+      `export ${manifestFolder}${MANIFEST_SUMMARY}: data files not found (as named, nor ` +
+        `under ${manifestFolder}): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}`,
+    ]);
   }
   return found;
 }

@@ -4,7 +4,12 @@ import { decompressedFrom, type Damage } from './decompressed-reader.js';
 import type { ReadFrom } from './source-object.js';
 
 /** The error for damaged compressed data: which object, which codec, and where its good data ends. */
-export function corruptSourceError(where: string, compression: Compression, damage: Damage, landed?: string): CorruptSourceError {
+export function corruptSourceError(
+  where: string,
+  compression: Compression,
+  damage: Damage,
+  landed?: string,
+): CorruptSourceError {
   return new CorruptSourceError(
     `${where} is truncated or corrupt (${compression}: ${damage.message}) at about decompressed byte ${damage.offset}, ` +
       `line ${damage.line}${landed ? `; ${landed}` : ''}`,
@@ -17,7 +22,11 @@ export function corruptSourceError(where: string, compression: Compression, dama
  * compressed data fails with CorruptSourceError once the good data before it has been read. `lineAt` is the
  * line at the offset, for the error's line number.
  */
-export function objectData(readObject: ReadFrom, compression: Compression, where: string): (offset: number, lineAt?: number) => AsyncIterable<Buffer> {
+export function objectData(
+  readObject: ReadFrom,
+  compression: Compression,
+  where: string,
+): (offset: number, lineAt?: number) => AsyncIterable<Buffer> {
   if (compression === 'none') return readObject;
   return async function* read(offset, lineAt = 1) {
     const stream = decompressedFrom(readObject(0), compression, { offset, line: lineAt }, where);

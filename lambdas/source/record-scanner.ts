@@ -59,7 +59,8 @@ export class RecordScanner {
     if (this.quotePending && buf.length > 0) {
       // An empty buffer says nothing about the quote before it: keep waiting for the next byte.
       this.quotePending = false;
-      if (buf[0] === this.dialect.quote) this.pos = 1; // `""` split across buffers: still in quotes
+      if (buf[0] === this.dialect.quote)
+        this.pos = 1; // `""` split across buffers: still in quotes
       else this.inQuotes = false;
     }
     this.quoteFree = this.dialect.quote === undefined || buf.indexOf(this.dialect.quote, this.pos) === -1;
@@ -109,9 +110,12 @@ export class RecordScanner {
           return i + 1;
         }
       } else if (byte === quote) {
-        if (!inQuotes) inQuotes = previous === delimiter || previous === LF; // only at a field start
-        else if (i + 1 === length) this.quotePending = true; // decided by the next buffer's first byte
-        else if (buf[i + 1] === quote) i++; // `""`: an escaped quote, still inside
+        if (!inQuotes)
+          inQuotes = previous === delimiter || previous === LF; // only at a field start
+        else if (i + 1 === length)
+          this.quotePending = true; // decided by the next buffer's first byte
+        else if (buf[i + 1] === quote)
+          i++; // `""`: an escaped quote, still inside
         else inQuotes = false;
       }
       previous = byte;

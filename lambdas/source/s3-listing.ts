@@ -35,8 +35,12 @@ export interface ListingResult {
  * Lists every object under `prefix`, page by page (1,000 keys a page), keeping those `skipReason` lets
  * through. Stops as soon as more than `max` are found, so a prefix far too big fails fast.
  */
-export async function listSourceObjects(send: SendListObjects, bucket: string, prefix: string,
-  options: { readonly max: number; readonly ownPrefixes: readonly string[] }): Promise<ListingResult> {
+export async function listSourceObjects(
+  send: SendListObjects,
+  bucket: string,
+  prefix: string,
+  options: { readonly max: number; readonly ownPrefixes: readonly string[] },
+): Promise<ListingResult> {
   const objects: ListedObject[] = [];
   const skipped: Record<string, number> = {};
   let token: string | undefined;

@@ -15,7 +15,12 @@ const READ_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 
  * A body that breaks off is resumed from where it stopped; a changed object or a missing one fails with
  * a named error. The one range helper for preflight and import alike.
  */
-export async function* readRange(send: SendGetObject, source: SourceObject, start: number, end: number): AsyncGenerator<Buffer> {
+export async function* readRange(
+  send: SendGetObject,
+  source: SourceObject,
+  start: number,
+  end: number,
+): AsyncGenerator<Buffer> {
   let position = start;
   for (let attempt = 0; position < end; attempt++) {
     let body: Readable | undefined;
@@ -33,12 +38,16 @@ export async function* readRange(send: SendGetObject, source: SourceObject, star
         attempt = 0; // progress resets the budget: only consecutive failures count
         yield buf;
       }
-      if (position < end) throw Object.assign(new Error(`body ended at byte ${position} of ${end}`), { name: 'PrematureClose' });
+      if (position < end)
+        throw Object.assign(new Error(`body ended at byte ${position} of ${end}`), { name: 'PrematureClose' });
     } catch (error) {
       const named = classify(error, source);
       if (named) throw named;
       if (attempt + 1 >= READ_RETRY.maxAttempts) {
-        throw new TransientReadError(`reading s3://${source.bucket}/${source.key} at byte ${position} failed: ${(error as Error).message}`, { cause: error });
+        throw new TransientReadError(
+          `reading s3://${source.bucket}/${source.key} at byte ${position} failed: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       await sleep(fullJitterDelay(READ_RETRY, attempt));
     } finally {
@@ -50,8 +59,10 @@ export async function* readRange(send: SendGetObject, source: SourceObject, star
 function classify(error: unknown, source: SourceObject): Error | undefined {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
-  if (e.name === 'PreconditionFailed' || status === 412) return new SourceObjectChangedError(source.bucket, source.key, source.etag, { cause: error });
-  if (e.name === 'NoSuchKey' || e.name === 'NotFound' || status === 404) return new SourceObjectNotFoundError(source.bucket, source.key, { cause: error });
+  if (e.name === 'PreconditionFailed' || status === 412)
+    return new SourceObjectChangedError(source.bucket, source.key, source.etag, { cause: error });
+  if (e.name === 'NoSuchKey' || e.name === 'NotFound' || status === 404)
+    return new SourceObjectNotFoundError(source.bucket, source.key, { cause: error });
   if (status !== undefined && status < 500 && status !== 429 && status !== 408) return error as Error;
   return undefined;
 }

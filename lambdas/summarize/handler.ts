@@ -9,10 +9,19 @@ export function createSummarizeHandler({ s3, config }: Wiring) {
   return async (event: SummarizeEvent): Promise<ImportSummary> => {
     const summary = summarize(event, config.rejectsPrefix);
     const report = {
-      ...summary, executionName: event.executionName, object: event.object, objects: totalsByObject(event), chunkResults: event.chunkResults,
+      ...summary,
+      executionName: event.executionName,
+      object: event.object,
+      objects: totalsByObject(event),
+      chunkResults: event.chunkResults,
     };
     await putObject(s3, summary.bucket, summary.reportKey, JSON.stringify(report, null, 2), 'application/json');
-    createLogger({ bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName }).info('summary', { ...summary });
+    createLogger({
+      bucket: summary.bucket,
+      key: summary.key,
+      table: summary.table,
+      execution: event.executionName,
+    }).info('summary', { ...summary });
     return summary;
   };
 }

@@ -1,4 +1,9 @@
-import { executionOutputPrefix, type ImportCounts, type ImportSummary, type SummarizeEvent } from '../request/workflow-payloads.js';
+import {
+  executionOutputPrefix,
+  type ImportCounts,
+  type ImportSummary,
+  type SummarizeEvent,
+} from '../request/workflow-payloads.js';
 import { objectKey } from '../source/source-set.js';
 
 /** Totals the Map's per-chunk counts into the execution's summary. */
@@ -26,7 +31,11 @@ export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportS
 /** The report's per-object totals: which object each row, written item and rejected row came from. */
 export function totalsByObject(event: SummarizeEvent): (ImportCounts & { key: string; chunks: number })[] {
   const totals = event.sources.objects.map((_, index) => ({
-    key: objectKey(event.sources, index), chunks: 0, rows: 0, written: 0, rejected: 0,
+    key: objectKey(event.sources, index),
+    chunks: 0,
+    rows: 0,
+    written: 0,
+    rejected: 0,
   }));
   for (const result of event.chunkResults) {
     const entry = totals[event.chunks[result.chunk].object];

@@ -11,8 +11,16 @@ export const MAX_PARTIAL_REPLIES = BATCH_SIZE - 1;
 
 /** Error names (and HTTP-level failures) worth another try; anything else fails the batch at once. */
 const RETRYABLE = new Set([
-  'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded',
-  'InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
 ]);
 
 /**
@@ -21,7 +29,12 @@ const RETRYABLE = new Set([
  */
 export function isRetryable(error: unknown): boolean {
   const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-  return RETRYABLE.has(e.name ?? '') || RETRYABLE.has(e.code ?? '') || Boolean(e.$retryable) || (e.$metadata?.httpStatusCode ?? 0) >= 500;
+  return (
+    RETRYABLE.has(e.name ?? '') ||
+    RETRYABLE.has(e.code ?? '') ||
+    Boolean(e.$retryable) ||
+    (e.$metadata?.httpStatusCode ?? 0) >= 500
+  );
 }
 
 /**

@@ -85,7 +85,9 @@ export class BatchWriter {
     const signal = this.options.stopping;
     while (this.inFlight.size >= this.limit.value && !signal?.aborted) {
       let onAbort = () => undefined as void;
-      const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', (onAbort = () => resolve()), { once: true }));
+      const aborted = new Promise<void>((resolve) =>
+        signal?.addEventListener('abort', (onAbort = () => resolve()), { once: true }),
+      );
       await Promise.race([...this.inFlight, aborted]);
       signal?.removeEventListener('abort', onAbort);
     }
@@ -131,7 +133,10 @@ export class BatchWriter {
         this.written += pending.length - unprocessed.length;
         pending = unprocessed;
       } catch (error) {
-        if (!isRetryable(error)) throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
+        if (!isRetryable(error))
+          throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, {
+            cause: error,
+          });
         lastError = error;
       }
       this.limit.replied(ticket, pending.length > 0);
@@ -140,7 +145,10 @@ export class BatchWriter {
       const progressed = pending.length < before;
       if (!progressed && ++stalled >= this.retry.maxAttempts) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-        throw new BatchWriteFailedError(`${pending.length} items not written to ${table} after ${attempt} attempts (${why})`, { cause: lastError });
+        throw new BatchWriteFailedError(
+          `${pending.length} items not written to ${table} after ${attempt} attempts (${why})`,
+          { cause: lastError },
+        );
       }
       if (lastError) this.throttledRetries++;
       else this.unprocessedRetries++;

@@ -63,9 +63,16 @@ export interface ShareInputs {
  * (cap x chunkBytes / dataBytes): all chunks then finish together and the total holds the cap to the
  * end. With more chunks than the Map runs at once, each running chunk takes cap / MaxConcurrency.
  */
-export function chunkWriteRate({ maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes }: ShareInputs): number {
+export function chunkWriteRate({
+  maxWriteRate,
+  maxConcurrency,
+  chunkCount,
+  chunkBytes,
+  dataBytes,
+}: ShareInputs): number {
   if (maxWriteRate <= 0) return 0;
-  if (chunkCount <= maxConcurrency && dataBytes > 0) return (maxWriteRate * Math.min(chunkBytes, dataBytes)) / dataBytes;
+  if (chunkCount <= maxConcurrency && dataBytes > 0)
+    return (maxWriteRate * Math.min(chunkBytes, dataBytes)) / dataBytes;
   return maxWriteRate / Math.max(1, maxConcurrency);
 }
 

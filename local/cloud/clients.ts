@@ -43,12 +43,16 @@ export class CloudCommandError extends Error {
  */
 export function explainAwsError(error: Error): { name: string; message: string } {
   const fixes: Record<string, string> = {
-    CredentialsProviderError: 'configure AWS credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)',
+    CredentialsProviderError:
+      'configure AWS credentials (aws configure, AWS_PROFILE, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)',
     ExpiredToken: 'refresh your AWS credentials (aws sso login, or new session keys)',
     ExpiredTokenException: 'refresh your AWS credentials (aws sso login, or new session keys)',
     AccessDenied: 'ask for the permission the message names (your IAM identity, not the stack, makes this call)',
-    AccessDeniedException: 'ask for the permission the message names (your IAM identity, not the stack, makes this call)',
+    AccessDeniedException:
+      'ask for the permission the message names (your IAM identity, not the stack, makes this call)',
   };
-  const fix = fixes[error.name] ?? (/region is missing/i.test(error.message) ? 'set AWS_REGION (or a region in your AWS profile)' : undefined);
+  const fix =
+    fixes[error.name] ??
+    (/region is missing/i.test(error.message) ? 'set AWS_REGION (or a region in your AWS profile)' : undefined);
   return { name: error.name, message: fix ? `${error.message}: ${fix}` : error.message };
 }

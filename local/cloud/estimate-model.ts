@@ -19,14 +19,23 @@ export const PREFLIGHT_MEMORY_MB = 1024;
  * https://aws.amazon.com/dynamodb/pricing/provisioned/); Lambda on Arm $0.0000133334 per GB-second, first
  * tier (https://aws.amazon.com/lambda/pricing/). The README's cost table uses the same figures.
  */
-export const PRICES = { onDemandWritePerMillion: 0.625, provisionedWcuHour: 0.00065, lambdaArmGbSecond: 0.0000133334 } as const;
+export const PRICES = {
+  onDemandWritePerMillion: 0.625,
+  provisionedWcuHour: 0.00065,
+  lambdaArmGbSecond: 0.0000133334,
+} as const;
 
 export interface EstimateInputs {
   /** Bytes of each object (one for a single object). */
   readonly objectBytes: readonly number[];
   /** Header bytes of one object (every object of a folder is taken to have one like the first). */
   readonly headerBytes: number;
-  readonly sample: { readonly rows: number; readonly rowBytes: number; readonly rejected: number; readonly writeUnitsPerItem: number };
+  readonly sample: {
+    readonly rows: number;
+    readonly rowBytes: number;
+    readonly rejected: number;
+    readonly writeUnitsPerItem: number;
+  };
   readonly table: TableCapacity;
   readonly chunkMiB: number;
   /** The Map's MaxConcurrency (the stack's maxConcurrency). */
@@ -58,18 +67,33 @@ export function estimateImport(inputs: EstimateInputs) {
     lanes: lanes * ITEMS_PER_SECOND_PER_LANE,
     'max-write-rate': inputs.maxWriteRate > 0 ? inputs.maxWriteRate : Infinity,
   };
-  const [importBinding, itemsPerSecond] = (Object.entries(rates) as [Binding, number][]).reduce((low, e) => (e[1] < low[1] ? e : low));
+  const [importBinding, itemsPerSecond] = (Object.entries(rates) as [Binding, number][]).reduce((low, e) =>
+    e[1] < low[1] ? e : low,
+  );
   const scanSeconds = inputs.objectBytes.reduce((a, b) => a + b, 0) / SCAN_BYTES_PER_SECOND;
   const importSeconds = itemsPerSecond > 0 ? items / itemsPerSecond : Infinity;
   const binding: Binding = scanSeconds > importSeconds ? 'preflight' : importBinding;
-  const lambdaGbSeconds = lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + scanSeconds * (PREFLIGHT_MEMORY_MB / 1024);
-  const dynamodbDollars = table.billingMode === 'PAY_PER_REQUEST'
-    ? (writeUnits / 1e6) * PRICES.onDemandWritePerMillion
-    : table.writeUnitsPerSecond * ((scanSeconds + importSeconds) / 3600) * PRICES.provisionedWcuHour;
+  const lambdaGbSeconds =
+    lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + scanSeconds * (PREFLIGHT_MEMORY_MB / 1024);
+  const dynamodbDollars =
+    table.billingMode === 'PAY_PER_REQUEST'
+      ? (writeUnits / 1e6) * PRICES.onDemandWritePerMillion
+      : table.writeUnitsPerSecond * ((scanSeconds + importSeconds) / 3600) * PRICES.provisionedWcuHour;
   const lambdaDollars = lambdaGbSeconds * PRICES.lambdaArmGbSecond;
   return {
-    dataBytes: totalDataBytes, rows, items, writeUnits, chunks, lanes, rates, itemsPerSecond, binding,
-    scanSeconds, importSeconds, seconds: scanSeconds + importSeconds, lambdaGbSeconds,
+    dataBytes: totalDataBytes,
+    rows,
+    items,
+    writeUnits,
+    chunks,
+    lanes,
+    rates,
+    itemsPerSecond,
+    binding,
+    scanSeconds,
+    importSeconds,
+    seconds: scanSeconds + importSeconds,
+    lambdaGbSeconds,
     cost: { dynamodb: dynamodbDollars, lambda: lambdaDollars, total: dynamodbDollars + lambdaDollars },
   };
 }

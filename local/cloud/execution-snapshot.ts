@@ -35,7 +35,12 @@ export interface ExecutionLook {
  * gives chunks succeeded/failed/running of total, and rows so far come from the metrics (items written and
  * rejected) or from the finished chunks' outputs, whichever has counted more so far.
  */
-export async function lookAtExecution(clients: CloudClients, executionArn: string, memory: FollowMemory, nowMs: number): Promise<ExecutionLook> {
+export async function lookAtExecution(
+  clients: CloudClients,
+  executionArn: string,
+  memory: FollowMemory,
+  nowMs: number,
+): Promise<ExecutionLook> {
   const described = await clients.sfn.send(new DescribeExecutionCommand({ executionArn }));
   if (described.status !== 'RUNNING') return { described, snapshot: null };
   const { state, scan } = await readHistoryPosition(clients.sfn, executionArn);
@@ -44,18 +49,35 @@ export async function lookAtExecution(clients: CloudClients, executionArn: strin
   if (!mapRun) return { described, snapshot: scanSnapshot(state, scan) };
   memory.mapRunArn = mapRun.mapRunArn;
   const finished = await readFinishedChunks(clients.sfn, mapRun.mapRunArn, memory.finished);
-  const metrics = await readImportMetrics(clients.cloudwatch, described.stateMachineArn ?? '', mapRun.startDate, new Date(nowMs));
-  if (scan && memory.sample === undefined && finished.length === 0) memory.sample = await sampleRowsPerByte(clients, scan);
+  const metrics = await readImportMetrics(
+    clients.cloudwatch,
+    described.stateMachineArn ?? '',
+    mapRun.startDate,
+    new Date(nowMs),
+  );
+  if (scan && memory.sample === undefined && finished.length === 0)
+    memory.sample = await sampleRowsPerByte(clients, scan);
   const snapshot = importSnapshot(state, mapRun, finished, metrics, scan, memory.sample ?? null, nowMs);
   return { described, snapshot };
 }
 
 function scanSnapshot(state: string | null, scan: ScanState | null): ProgressSnapshot {
   if (scan?.queue.waiting || state === 'WaitForTable') {
-    return { phase: 'queued', queue: { behind: scan?.queue.behind ?? null, waitSeconds: scan?.queue.waitSeconds ?? 0 } };
+    return {
+      phase: 'queued',
+      queue: { behind: scan?.queue.behind ?? null, waitSeconds: scan?.queue.waitSeconds ?? 0 },
+    };
   }
   const size = scan?.object.size ?? 0;
-  return { phase: 'scanning', scan: { offset: scan?.checkpoint.offset ?? 0, size, chunks: scan?.chunks.length ?? 0, complete: scan?.scanComplete ?? false } };
+  return {
+    phase: 'scanning',
+    scan: {
+      offset: scan?.checkpoint.offset ?? 0,
+      size,
+      chunks: scan?.chunks.length ?? 0,
+      complete: scan?.scanComplete ?? false,
+    },
+  };
 }
 
 function importSnapshot(
@@ -70,19 +92,28 @@ function importSnapshot(
   const fromChunks = { rows: sum(finished, (c) => c.rows), rejected: sum(finished, (c) => c.rejected) };
   const fromMetrics = metrics ? { rows: metrics.written + metrics.rejected, rejected: metrics.rejected } : null;
   const rows = fromMetrics && fromMetrics.rows > fromChunks.rows ? fromMetrics : fromChunks;
-  const chunkBytes = (c: ChunkResult) => (scan?.chunks[c.chunk] ? scan.chunks[c.chunk].end - scan.chunks[c.chunk].start : 0);
+  const chunkBytes = (c: ChunkResult) =>
+    scan?.chunks[c.chunk] ? scan.chunks[c.chunk].end - scan.chunks[c.chunk].start : 0;
   const perByte = finished.length > 0 ? { rows: fromChunks.rows, bytes: sum(finished, chunkBytes) } : sample;
   const total = scan ? estimateTotalRows(scan.dataBytes, perByte) : null;
   return {
     phase: state === 'Summarize' ? 'summarizing' : 'importing',
-    chunks: { done: mapRun.succeeded, total: mapRun.total || (scan?.chunks.length ?? 0), running: mapRun.running, failed: mapRun.failed },
+    chunks: {
+      done: mapRun.succeeded,
+      total: mapRun.total || (scan?.chunks.length ?? 0),
+      running: mapRun.running,
+      failed: mapRun.failed,
+    },
     rows,
     ...rateAndEta(rows.rows, mapRun.startDate.getTime(), nowMs, total),
   };
 }
 
 /** Rows per byte of the object's first MiB, measured as `estimate` does; null when it cannot be read. */
-async function sampleRowsPerByte(clients: CloudClients, scan: ScanState): Promise<{ rows: number; bytes: number } | null> {
+async function sampleRowsPerByte(
+  clients: CloudClients,
+  scan: ScanState,
+): Promise<{ rows: number; bytes: number } | null> {
   try {
     // The first object stands for all (a folder's part files are alike); a compressed one has no ETA until a chunk ends.
     const key = objectKey(scan.sources, 0);

@@ -8,14 +8,21 @@ import type { CloudClients } from './clients.js';
  * rejects copied home (from s3://<bucket>/<rejectsKey>) and the exit code, 0, 2 or 1. The summary is the
  * execution output (the Summarize state's); the duration is the execution's, start to stop.
  */
-export async function finishExecution(clients: CloudClients, described: DescribeExecutionCommandOutput, json: boolean, output: Output): Promise<number> {
+export async function finishExecution(
+  clients: CloudClients,
+  described: DescribeExecutionCommandOutput,
+  json: boolean,
+  output: Output,
+): Promise<number> {
   const executionArn = described.executionArn ?? '';
   const durationMs = (described.stopDate?.getTime() ?? Date.now()) - (described.startDate?.getTime() ?? Date.now());
   if (described.status !== 'SUCCEEDED') {
     // DescribeExecution's error and cause name what failed (InvalidRequestError, States.Timeout, ...);
     // an execution stopped by hand has neither.
     const name = described.error ?? `Execution${capitalized(described.status ?? 'FAILED')}`;
-    const message = described.cause ?? `the execution ended ${described.status}: aws stepfunctions describe-execution --execution-arn ${executionArn}`;
+    const message =
+      described.cause ??
+      `the execution ended ${described.status}: aws stepfunctions describe-execution --execution-arn ${executionArn}`;
     return printFailure({ name, message }, { json, durationMs, executionArn }, output);
   }
   const summary = JSON.parse(described.output ?? '{}') as ImportSummary;
@@ -26,5 +33,9 @@ export async function finishExecution(clients: CloudClients, described: Describe
 
 /** TIMED_OUT -> TimedOut, ABORTED -> Aborted. */
 function capitalized(status: string): string {
-  return status.toLowerCase().split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return status
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 }

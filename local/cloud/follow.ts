@@ -20,7 +20,12 @@ export interface FollowOptions {
  * Polls the execution until it ends, drawing each look with the progress renderer (a bar on a terminal,
  * plain lines otherwise), then prints the end as `local` does and returns its exit code.
  */
-export async function followExecution(clients: CloudClients, executionArn: string, output: Output, options: FollowOptions): Promise<number> {
+export async function followExecution(
+  clients: CloudClients,
+  executionArn: string,
+  output: Output,
+  options: FollowOptions,
+): Promise<number> {
   const now = options.now ?? Date.now;
   const renderer = createProgressRenderer({ ...output, now });
   const memory = newFollowMemory();

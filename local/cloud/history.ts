@@ -25,7 +25,15 @@ export async function readHistoryPosition(sfn: SFNClient, executionArn: string):
   let state: string | null = null;
   let nextToken: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await sfn.send(new GetExecutionHistoryCommand({ executionArn, reverseOrder: true, includeExecutionData: true, maxResults: PAGE_SIZE, nextToken }));
+    const answer = await sfn.send(
+      new GetExecutionHistoryCommand({
+        executionArn,
+        reverseOrder: true,
+        includeExecutionData: true,
+        maxResults: PAGE_SIZE,
+        nextToken,
+      }),
+    );
     for (const event of answer.events ?? []) {
       state ??= enteredState(event);
       const scan = preflightOutput(event);

@@ -1,4 +1,10 @@
-import { DescribeExecutionCommand, DescribeMapRunCommand, ListExecutionsCommand, ListMapRunsCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  DescribeMapRunCommand,
+  ListExecutionsCommand,
+  ListMapRunsCommand,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
 import type { ChunkResult } from '../../lambdas/request/workflow-payloads.js';
 
 /** ListExecutions' largest page (https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html). */
@@ -24,7 +30,11 @@ export interface MapRunCounts {
  * The execution's Map Run (the workflow has one Distributed Map, `ImportChunks`) and its item counts: each
  * item is one chunk. ListMapRuns lists the Map Runs an execution started; null until the Map starts.
  */
-export async function readMapRun(sfn: SFNClient, executionArn: string, known: string | null): Promise<MapRunCounts | null> {
+export async function readMapRun(
+  sfn: SFNClient,
+  executionArn: string,
+  known: string | null,
+): Promise<MapRunCounts | null> {
   const mapRunArn = known ?? (await sfn.send(new ListMapRunsCommand({ executionArn }))).mapRuns?.[0]?.mapRunArn;
   if (!mapRunArn) return null;
   const run = await sfn.send(new DescribeMapRunCommand({ mapRunArn }));
@@ -47,11 +57,17 @@ export async function readMapRun(sfn: SFNClient, executionArn: string, known: st
  * Map Run's child executions (API_ListExecutions.html); each one is described once and kept in `cache`,
  * so a follow costs one DescribeExecution per chunk over the whole import, not per poll.
  */
-export async function readFinishedChunks(sfn: SFNClient, mapRunArn: string, cache: Map<string, ChunkResult>): Promise<ChunkResult[]> {
+export async function readFinishedChunks(
+  sfn: SFNClient,
+  mapRunArn: string,
+  cache: Map<string, ChunkResult>,
+): Promise<ChunkResult[]> {
   let nextToken: string | undefined;
   let described = 0;
   do {
-    const page = await sfn.send(new ListExecutionsCommand({ mapRunArn, statusFilter: 'SUCCEEDED', maxResults: PAGE_SIZE, nextToken }));
+    const page = await sfn.send(
+      new ListExecutionsCommand({ mapRunArn, statusFilter: 'SUCCEEDED', maxResults: PAGE_SIZE, nextToken }),
+    );
     for (const child of page.executions ?? []) {
       const arn = child.executionArn;
       if (!arn || cache.has(arn) || described >= MAX_DESCRIBED_PER_LOOK) continue;

@@ -24,11 +24,20 @@ export function stateMachineDimension(stateMachineArn: string): string {
  * with two imports running at once (into different tables) both are counted. Null when there are no
  * datapoints at all (metrics not published yet, or a stack without them).
  */
-export async function readImportMetrics(cloudwatch: CloudWatchClient, stateMachineArn: string, since: Date, until: Date) {
+export async function readImportMetrics(
+  cloudwatch: CloudWatchClient,
+  stateMachineArn: string,
+  since: Date,
+  until: Date,
+) {
   const query = (id: string, metricName: string): MetricDataQuery => ({
     Id: id,
     MetricStat: {
-      Metric: { Namespace: METRICS_NAMESPACE, MetricName: metricName, Dimensions: [{ Name: METRICS_DIMENSION, Value: stateMachineDimension(stateMachineArn) }] },
+      Metric: {
+        Namespace: METRICS_NAMESPACE,
+        MetricName: metricName,
+        Dimensions: [{ Name: METRICS_DIMENSION, Value: stateMachineDimension(stateMachineArn) }],
+      },
       Period: PERIOD_SECONDS,
       Stat: 'Sum',
     },
@@ -37,12 +46,14 @@ export async function readImportMetrics(cloudwatch: CloudWatchClient, stateMachi
   let datapoints = 0;
   let nextToken: string | undefined;
   do {
-    const answer = await cloudwatch.send(new GetMetricDataCommand({
-      MetricDataQueries: [query('written', METRIC_ITEMS_WRITTEN), query('rejected', METRIC_ITEMS_REJECTED)],
-      StartTime: since,
-      EndTime: until,
-      NextToken: nextToken,
-    }));
+    const answer = await cloudwatch.send(
+      new GetMetricDataCommand({
+        MetricDataQueries: [query('written', METRIC_ITEMS_WRITTEN), query('rejected', METRIC_ITEMS_REJECTED)],
+        StartTime: since,
+        EndTime: until,
+        NextToken: nextToken,
+      }),
+    );
     for (const result of answer.MetricDataResults ?? []) {
       const values = result.Values ?? [];
       datapoints += values.length;

@@ -29,7 +29,9 @@ export interface SampleFigures {
 }
 
 /** The first SAMPLE_BYTES of an S3 object (a Range GET; `bytes=` as S3 requires) or of a local file. */
-export async function readSample(from: { s3: S3Client; bucket: string; key: string } | { path: string }): Promise<Buffer> {
+export async function readSample(
+  from: { s3: S3Client; bucket: string; key: string } | { path: string },
+): Promise<Buffer> {
   if ('path' in from) {
     const file = await open(from.path);
     try {
@@ -40,7 +42,9 @@ export async function readSample(from: { s3: S3Client; bucket: string; key: stri
       await file.close();
     }
   }
-  const answer = await from.s3.send(new GetObjectCommand({ Bucket: from.bucket, Key: from.key, Range: `bytes=0-${SAMPLE_BYTES - 1}` }));
+  const answer = await from.s3.send(
+    new GetObjectCommand({ Bucket: from.bucket, Key: from.key, Range: `bytes=0-${SAMPLE_BYTES - 1}` }),
+  );
   return Buffer.from(await answer.Body!.transformToByteArray());
 }
 
@@ -49,15 +53,25 @@ export async function readSample(from: { s3: S3Client; bucket: string; key: stri
  * whole records with the RecordScanner and maps them with the import's own format mapper to get item sizes. A
  * record cut off by the sample's end is left out, unless the sample is the whole object.
  */
-export async function measureSample(sample: Buffer, whole: boolean, request: ResolvedRequest, keys: KeyAttribute[]): Promise<SampleFigures> {
+export async function measureSample(
+  sample: Buffer,
+  whole: boolean,
+  request: ResolvedRequest,
+  keys: KeyAttribute[],
+): Promise<SampleFigures> {
   const format = createRecordFormat(request.format);
-  const readFrom = (offset: number) => (async function* () { yield sample.subarray(offset); })();
+  const readFrom = (offset: number) =>
+    (async function* () {
+      yield sample.subarray(offset);
+    })();
   const { header, dataStart, dataLine } = await format.readStart(readFrom, sample.length, keys);
   const columns = resolveColumns(request, header, keys, dataStart < sample.length || header !== null);
   const records = cutRecords(sample, dataStart, dataLine, whole, format.dialect);
   const rowBytes = records.reduce((sum, r) => sum + r.raw.length, 0);
   const rows = records.filter((r) => !isBlankRecord(r.raw));
-  let items = 0, bytes = 0, units = 0;
+  let items = 0,
+    bytes = 0,
+    units = 0;
   for (const mapped of format.createMapper({ columns, types: request.types, keys })(rows)) {
     if (!mapped.ok) continue;
     const size = itemSize(mapped.item);
@@ -75,7 +89,13 @@ export async function measureSample(sample: Buffer, whole: boolean, request: Res
   };
 }
 
-function cutRecords(sample: Buffer, dataStart: number, dataLine: number, whole: boolean, dialect: ScannerDialect): RawRecord[] {
+function cutRecords(
+  sample: Buffer,
+  dataStart: number,
+  dataLine: number,
+  whole: boolean,
+  dialect: ScannerDialect,
+): RawRecord[] {
   const scanner = new RecordScanner(dialect);
   const data = sample.subarray(dataStart);
   scanner.feed(data);
@@ -85,6 +105,7 @@ function cutRecords(sample: Buffer, dataStart: number, dataLine: number, whole: 
     records.push({ raw: data.subarray(start, end), offset: dataStart + start, line: dataLine + records.length });
     start = end;
   }
-  if (whole && start < data.length) records.push({ raw: data.subarray(start), offset: dataStart + start, line: dataLine + records.length });
+  if (whole && start < data.length)
+    records.push({ raw: data.subarray(start), offset: dataStart + start, line: dataLine + records.length });
   return records;
 }

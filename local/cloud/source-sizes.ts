@@ -16,19 +16,25 @@ export interface SizedObject {
 export async function sourceSizes(s3: S3Client, source: Source): Promise<SizedObject[]> {
   if (source.kind === 'local') return source.files.map((f) => ({ name: f.path, size: f.size }));
   if (source.kind === 's3-object') {
-    const head = await s3.send(new HeadObjectCommand({ Bucket: source.bucket, Key: source.key })).catch((error: Error) => {
-      if (error.name !== 'NotFound' && error.name !== 'NoSuchKey') throw error;
-      throw new CloudCommandError(`s3://${source.bucket}/${source.key}: no such object (a folder ends with "/")`);
-    });
+    const head = await s3
+      .send(new HeadObjectCommand({ Bucket: source.bucket, Key: source.key }))
+      .catch((error: Error) => {
+        if (error.name !== 'NotFound' && error.name !== 'NoSuchKey') throw error;
+        throw new CloudCommandError(`s3://${source.bucket}/${source.key}: no such object (a folder ends with "/")`);
+      });
     return [{ name: source.key, size: head.ContentLength ?? 0 }];
   }
   const objects: SizedObject[] = [];
   let token: string | undefined;
   do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: source.bucket, Prefix: source.prefix, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) if (o.Key && (o.Size ?? 0) > 0) objects.push({ name: o.Key, size: o.Size ?? 0 });
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: source.bucket, Prefix: source.prefix, ContinuationToken: token }),
+    );
+    for (const o of page.Contents ?? [])
+      if (o.Key && (o.Size ?? 0) > 0) objects.push({ name: o.Key, size: o.Size ?? 0 });
     token = page.NextContinuationToken;
   } while (token);
-  if (objects.length === 0) throw new CloudCommandError(`s3://${source.bucket}/${source.prefix}: no objects under this prefix`);
+  if (objects.length === 0)
+    throw new CloudCommandError(`s3://${source.bucket}/${source.prefix}: no objects under this prefix`);
   return objects;
 }

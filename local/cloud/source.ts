@@ -23,7 +23,13 @@ export async function resolveSource(text: string): Promise<Source> {
   if (text.startsWith('s3://')) return parseS3Url(text);
   const info = await stat(text).catch(() => null);
   if (!info) throw new CloudCommandError(`${text}: no such file or folder (give a local path or s3://bucket/key)`);
-  if (info.isFile()) return { kind: 'local', root: text, folder: false, files: [{ path: text, name: lastSegment(text), size: info.size }] };
+  if (info.isFile())
+    return {
+      kind: 'local',
+      root: text,
+      folder: false,
+      files: [{ path: text, name: lastSegment(text), size: info.size }],
+    };
   const files = await listFiles(text);
   if (files.length === 0) throw new CloudCommandError(`${text}: the folder holds no files to import`);
   return { kind: 'local', root: text, folder: true, files };
@@ -32,7 +38,9 @@ export async function resolveSource(text: string): Promise<Source> {
 function parseS3Url(text: string): Source {
   const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(text);
   if (!match || match[2] === '') {
-    throw new CloudCommandError(`${text}: expected s3://bucket/key or s3://bucket/folder/ (a bucket alone is not an import)`);
+    throw new CloudCommandError(
+      `${text}: expected s3://bucket/key or s3://bucket/folder/ (a bucket alone is not an import)`,
+    );
   }
   const [, bucket, rest] = match;
   return rest.endsWith('/') ? { kind: 's3-prefix', bucket, prefix: rest } : { kind: 's3-object', bucket, key: rest };

@@ -36,13 +36,18 @@ export async function readStackOutputs(cloudformation: CloudFormationClient, sta
   } catch (error) {
     // CloudFormation answers a missing stack with ValidationError "Stack with id X does not exist".
     if ((error as Error).name !== 'ValidationError') throw error;
-    throw new CloudCommandError(`stack ${JSON.stringify(stackName)} not found (${(error as Error).message}): deploy it with ` +
-      '`npx cdk deploy`, name it with --stack NAME, check AWS_REGION, or give --state-machine ARN', { cause: error });
+    throw new CloudCommandError(
+      `stack ${JSON.stringify(stackName)} not found (${(error as Error).message}): deploy it with ` +
+        '`npx cdk deploy`, name it with --stack NAME, check AWS_REGION, or give --state-machine ARN',
+      { cause: error },
+    );
   }
   const stateMachineArn = outputs[STACK_OUTPUTS.stateMachineArn];
   if (!stateMachineArn) {
-    throw new CloudCommandError(`stack ${JSON.stringify(stackName)} has no ${STACK_OUTPUTS.stateMachineArn} output: ` +
-      'is it an s3-ddb-import stack? Name the right one with --stack NAME or give --state-machine ARN');
+    throw new CloudCommandError(
+      `stack ${JSON.stringify(stackName)} has no ${STACK_OUTPUTS.stateMachineArn} output: ` +
+        'is it an s3-ddb-import stack? Name the right one with --stack NAME or give --state-machine ARN',
+    );
   }
   return {
     stateMachineArn,

@@ -25,7 +25,9 @@ export async function readRequestFile(path: string): Promise<Record<string, unkn
     throw new CloudCommandError(`--request ${path}: not JSON: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CloudCommandError(`--request ${path}: must hold a JSON object (the request), got ${JSON.stringify(value)?.slice(0, 40)}`);
+    throw new CloudCommandError(
+      `--request ${path}: must hold a JSON object (the request), got ${JSON.stringify(value)?.slice(0, 40)}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -35,7 +37,11 @@ export async function readRequestFile(path: string): Promise<Record<string, unkn
  * source's bucket and key (or prefix), which always win. Validated with the handlers' own validator, so a bad
  * request fails here, before anything is uploaded or started.
  */
-export function buildStartRequest(flags: RequestFlags, file: Record<string, unknown>, location: Location): StartRequest {
+export function buildStartRequest(
+  flags: RequestFlags,
+  file: Record<string, unknown>,
+  location: Location,
+): StartRequest {
   const { key: _key, prefix: _prefix, bucket: _bucket, ...fromFile } = file;
   const fileFormat = typeof file.format === 'object' && file.format !== null ? file.format : {};
   const fileTypes = typeof file.types === 'object' && file.types !== null ? file.types : {};
@@ -51,7 +57,8 @@ export function buildStartRequest(flags: RequestFlags, file: Record<string, unkn
     ...(flags.maxWriteRate > 0 ? { maxWriteRate: flags.maxWriteRate } : {}),
     ...(flags.spread ? { spread: true } : {}),
   } as StartRequest;
-  if (request.table === undefined) throw new CloudCommandError('--table is required (or a "table" in the --request file)');
+  if (request.table === undefined)
+    throw new CloudCommandError('--table is required (or a "table" in the --request file)');
   checkRequest(request);
   return request;
 }
@@ -86,5 +93,9 @@ export function executionName(request: StartRequest, at: Date): string {
 }
 
 function slug(text: string, max: number): string {
-  return text.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '');
+  return text
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '');
 }

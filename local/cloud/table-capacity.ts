@@ -26,24 +26,39 @@ export interface TableCapacity {
  * the table takes instantly: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TableWarmThroughputDescription.html).
  */
 export async function readTableCapacity(dynamodb: DynamoDBClient, name: string): Promise<TableCapacity> {
-  const table = await dynamodb.send(new DescribeTableCommand({ TableName: name })).then((answer) => answer.Table, (error: Error) => {
-    if (error.name !== 'ResourceNotFoundException') throw error;
-    throw new CloudCommandError(`table ${JSON.stringify(name)} not found: create it first (the import writes existing tables), or check AWS_REGION`);
-  });
+  const table = await dynamodb.send(new DescribeTableCommand({ TableName: name })).then(
+    (answer) => answer.Table,
+    (error: Error) => {
+      if (error.name !== 'ResourceNotFoundException') throw error;
+      throw new CloudCommandError(
+        `table ${JSON.stringify(name)} not found: create it first (the import writes existing tables), or check AWS_REGION`,
+      );
+    },
+  );
   const keys: KeyAttribute[] = (table?.KeySchema ?? []).map((k) => ({
     name: k.AttributeName ?? '',
     role: k.KeyType === 'RANGE' ? 'RANGE' : 'HASH',
-    type: (table?.AttributeDefinitions?.find((d) => d.AttributeName === k.AttributeName)?.AttributeType ?? 'S') as KeyAttribute['type'],
+    type: (table?.AttributeDefinitions?.find((d) => d.AttributeName === k.AttributeName)?.AttributeType ??
+      'S') as KeyAttribute['type'],
   }));
   const billingMode = table?.BillingModeSummary?.BillingMode === 'PAY_PER_REQUEST' ? 'PAY_PER_REQUEST' : 'PROVISIONED';
   if (billingMode === 'PROVISIONED') {
-    return { name, keys, billingMode, writeUnitsPerSecond: table?.ProvisionedThroughput?.WriteCapacityUnits ?? 0, from: 'provisioned' };
+    return {
+      name,
+      keys,
+      billingMode,
+      writeUnitsPerSecond: table?.ProvisionedThroughput?.WriteCapacityUnits ?? 0,
+      from: 'provisioned',
+    };
   }
   const warm = table?.WarmThroughput?.WriteUnitsPerSecond;
   const max = table?.OnDemandThroughput?.MaxWriteRequestUnits;
-  const instant = warm && warm > 0 ? { writeUnitsPerSecond: warm, from: 'warm throughput' as const }
-    : { writeUnitsPerSecond: NEW_ON_DEMAND_WRITES_PER_SECOND, from: 'a new on-demand table' as const };
+  const instant =
+    warm && warm > 0
+      ? { writeUnitsPerSecond: warm, from: 'warm throughput' as const }
+      : { writeUnitsPerSecond: NEW_ON_DEMAND_WRITES_PER_SECOND, from: 'a new on-demand table' as const };
   // A maximum of -1 (or none) means no cap (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_OnDemandThroughput.html).
-  if (max !== undefined && max > 0 && max < instant.writeUnitsPerSecond) return { name, keys, billingMode, writeUnitsPerSecond: max, from: 'on-demand maximum' };
+  if (max !== undefined && max > 0 && max < instant.writeUnitsPerSecond)
+    return { name, keys, billingMode, writeUnitsPerSecond: max, from: 'on-demand maximum' };
   return { name, keys, billingMode, ...instant };
 }

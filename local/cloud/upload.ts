@@ -27,7 +27,13 @@ export interface UploadOptions {
  * A failed upload aborts its multipart upload (leavePartsOnError false), so no orphan parts are billed.
  * Files go one after the other; each one's parts go in parallel. Returns the keys.
  */
-export async function uploadFiles(s3: S3Client, bucket: string, keyPrefix: string, files: readonly LocalFile[], options: UploadOptions = {}): Promise<string[]> {
+export async function uploadFiles(
+  s3: S3Client,
+  bucket: string,
+  keyPrefix: string,
+  files: readonly LocalFile[],
+  options: UploadOptions = {},
+): Promise<string[]> {
   const total = files.reduce((sum, f) => sum + f.size, 0);
   let before = 0;
   const keys: string[] = [];

@@ -25,15 +25,20 @@ export interface TargetFlags {
 }
 
 export function parseTargetFlags(values: Record<string, unknown>): TargetFlags {
-  const text = (name: string) => (typeof values[name] === 'string' && values[name] !== '' ? (values[name] as string) : undefined);
+  const text = (name: string) =>
+    typeof values[name] === 'string' && values[name] !== '' ? (values[name] as string) : undefined;
   const stack = text('stack');
   const stateMachine = text('state-machine');
   if (stack && stateMachine) throw new UsageError('--stack and --state-machine name the same thing: give one');
   if (text('bucket') && !stateMachine) {
-    throw new UsageError("--bucket goes with --state-machine (a stack's bucket is its BucketName output, the only one its functions may read)");
+    throw new UsageError(
+      "--bucket goes with --state-machine (a stack's bucket is its BucketName output, the only one its functions may read)",
+    );
   }
   if (stateMachine && !/^arn:aws[a-z-]*:states:[^:]+:\d{12}:stateMachine:[^:]+$/.test(stateMachine)) {
-    throw new UsageError(`--state-machine: expected arn:aws:states:<region>:<account>:stateMachine:<name>, got ${JSON.stringify(stateMachine)}`);
+    throw new UsageError(
+      `--state-machine: expected arn:aws:states:<region>:<account>:stateMachine:<name>, got ${JSON.stringify(stateMachine)}`,
+    );
   }
   return { stack, stateMachine, bucket: text('bucket') };
 }
@@ -48,6 +53,7 @@ export function parsePollSeconds(text: string | undefined): number {
  * named by --stack (default: the app's stack, S3DdbImport).
  */
 export async function resolveTarget(clients: CloudClients, flags: TargetFlags): Promise<StackTarget> {
-  if (flags.stateMachine) return { stateMachineArn: flags.stateMachine, bucketName: flags.bucket ?? null, watchedPrefixes: null };
+  if (flags.stateMachine)
+    return { stateMachineArn: flags.stateMachine, bucketName: flags.bucket ?? null, watchedPrefixes: null };
   return readStackOutputs(clients.cloudformation, flags.stack ?? DEFAULT_STACK_NAME);
 }

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { resolveImportRequest } from '../../lambdas/request/import-request.js';
-import { REQUEST_FLAG_OPTIONS, UsageError, parseConcurrency, parseRequestFlags, type RequestFlags } from '../cli-args.js';
+import {
+  REQUEST_FLAG_OPTIONS,
+  UsageError,
+  parseConcurrency,
+  parseRequestFlags,
+  type RequestFlags,
+} from '../cli-args.js';
 import type { CloudClients } from '../cloud/clients.js';
 import { estimateImport } from '../cloud/estimate-model.js';
 import { printEstimate } from '../cloud/estimate-report.js';
@@ -31,7 +37,12 @@ export function parseEstimateCommand(args: string[]): EstimateCommand {
     args,
     allowPositionals: true,
     strict: true,
-    options: { ...REQUEST_FLAG_OPTIONS, request: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      ...REQUEST_FLAG_OPTIONS,
+      request: { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <source>, got ${positionals.length}`);
   return {
@@ -43,16 +54,23 @@ export function parseEstimateCommand(args: string[]): EstimateCommand {
 }
 
 /** `s3-ddb-import estimate`: sizes, a sample and the table's capacity in; the estimate out. */
-export async function runEstimateCommand(command: EstimateCommand, clients: CloudClients, output: Output): Promise<number> {
+export async function runEstimateCommand(
+  command: EstimateCommand,
+  clients: CloudClients,
+  output: Output,
+): Promise<number> {
   const source = await resolveSource(command.source);
   const objects = await sourceSizes(clients.s3, source);
   const first = objects[0];
-  const where = source.kind === 'local' ? { bucket: 'local', key: first.name } : { bucket: source.bucket, key: first.name };
+  const where =
+    source.kind === 'local' ? { bucket: 'local', key: first.name } : { bucket: source.bucket, key: first.name };
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const asked = buildStartRequest(command.flags, file, where);
   const request = resolveImportRequest(asked);
   const table = await readTableCapacity(clients.dynamodb, request.table);
-  const sampleBytes = await readSample(source.kind === 'local' ? { path: first.name } : { s3: clients.s3, bucket: source.bucket, key: first.name });
+  const sampleBytes = await readSample(
+    source.kind === 'local' ? { path: first.name } : { s3: clients.s3, bucket: source.bucket, key: first.name },
+  );
   const sample = await measureSample(sampleBytes, sampleBytes.length >= first.size, request, table.keys);
   const estimate = estimateImport({
     objectBytes: objects.map((o) => o.size),
@@ -63,6 +81,18 @@ export async function runEstimateCommand(command: EstimateCommand, clients: Clou
     lanes: command.lanes,
     maxWriteRate: request.maxWriteRate,
   });
-  printEstimate({ source: command.source, objects, sampleBytes: sampleBytes.length, sample, table, estimate, chunkMiB: request.chunkMiB }, command.flags.json, output);
+  printEstimate(
+    {
+      source: command.source,
+      objects,
+      sampleBytes: sampleBytes.length,
+      sample,
+      table,
+      estimate,
+      chunkMiB: request.chunkMiB,
+    },
+    command.flags.json,
+    output,
+  );
   return 0;
 }

@@ -12,8 +12,10 @@ export interface CliCommand {
   run(args: string[], output: Output): Promise<number>;
 }
 
-const withClients = <C>(parse: (args: string[]) => C, run: (command: C, clients: CloudClients, output: Output) => Promise<number>) =>
-  (args: string[], output: Output) => run(parse(args), createCloudClients(), output);
+const withClients =
+  <C>(parse: (args: string[]) => C, run: (command: C, clients: CloudClients, output: Output) => Promise<number>) =>
+  (args: string[], output: Output) =>
+    run(parse(args), createCloudClients(), output);
 
 /** The commands against a deployed stack. */
 export const CLOUD_COMMANDS: Record<string, CliCommand> = {

@@ -5,12 +5,26 @@ import { REQUEST_FLAG_OPTIONS, UsageError, parseNumber, parseRequestFlags, type 
 import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
 import { followExecution } from '../cloud/follow.js';
 import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
-import { buildStartRequest, executionName, readRequestFile, stamp, type Location, type StartRequest } from '../cloud/start-request.js';
+import {
+  buildStartRequest,
+  executionName,
+  readRequestFile,
+  stamp,
+  type Location,
+  type StartRequest,
+} from '../cloud/start-request.js';
 import { resolveSource, type Source } from '../cloud/source.js';
 import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
 import { createProgressRenderer } from '../progress/renderer.js';
 import type { Output } from '../summary.js';
-import { FOLLOW_FLAG_OPTIONS, TARGET_FLAG_OPTIONS, parsePollSeconds, parseTargetFlags, resolveTarget, type TargetFlags } from './cloud-flags.js';
+import {
+  FOLLOW_FLAG_OPTIONS,
+  TARGET_FLAG_OPTIONS,
+  parsePollSeconds,
+  parseTargetFlags,
+  resolveTarget,
+  type TargetFlags,
+} from './cloud-flags.js';
 
 export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--request req.json]
@@ -41,14 +55,25 @@ export function parseStartCommand(args: string[]): StartCommand {
     allowPositionals: true,
     strict: true,
     options: {
-      ...REQUEST_FLAG_OPTIONS, ...TARGET_FLAG_OPTIONS, ...FOLLOW_FLAG_OPTIONS,
-      request: { type: 'string' }, 'upload-prefix': { type: 'string' }, 'part-mib': { type: 'string' }, name: { type: 'string' },
+      ...REQUEST_FLAG_OPTIONS,
+      ...TARGET_FLAG_OPTIONS,
+      ...FOLLOW_FLAG_OPTIONS,
+      request: { type: 'string' },
+      'upload-prefix': { type: 'string' },
+      'part-mib': { type: 'string' },
+      name: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <source>, got ${positionals.length}`);
   const uploadPrefix = values['upload-prefix'] ?? DEFAULT_UPLOAD_PREFIX;
-  if (uploadPrefix !== '' && !uploadPrefix.endsWith('/')) throw new UsageError(`--upload-prefix: must end with "/", got ${JSON.stringify(uploadPrefix)}`);
-  const partMiB = parseNumber(values['part-mib'], '--part-mib', DEFAULT_PART_BYTES / 2 ** 20, (n) => n * 2 ** 20 >= MIN_PART_BYTES);
+  if (uploadPrefix !== '' && !uploadPrefix.endsWith('/'))
+    throw new UsageError(`--upload-prefix: must end with "/", got ${JSON.stringify(uploadPrefix)}`);
+  const partMiB = parseNumber(
+    values['part-mib'],
+    '--part-mib',
+    DEFAULT_PART_BYTES / 2 ** 20,
+    (n) => n * 2 ** 20 >= MIN_PART_BYTES,
+  );
   return {
     source: positionals[0],
     flags: parseRequestFlags(values),
@@ -66,19 +91,35 @@ export function parseStartCommand(args: string[]): StartCommand {
  * `s3-ddb-import start`: finds the stack, builds and checks the request, uploads a local source, starts the
  * execution and, with --follow, shows its progress to the end.
  */
-export async function runStartCommand(command: StartCommand, clients: CloudClients, output: Output, now = () => new Date()): Promise<number> {
+export async function runStartCommand(
+  command: StartCommand,
+  clients: CloudClients,
+  output: Output,
+  now = () => new Date(),
+): Promise<number> {
   const target = await resolveTarget(clients, command.target);
   const source = await resolveSource(command.source);
   const at = now();
   const location = locate(source, target, `${command.uploadPrefix}${stamp(at)}/`);
-  const request = buildStartRequest(command.flags, command.requestFile ? await readRequestFile(command.requestFile) : {}, location.location);
+  const request = buildStartRequest(
+    command.flags,
+    command.requestFile ? await readRequestFile(command.requestFile) : {},
+    location.location,
+  );
   const name = command.name ?? executionName(request, at);
   if (source.kind === 'local') await upload(clients, source, location, command.partBytes, output);
   const executionArn = await startExecution(clients, target.stateMachineArn, name, request);
   output.err(`started ${executionArn}`);
-  if (command.follow) return followExecution(clients, executionArn, output, { json: command.flags.json, pollSeconds: command.pollSeconds });
+  if (command.follow)
+    return followExecution(clients, executionArn, output, {
+      json: command.flags.json,
+      pollSeconds: command.pollSeconds,
+    });
   const where = request.key !== undefined ? { key: request.key } : { prefix: request.prefix };
-  if (command.flags.json) output.out(JSON.stringify({ status: 'RUNNING', executionArn, executionName: name, bucket: request.bucket, ...where }));
+  if (command.flags.json)
+    output.out(
+      JSON.stringify({ status: 'RUNNING', executionArn, executionName: name, bucket: request.bucket, ...where }),
+    );
   else {
     output.out(`RUNNING: ${executionArn}`);
     output.out(`follow it with: s3-ddb-import status ${name} --follow`);
@@ -100,22 +141,34 @@ function locate(source: Source, target: StackTarget, uploadPrefix: string): Loca
   if (source.kind === 's3-object') return { location: { bucket: source.bucket, key: source.key } };
   if (source.kind === 's3-prefix') return { location: { bucket: source.bucket, prefix: source.prefix } };
   if (!target.bucketName) {
-    throw new CloudCommandError('a local source is uploaded to the stack\'s bucket: name the stack with --stack NAME, or give --bucket B with --state-machine');
+    throw new CloudCommandError(
+      "a local source is uploaded to the stack's bucket: name the stack with --stack NAME, or give --bucket B with --state-machine",
+    );
   }
   const folderPrefix = source.folder ? `${uploadPrefix}${basename(resolve(source.root))}/` : uploadPrefix;
   for (const file of source.files) {
     const watched = watchedPrefixOf(`${folderPrefix}${file.name}`, target.watchedPrefixes);
     if (watched) {
-      throw new CloudCommandError(`the upload key ${folderPrefix}${file.name} is under the watched prefix ${JSON.stringify(watched)}, whose rule would ` +
-        `start an import of its own: give another --upload-prefix, or upload with \`aws s3 cp\` and let the watch import it`);
+      throw new CloudCommandError(
+        `the upload key ${folderPrefix}${file.name} is under the watched prefix ${JSON.stringify(watched)}, whose rule would ` +
+          `start an import of its own: give another --upload-prefix, or upload with \`aws s3 cp\` and let the watch import it`,
+      );
     }
   }
   const bucket = target.bucketName;
-  const location = source.folder ? { bucket, prefix: folderPrefix } : { bucket, key: `${folderPrefix}${source.files[0].name}` };
+  const location = source.folder
+    ? { bucket, prefix: folderPrefix }
+    : { bucket, key: `${folderPrefix}${source.files[0].name}` };
   return { location, uploadPrefix: folderPrefix };
 }
 
-async function upload(clients: CloudClients, source: Extract<Source, { kind: 'local' }>, located: Located, partBytes: number, output: Output): Promise<void> {
+async function upload(
+  clients: CloudClients,
+  source: Extract<Source, { kind: 'local' }>,
+  located: Located,
+  partBytes: number,
+  output: Output,
+): Promise<void> {
   const renderer = createProgressRenderer(output);
   await uploadFiles(clients.s3, located.location.bucket, located.uploadPrefix ?? '', source.files, {
     partBytes,
@@ -125,9 +178,16 @@ async function upload(clients: CloudClients, source: Extract<Source, { kind: 'lo
 }
 
 /** StartExecution (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html). */
-async function startExecution(clients: CloudClients, stateMachineArn: string, name: string, request: StartRequest): Promise<string> {
+async function startExecution(
+  clients: CloudClients,
+  stateMachineArn: string,
+  name: string,
+  request: StartRequest,
+): Promise<string> {
   try {
-    const started = await clients.sfn.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(request) }));
+    const started = await clients.sfn.send(
+      new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(request) }),
+    );
     return started.executionArn ?? '';
   } catch (error) {
     const e = error as Error;

@@ -6,7 +6,14 @@ import { finishExecution } from '../cloud/finish.js';
 import { followExecution } from '../cloud/follow.js';
 import { describe } from '../progress/renderer.js';
 import type { Output } from '../summary.js';
-import { FOLLOW_FLAG_OPTIONS, TARGET_FLAG_OPTIONS, parsePollSeconds, parseTargetFlags, resolveTarget, type TargetFlags } from './cloud-flags.js';
+import {
+  FOLLOW_FLAG_OPTIONS,
+  TARGET_FLAG_OPTIONS,
+  parsePollSeconds,
+  parseTargetFlags,
+  resolveTarget,
+  type TargetFlags,
+} from './cloud-flags.js';
 
 export const STATUS_USAGE = `usage: s3-ddb-import status <execution-arn|name> [--stack NAME | --state-machine ARN]
          [--follow] [--poll-s N] [--json]
@@ -40,10 +47,20 @@ export function parseStatusCommand(args: string[]): StatusCommand {
 }
 
 /** `s3-ddb-import status`: one look at an execution (or, with --follow, every few seconds to its end). */
-export async function runStatusCommand(command: StatusCommand, clients: CloudClients, output: Output, now = Date.now): Promise<number> {
+export async function runStatusCommand(
+  command: StatusCommand,
+  clients: CloudClients,
+  output: Output,
+  now = Date.now,
+): Promise<number> {
   const executionArn = await executionArnOf(clients, command);
   try {
-    if (command.follow) return await followExecution(clients, executionArn, output, { json: command.json, pollSeconds: command.pollSeconds, now });
+    if (command.follow)
+      return await followExecution(clients, executionArn, output, {
+        json: command.json,
+        pollSeconds: command.pollSeconds,
+        now,
+      });
     const look = await lookAtExecution(clients, executionArn, newFollowMemory(), now());
     if (!look.snapshot) return await finishExecution(clients, look.described, command.json, output);
     if (command.json) output.out(JSON.stringify({ status: 'RUNNING', executionArn, ...look.snapshot }));
@@ -51,7 +68,10 @@ export async function runStatusCommand(command: StatusCommand, clients: CloudCli
     return 0;
   } catch (error) {
     if ((error as Error).name !== 'ExecutionDoesNotExist') throw error;
-    throw new CloudCommandError(`no execution ${executionArn}: check the name (s3-ddb-import start prints it), --stack and AWS_REGION`, { cause: error });
+    throw new CloudCommandError(
+      `no execution ${executionArn}: check the name (s3-ddb-import start prints it), --stack and AWS_REGION`,
+      { cause: error },
+    );
   }
 }
 

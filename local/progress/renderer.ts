@@ -39,7 +39,9 @@ export function createProgressRenderer(sink: ProgressSink) {
   return {
     render(snapshot: ProgressSnapshot): void {
       const line = describe(snapshot);
-      const finished = snapshot.scan?.complete === true || (snapshot.upload !== undefined && snapshot.upload.loaded >= snapshot.upload.total);
+      const finished =
+        snapshot.scan?.complete === true ||
+        (snapshot.upload !== undefined && snapshot.upload.loaded >= snapshot.upload.total);
       const key = `${snapshot.phase}:${finished}:${snapshot.queue?.behind ?? ''}`;
       if (sink.interactive) {
         const room = Math.max(10, (sink.columns ?? 120) - BAR_WIDTH - 2);
@@ -73,7 +75,10 @@ export function describe(s: ProgressSnapshot): string {
       const failed = chunks.failed ? `, ${chunks.failed} failed` : '';
       const rows = s.rows ?? { rows: 0, rejected: 0 };
       const rate = s.rate ? `, ${Math.round(s.rate)} rows/s` : '';
-      const eta = s.etaSeconds !== undefined && s.etaSeconds !== null && s.phase === 'importing' ? `, ETA ${duration(s.etaSeconds)}` : '';
+      const eta =
+        s.etaSeconds !== undefined && s.etaSeconds !== null && s.phase === 'importing'
+          ? `, ETA ${duration(s.etaSeconds)}`
+          : '';
       return `${s.phase}: ${chunks.done}/${chunks.total} chunks${failed}, ${rows.rows} rows, ${rows.rejected} rejected${rate}${eta}`;
     }
   }

@@ -12,9 +12,19 @@ export interface ProgressSnapshot {
   /** Waiting for an earlier import into the same table (the workflow's WaitForTable loop). */
   readonly queue?: { readonly behind: string | null; readonly waitSeconds: number };
   /** Preflight's checkpoint: bytes scanned of the object and the chunks cut so far. */
-  readonly scan?: { readonly offset: number; readonly size: number; readonly chunks: number; readonly complete: boolean };
+  readonly scan?: {
+    readonly offset: number;
+    readonly size: number;
+    readonly chunks: number;
+    readonly complete: boolean;
+  };
   /** Chunks imported (done) of all chunks; failed and running where the source knows them. */
-  readonly chunks?: { readonly done: number; readonly total: number; readonly running?: number; readonly failed?: number };
+  readonly chunks?: {
+    readonly done: number;
+    readonly total: number;
+    readonly running?: number;
+    readonly failed?: number;
+  };
   /** Rows handled so far (written or rejected) and how many of them were rejected. */
   readonly rows?: { readonly rows: number; readonly rejected: number };
   /** Rows per second since the import phase began; null while unknown. */

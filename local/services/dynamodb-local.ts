@@ -45,7 +45,10 @@ export async function ensureDynamoDbLocal(cache: string, log: (line: string) => 
   try {
     await writeFile(join(work, 'pom.xml'), POM);
     const args = ['-q', '-B', '-f', join(work, 'pom.xml'), 'dependency:copy-dependencies'];
-    await runCommand('mvn', [...args, `-DoutputDirectory=${join(work, 'lib')}`], { log, label: 'DynamoDB Local fetch' });
+    await runCommand('mvn', [...args, `-DoutputDirectory=${join(work, 'lib')}`], {
+      log,
+      label: 'DynamoDB Local fetch',
+    });
     await mkdir(home, { recursive: true });
     // A concurrent fetch may have won the race; its copy is as good as ours.
     await rename(join(work, 'lib'), lib).catch((error: unknown) => {
@@ -78,7 +81,12 @@ export async function startDynamoDbLocal(options: ServiceStartOptions): Promise<
   const cwd = await mkdtemp(join(tmpdir(), 's3ddb-dynamodb-local-'));
   const cleanup = (): void => rmSync(cwd, { recursive: true, force: true });
   const server = startProcess('DynamoDB Local', 'java', args, { cwd, cleanup });
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: options.credentials, maxAttempts: 1 });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: options.credentials,
+    maxAttempts: 1,
+  });
   try {
     await server.waitUntilReady(async () => {
       await client.send(new ListTablesCommand({ Limit: 1 }));

@@ -49,7 +49,9 @@ export async function startLocalServices(options: StartLocalServicesOptions = {}
     env.AWS_ENDPOINT_URL_DYNAMODB ? undefined : startDynamoDbLocal({ cache, log, credentials }),
     env.AWS_ENDPOINT_URL_S3 ? undefined : startMinio({ cache, log, credentials }),
   ]);
-  const started = [dynamodb, s3].flatMap((result) => (result.status === 'fulfilled' && result.value ? [result.value] : []));
+  const started = [dynamodb, s3].flatMap((result) =>
+    result.status === 'fulfilled' && result.value ? [result.value] : [],
+  );
   const stop = async (): Promise<void> => {
     await Promise.all(started.map((service) => service.process.stop()));
   };

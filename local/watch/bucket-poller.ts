@@ -41,7 +41,12 @@ async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<Li
   do {
     const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
     for (const o of page.Contents ?? []) {
-      objects.push({ key: o.Key!, size: o.Size ?? 0, etag: (o.ETag ?? '').replace(/"/g, ''), lastModified: o.LastModified ?? new Date(0) });
+      objects.push({
+        key: o.Key!,
+        size: o.Size ?? 0,
+        etag: (o.ETag ?? '').replace(/"/g, ''),
+        lastModified: o.LastModified ?? new Date(0),
+      });
     }
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);

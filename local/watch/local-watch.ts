@@ -60,10 +60,12 @@ export async function startLocalWatch(options: LocalWatchOptions): Promise<Local
       maxConcurrency: options.maxConcurrency,
       timeoutMs: options.timeoutMs,
       onEvent: (event) => emit({ type: 'progress', key, event }),
-    }).then(
-      (summary) => emit({ type: 'done', key, summary, durationMs: Date.now() - startedMs }),
-      (error: Error) => emit({ type: 'failed', key, error, durationMs: Date.now() - startedMs }),
-    ).finally(() => running.delete(id));
+    })
+      .then(
+        (summary) => emit({ type: 'done', key, summary, durationMs: Date.now() - startedMs }),
+        (error: Error) => emit({ type: 'failed', key, error, durationMs: Date.now() - startedMs }),
+      )
+      .finally(() => running.delete(id));
   };
   const onObject = (object: ListedObject) => {
     const event = objectCreatedEvent(options.bucket, object, options.region);
@@ -76,7 +78,11 @@ export async function startLocalWatch(options: LocalWatchOptions): Promise<Local
   const aborter = new AbortController();
   const s3: S3Client = options.wiring.s3;
   const { done } = await pollNewObjects({
-    s3, bucket: options.bucket, prefixes: options.watches.map((w) => w.prefix), onObject, signal: aborter.signal,
+    s3,
+    bucket: options.bucket,
+    prefixes: options.watches.map((w) => w.prefix),
+    onObject,
+    signal: aborter.signal,
     intervalMs: options.pollIntervalMs,
   });
   done.catch(() => aborter.abort());

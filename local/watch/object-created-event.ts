@@ -14,22 +14,22 @@ const LOCAL_ACCOUNT = '000000000000';
  */
 export function objectCreatedEvent(bucket: string, object: ListedObject, region: string): Record<string, unknown> {
   return {
-    'version': '0',
-    'id': randomUUID(),
+    version: '0',
+    id: randomUUID(),
     'detail-type': 'Object Created',
-    'source': 'aws.s3',
-    'account': LOCAL_ACCOUNT,
-    'time': object.lastModified.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    'region': region,
-    'resources': [`arn:aws:s3:::${bucket}`],
-    'detail': {
-      'version': '0',
-      'bucket': { name: bucket },
-      'object': { key: object.key, size: object.size, etag: object.etag },
+    source: 'aws.s3',
+    account: LOCAL_ACCOUNT,
+    time: object.lastModified.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region: region,
+    resources: [`arn:aws:s3:::${bucket}`],
+    detail: {
+      version: '0',
+      bucket: { name: bucket },
+      object: { key: object.key, size: object.size, etag: object.etag },
       'request-id': randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase(),
-      'requester': LOCAL_ACCOUNT,
+      requester: LOCAL_ACCOUNT,
       'source-ip-address': '127.0.0.1',
-      'reason': 'PutObject',
+      reason: 'PutObject',
     },
   };
 }

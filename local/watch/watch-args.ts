@@ -1,6 +1,11 @@
 import { parseArgs } from 'node:util';
 import type { CsvFormat } from '../../lambdas/request/import-request.js';
-import { DEFAULT_LAMBDA_TIMEOUT_SECONDS, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/runtime/limits.js';
+import {
+  DEFAULT_LAMBDA_TIMEOUT_SECONDS,
+  DEFAULT_MAX_CONCURRENCY,
+  MAX_CONCURRENCY,
+  MAX_LAMBDA_TIMEOUT_SECONDS,
+} from '../../lambdas/runtime/limits.js';
 import type { WatchedPrefix } from '../../lib/watch-input.js';
 import { parseKey, parseNumber, parseTypes, UsageError, type KeyType } from '../cli-args.js';
 import { LOCAL_BUCKET } from '../local-stack.js';
@@ -18,7 +23,10 @@ export interface WatchCommand {
   readonly cdkJson: string;
   readonly bucket: string;
   /** Create each watched table that does not exist yet, with this key (on demand). */
-  readonly createTable?: { readonly partitionKey: { name: string; type: KeyType }; readonly sortKey?: { name: string; type: KeyType } };
+  readonly createTable?: {
+    readonly partitionKey: { name: string; type: KeyType };
+    readonly sortKey?: { name: string; type: KeyType };
+  };
   readonly concurrency: number;
   readonly timeoutSeconds: number;
   readonly json: boolean;
@@ -34,32 +42,64 @@ export function parseWatchCommand(args: string[]): WatchCommand {
     allowPositionals: true,
     strict: true,
     options: {
-      'prefix': { type: 'string' }, 'table': { type: 'string' }, 'delimiter': { type: 'string' },
-      'no-header': { type: 'boolean' }, 'columns': { type: 'string' }, 'types': { type: 'string' },
-      'chunk-mib': { type: 'string' }, 'max-write-rate': { type: 'string' }, 'cdk-json': { type: 'string' },
-      'create-table': { type: 'boolean' }, 'pk': { type: 'string' }, 'sk': { type: 'string' },
-      'bucket': { type: 'string' }, 'concurrency': { type: 'string' }, 'timeout-s': { type: 'string' },
-      'json': { type: 'boolean' },
+      prefix: { type: 'string' },
+      table: { type: 'string' },
+      delimiter: { type: 'string' },
+      'no-header': { type: 'boolean' },
+      columns: { type: 'string' },
+      types: { type: 'string' },
+      'chunk-mib': { type: 'string' },
+      'max-write-rate': { type: 'string' },
+      'cdk-json': { type: 'string' },
+      'create-table': { type: 'boolean' },
+      pk: { type: 'string' },
+      sk: { type: 'string' },
+      bucket: { type: 'string' },
+      concurrency: { type: 'string' },
+      'timeout-s': { type: 'string' },
+      json: { type: 'boolean' },
     },
   });
-  if (positionals.length > 0) throw new UsageError(`local watch takes no file, got ${JSON.stringify(positionals[0])}: upload files into the watched prefix`);
-  if ((values.prefix === undefined) !== (values.table === undefined)) throw new UsageError('--prefix and --table go together');
+  if (positionals.length > 0)
+    throw new UsageError(
+      `local watch takes no file, got ${JSON.stringify(positionals[0])}: upload files into the watched prefix`,
+    );
+  if ((values.prefix === undefined) !== (values.table === undefined))
+    throw new UsageError('--prefix and --table go together');
   if (values.prefix === undefined) {
     const stray = WATCH_FLAGS.find((flag) => values[flag] !== undefined);
     if (stray) throw new UsageError(`--${stray} describes a watch: give --prefix and --table too`);
   } else if (values['cdk-json'] !== undefined) {
     throw new UsageError('--cdk-json reads the watches from a file: leave out --prefix and --table');
   }
-  if (values['create-table'] && !values.pk) throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
+  if (values['create-table'] && !values.pk)
+    throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
   return {
-    ...(values.prefix !== undefined ? { watch: flagWatch(values as Record<string, string | boolean | undefined>) } : {}),
+    ...(values.prefix !== undefined
+      ? { watch: flagWatch(values as Record<string, string | boolean | undefined>) }
+      : {}),
     cdkJson: values['cdk-json'] ?? 'cdk.json',
     bucket: values.bucket ?? LOCAL_BUCKET,
-    ...(values['create-table'] ? {
-      createTable: { partitionKey: parseKey(values.pk!, '--pk'), ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}) },
-    } : {}),
-    concurrency: parseNumber(values.concurrency, '--concurrency', DEFAULT_MAX_CONCURRENCY, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY),
-    timeoutSeconds: parseNumber(values['timeout-s'], '--timeout-s', DEFAULT_LAMBDA_TIMEOUT_SECONDS, (n) => n > 0 && n <= MAX_LAMBDA_TIMEOUT_SECONDS),
+    ...(values['create-table']
+      ? {
+          createTable: {
+            partitionKey: parseKey(values.pk!, '--pk'),
+            ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}),
+          },
+        }
+      : {}),
+    concurrency: parseNumber(
+      values.concurrency,
+      '--concurrency',
+      DEFAULT_MAX_CONCURRENCY,
+      (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CONCURRENCY,
+    ),
+    timeoutSeconds: parseNumber(
+      values['timeout-s'],
+      '--timeout-s',
+      DEFAULT_LAMBDA_TIMEOUT_SECONDS,
+      (n) => n > 0 && n <= MAX_LAMBDA_TIMEOUT_SECONDS,
+    ),
     json: values.json === true,
   };
 }
@@ -78,7 +118,9 @@ function flagWatch(values: Record<string, string | boolean | undefined>): Watche
     table: values.table as string,
     ...(Object.keys(format).length > 0 ? { format } : {}),
     ...(Object.keys(types).length > 0 ? { types } : {}),
-    ...(values['chunk-mib'] !== undefined ? { chunkMiB: parseNumber(values['chunk-mib'] as string, '--chunk-mib', 0, (n) => n > 0) } : {}),
+    ...(values['chunk-mib'] !== undefined
+      ? { chunkMiB: parseNumber(values['chunk-mib'] as string, '--chunk-mib', 0, (n) => n > 0) }
+      : {}),
     ...(values['max-write-rate'] !== undefined
       ? { maxWriteRate: parseNumber(values['max-write-rate'] as string, '--max-write-rate', 0, (n) => n >= 0) }
       : {}),

@@ -16,9 +16,13 @@ async function loadWatches(command: WatchCommand): Promise<WatchedPrefix[]> {
   let watches = command.watch ? [command.watch] : undefined;
   if (!watches) {
     const text = await readFile(command.cdkJson, 'utf8').catch(() => undefined);
-    if (text === undefined) throw new UsageError(`no watch: give --prefix P --table T, or run where ${command.cdkJson} exists (or --cdk-json FILE)`);
+    if (text === undefined)
+      throw new UsageError(
+        `no watch: give --prefix P --table T, or run where ${command.cdkJson} exists (or --cdk-json FILE)`,
+      );
     watches = readWatches((JSON.parse(text) as { context?: { watches?: unknown } }).context?.watches);
-    if (!watches?.length) throw new UsageError(`no watch: ${command.cdkJson} has no context.watches; give --prefix P --table T`);
+    if (!watches?.length)
+      throw new UsageError(`no watch: ${command.cdkJson} has no context.watches; give --prefix P --table T`);
   }
   const { rejectsPrefix } = readLambdaConfig();
   for (const watch of watches) {
@@ -72,19 +76,27 @@ async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], ou
       }
     }
     const watch = await startLocalWatch({
-      watches, bucket: command.bucket, region: services.region, wiring,
-      maxConcurrency: command.concurrency, timeoutMs: command.timeoutSeconds * 1000,
+      watches,
+      bucket: command.bucket,
+      region: services.region,
+      wiring,
+      maxConcurrency: command.concurrency,
+      timeoutMs: command.timeoutSeconds * 1000,
       onEvent: createWatchPrinter(output, command.json),
     });
     stop = watch.stop;
     if (stopping) await stop();
     for (const w of watches) output.err(`watching s3://${command.bucket}/${w.prefix} -> ${w.table}`);
-    output.err(`upload with: AWS_ACCESS_KEY_ID=${services.credentials.accessKeyId} AWS_SECRET_ACCESS_KEY=${services.credentials.secretAccessKey} ` +
-      `aws --endpoint-url ${services.s3Endpoint} s3 cp FILE s3://${command.bucket}/${watches[0].prefix}   (Ctrl-C to stop)`);
+    output.err(
+      `upload with: AWS_ACCESS_KEY_ID=${services.credentials.accessKeyId} AWS_SECRET_ACCESS_KEY=${services.credentials.secretAccessKey} ` +
+        `aws --endpoint-url ${services.s3Endpoint} s3 cp FILE s3://${command.bucket}/${watches[0].prefix}   (Ctrl-C to stop)`,
+    );
     await watch.closed;
     const abandoned = watch.inFlight();
     if (abandoned.length === 0) return EXIT_OK;
-    output.err(`stopped with ${abandoned.length} imports unfinished: ${abandoned.join(', ')} (upload them again to import them)`);
+    output.err(
+      `stopped with ${abandoned.length} imports unfinished: ${abandoned.join(', ')} (upload them again to import them)`,
+    );
     await services.stop();
     process.exit(EXIT_FAILED); // their retries would keep the process alive for minutes against stopped servers
   } catch (error) {

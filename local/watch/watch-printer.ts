@@ -21,14 +21,17 @@ export function createWatchPrinter(output: WatchOutput, json: boolean) {
         return;
       case 'progress': {
         const progress = event.event;
-        if (progress.type === 'preflight' && progress.queue.waiting) output.err(`${key}: queued behind ${progress.queue.behind}`);
+        if (progress.type === 'preflight' && progress.queue.waiting)
+          output.err(`${key}: queued behind ${progress.queue.behind}`);
         else if (progress.type === 'preflight' && progress.scanComplete) {
           chunksOf.set(key, { total: progress.chunks, done: 0 });
           output.err(`${key}: scanned ${progress.size} bytes into ${progress.chunks} chunks`);
         } else if (progress.type === 'chunk-progress' && progress.done) {
           const chunks = chunksOf.get(key) ?? { total: 0, done: 0 };
           chunks.done++;
-          output.err(`${key}: chunk ${progress.chunkIndex} done (${chunks.done}/${chunks.total}), ${progress.written} written, ${progress.rejected} rejected`);
+          output.err(
+            `${key}: chunk ${progress.chunkIndex} done (${chunks.done}/${chunks.total}), ${progress.written} written, ${progress.rejected} rejected`,
+          );
         }
         return;
       }
@@ -36,8 +39,10 @@ export function createWatchPrinter(output: WatchOutput, json: boolean) {
         chunksOf.delete(key);
         const { summary, durationMs } = event;
         const rate = Math.round(summary.written / Math.max(durationMs / 1000, 0.001));
-        output.err(`${key}: ${summary.status}: ${summary.rows} rows, ${summary.written} written, ${summary.rejected} rejected, ` +
-          `${summary.chunks} chunks into ${summary.table} in ${(durationMs / 1000).toFixed(1)} s (${rate} items/s)`);
+        output.err(
+          `${key}: ${summary.status}: ${summary.rows} rows, ${summary.written} written, ${summary.rejected} rejected, ` +
+            `${summary.chunks} chunks into ${summary.table} in ${(durationMs / 1000).toFixed(1)} s (${rate} items/s)`,
+        );
         if (summary.rejectsKey) output.err(`${key}: rejected rows in s3://${summary.bucket}/${summary.rejectsKey}`);
         if (json) {
           const { status, rows, written, rejected, chunks, rejectsKey, table } = summary;
@@ -48,7 +53,16 @@ export function createWatchPrinter(output: WatchOutput, json: boolean) {
       case 'failed':
         chunksOf.delete(key);
         output.err(`${key}: FAILED: ${event.error.name}: ${event.error.message}`);
-        if (json) output.out(JSON.stringify({ key, status: 'FAILED', error: event.error.name, message: event.error.message, durationMs: event.durationMs }));
+        if (json)
+          output.out(
+            JSON.stringify({
+              key,
+              status: 'FAILED',
+              error: event.error.name,
+              message: event.error.message,
+              durationMs: event.durationMs,
+            }),
+          );
     }
   };
 }

@@ -29,15 +29,31 @@ describe('s3-ddb-import local --request', () => {
     const { text, rows } = generateNgrams(600);
     await writeFile(join(cwd, '1gram.tsv'), text);
     // The payload a user would send to the deployed state machine: its bucket and key name the cloud object.
-    await writeFile(join(cwd, 'req.json'), JSON.stringify({
-      bucket: 'prod-bucket', key: 'imports/ngrams/1gram.tsv', table,
-      format: { delimiter: '\t' }, types: { year: 'N', match_count: 'N', volume_count: 'N' }, chunkMiB: 0.005,
-    }));
-    const run = await cli(['local', '1gram.tsv', '--request', 'req.json', '--create-table', '--pk', 'ngram', '--sk', 'year:N', '--json'], cwd);
+    await writeFile(
+      join(cwd, 'req.json'),
+      JSON.stringify({
+        bucket: 'prod-bucket',
+        key: 'imports/ngrams/1gram.tsv',
+        table,
+        format: { delimiter: '\t' },
+        types: { year: 'N', match_count: 'N', volume_count: 'N' },
+        chunkMiB: 0.005,
+      }),
+    );
+    const run = await cli(
+      ['local', '1gram.tsv', '--request', 'req.json', '--create-table', '--pk', 'ngram', '--sk', 'year:N', '--json'],
+      cwd,
+    );
 
     expect(run.code).toBe(0);
     // chunkMiB 0.005 (~5 KiB) of a ~20 KB file: the payload's own fields are used, not the CLI's defaults.
-    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 600, written: 600, rejected: 0, table });
+    expect(lastJsonLine(run.stdout)).toMatchObject({
+      status: 'SUCCEEDED',
+      rows: 600,
+      written: 600,
+      rejected: 0,
+      table,
+    });
     expect(lastJsonLine(run.stdout).chunks).toBeGreaterThan(1);
     await expectTableMatches(table, rows);
   });
@@ -50,7 +66,11 @@ describe('s3-ddb-import local --request', () => {
 
     expect(run.code).toBe(1);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'InvalidRequestError' });
-    for (const problem of ['nope: unknown field', 'types.n: unknown type "INT"', 'chunkMiB: must be a number above 0']) {
+    for (const problem of [
+      'nope: unknown field',
+      'types.n: unknown type "INT"',
+      'chunkMiB: must be a number above 0',
+    ]) {
       expect(run.stderr).toContain(problem);
     }
   });
@@ -69,19 +89,40 @@ describe('s3-ddb-import local watch', () => {
     const cwd = await mkdtemp(join(tmpdir(), 'cli-watch-'));
     const bucket = await createBucket();
     const table = uniqueName('cli-watch');
-    const child = spawn(process.execPath, [CLI, 'local', 'watch', '--prefix', 'in/', '--table', table, '--bucket', bucket,
-      '--types', 'year=N,match_count=N,volume_count=N', '--create-table', '--pk', 'ngram', '--sk', 'year:N', '--json'],
-    { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'local',
+        'watch',
+        '--prefix',
+        'in/',
+        '--table',
+        table,
+        '--bucket',
+        bucket,
+        '--types',
+        'year=N,match_count=N,volume_count=N',
+        '--create-table',
+        '--pk',
+        'ngram',
+        '--sk',
+        'year:N',
+        '--json',
+      ],
+      { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     const exited = once(child, 'exit');
-    const seen = (pattern: RegExp, stream: () => string) => new Promise<void>((resolve, reject) => {
-      const check = () => (pattern.test(stream()) ? resolve() : undefined);
-      child.stdout.on('data', check);
-      child.stderr.on('data', check);
-      void exited.then(() => reject(new Error(`exited before ${pattern}:\n${stderr}`)));
-    });
+    const seen = (pattern: RegExp, stream: () => string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => (pattern.test(stream()) ? resolve() : undefined);
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        void exited.then(() => reject(new Error(`exited before ${pattern}:\n${stderr}`)));
+      });
     child.stderr.on('data', (d) => (stderr += d));
     try {
       await seen(/watching s3:\/\/\S+\/in\/ -> /, () => stderr);
@@ -90,7 +131,13 @@ describe('s3-ddb-import local watch', () => {
       await putText(bucket, 'in/1gram.tsv', text);
       await seen(/"key":"in\/1gram.tsv"/, () => stdout);
 
-      expect(lastJsonLine(stdout)).toMatchObject({ key: 'in/1gram.tsv', status: 'SUCCEEDED', rows: 800, written: 800, table });
+      expect(lastJsonLine(stdout)).toMatchObject({
+        key: 'in/1gram.tsv',
+        status: 'SUCCEEDED',
+        rows: 800,
+        written: 800,
+        table,
+      });
       await expectTableMatches(table, rows);
       expect(stderr).not.toContain('elsewhere/');
     } finally {
@@ -103,7 +150,10 @@ describe('s3-ddb-import local watch', () => {
   });
 
   it('exits 1 with the usage when there is no watch to run', async () => {
-    const run = await cli(['local', 'watch', '--cdk-json', 'missing.json'], await mkdtemp(join(tmpdir(), 'cli-watch-')));
+    const run = await cli(
+      ['local', 'watch', '--cdk-json', 'missing.json'],
+      await mkdtemp(join(tmpdir(), 'cli-watch-')),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no watch: give --prefix P --table T, or run where missing.json exists');
     expect(run.stderr).toContain('usage: s3-ddb-import local watch');

@@ -24,12 +24,34 @@ describe('s3-ddb-import local', () => {
   it('imports the bundled sample, prints the --json summary last and exits 0', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
     const table = uniqueName('cli');
-    const run = await cli(['local', SAMPLE, '--table', table, '--pk', 'ngram', '--sk', 'year:N', '--create-table',
-      '--types', 'match_count=N,volume_count=N', '--json'], cwd);
+    const run = await cli(
+      [
+        'local',
+        SAMPLE,
+        '--table',
+        table,
+        '--pk',
+        'ngram',
+        '--sk',
+        'year:N',
+        '--create-table',
+        '--types',
+        'match_count=N,volume_count=N',
+        '--json',
+      ],
+      cwd,
+    );
 
     expect(run.code).toBe(0);
     const summary = lastJsonLine(run.stdout);
-    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 1200, written: 1200, rejected: 0, chunks: 1, rejectsKey: null });
+    expect(summary).toMatchObject({
+      status: 'SUCCEEDED',
+      rows: 1200,
+      written: 1200,
+      rejected: 0,
+      chunks: 1,
+      rejectsKey: null,
+    });
     expect(summary.durationMs).toBeGreaterThan(0);
     const items = await scanAll(table);
     expect(items).toHaveLength(1200);
@@ -39,7 +61,21 @@ describe('s3-ddb-import local', () => {
   it('exits 2 when rows are rejected and copies the rejects file into ./s3-ddb-import-rejects', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
     await writeFile(join(cwd, 'some-bad.csv'), 'id,score\na,1\nb,lots\nc,3\n');
-    const run = await cli(['local', 'some-bad.csv', '--table', uniqueName('cli'), '--pk', 'id', '--create-table', '--types', 'score=N', '--json'], cwd);
+    const run = await cli(
+      [
+        'local',
+        'some-bad.csv',
+        '--table',
+        uniqueName('cli'),
+        '--pk',
+        'id',
+        '--create-table',
+        '--types',
+        'score=N',
+        '--json',
+      ],
+      cwd,
+    );
 
     expect(run.code).toBe(2);
     const summary = lastJsonLine(run.stdout);
@@ -54,7 +90,10 @@ describe('s3-ddb-import local', () => {
   it('exits 1 with the error name when the request is invalid, before any write', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
     await writeFile(join(cwd, 'x.csv'), 'a,b\n1,2\n');
-    const run = await cli(['local', 'x.csv', '--table', uniqueName('cli'), '--pk', 'id', '--create-table', '--json'], cwd);
+    const run = await cli(
+      ['local', 'x.csv', '--table', uniqueName('cli'), '--pk', 'id', '--create-table', '--json'],
+      cwd,
+    );
 
     expect(run.code).toBe(1);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'InvalidRequestError' });

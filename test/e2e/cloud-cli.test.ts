@@ -11,9 +11,14 @@ const CLI = fileURLToPath(new URL('../../bin/s3-ddb-import.mjs', import.meta.url
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -23,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => standIn.close());
 
-describe('the CLI\'s commands and conventions', () => {
+describe("the CLI's commands and conventions", () => {
   it.each([
     [['--help'], [USAGE, START_USAGE, STATUS_USAGE, ESTIMATE_USAGE].join('\n\n')],
     [['local', '--help'], USAGE],
@@ -36,30 +41,49 @@ describe('the CLI\'s commands and conventions', () => {
   });
 
   it.each([
-    [['start', 's3://b/k.csv', '--table', 't', '--stack', 'a', '--state-machine', 'arn:aws:states:us-east-1:123456789012:stateMachine:m'],
-      '--stack and --state-machine name the same thing: give one', START_USAGE],
+    [
+      [
+        'start',
+        's3://b/k.csv',
+        '--table',
+        't',
+        '--stack',
+        'a',
+        '--state-machine',
+        'arn:aws:states:us-east-1:123456789012:stateMachine:m',
+      ],
+      '--stack and --state-machine name the same thing: give one',
+      START_USAGE,
+    ],
     [['status'], 'expected one <execution-arn|name>, got 0', STATUS_USAGE],
     [['estimate', 'x.csv', '--tabel', 't'], "Unknown option '--tabel'", ESTIMATE_USAGE],
     [['start', 's3://b/k.csv', '--table', 't', '--part-mib', '4'], '--part-mib: invalid value "4"', START_USAGE],
-  ])('fails when a flag is wrong: %j exits 1 with the problem and the usage on stderr', async (args, problem, usage) => {
-    const run = await cli(args);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(problem);
-    expect(run.stderr).toContain(usage);
-  });
+  ])(
+    'fails when a flag is wrong: %j exits 1 with the problem and the usage on stderr',
+    async (args, problem, usage) => {
+      const run = await cli(args);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(problem);
+      expect(run.stderr).toContain(usage);
+    },
+  );
 
   it('fails when the stack is not deployed, naming the fix on stderr and FAILED in --json on stdout', async () => {
     standIn.answers = {
       DescribeStacks: () => ({
         status: 400,
-        xml: '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>ValidationError</Code>' +
+        xml:
+          '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>ValidationError</Code>' +
           '<Message>Stack with id S3DdbImport does not exist</Message></Error><RequestId>stand-in</RequestId></ErrorResponse>',
       }),
     };
-    const run = await cli(['start', 's3://b/k.csv', '--table', 't', '--json'], { AWS_ENDPOINT_URL_CLOUDFORMATION: standIn.endpoint });
+    const run = await cli(['start', 's3://b/k.csv', '--table', 't', '--json'], {
+      AWS_ENDPOINT_URL_CLOUDFORMATION: standIn.endpoint,
+    });
     expect(run.code).toBe(1);
-    const message = 'stack "S3DdbImport" not found (Stack with id S3DdbImport does not exist): deploy it with `npx cdk deploy`, ' +
+    const message =
+      'stack "S3DdbImport" not found (Stack with id S3DdbImport does not exist): deploy it with `npx cdk deploy`, ' +
       'name it with --stack NAME, check AWS_REGION, or give --state-machine ARN';
     expect(run.stderr).toBe(`start failed: CloudCommandError: ${message}\n`);
     expect(JSON.parse(run.stdout)).toEqual({ status: 'FAILED', error: 'CloudCommandError', message });

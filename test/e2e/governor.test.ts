@@ -17,7 +17,14 @@ describe('a capped, spread import of a file sorted by partition key', () => {
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
     const { summary } = await runImport(
-      { bucket, key: 'sorted.tsv', table, types: { match_count: 'N', volume_count: 'N' }, maxWriteRate: 5000, spread: true },
+      {
+        bucket,
+        key: 'sorted.tsv',
+        table,
+        types: { match_count: 'N', volume_count: 'N' },
+        maxWriteRate: 5000,
+        spread: true,
+      },
       { maxConcurrency: 2 },
     );
 

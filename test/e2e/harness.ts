@@ -1,5 +1,11 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import type { ImportRequest } from '../../lambdas/request/import-request.js';
 import { ensureTable } from '../../local/local-stack.js';
@@ -48,7 +54,9 @@ export async function scanAll(table: string): Promise<Record<string, AttributeVa
       const items: Record<string, AttributeValue>[] = [];
       let start: Record<string, AttributeValue> | undefined;
       do {
-        const page = await dynamodb.send(new ScanCommand({ TableName: table, Segment: segment, TotalSegments: segments, ExclusiveStartKey: start }));
+        const page = await dynamodb.send(
+          new ScanCommand({ TableName: table, Segment: segment, TotalSegments: segments, ExclusiveStartKey: start }),
+        );
         items.push(...(page.Items ?? []));
         start = page.LastEvaluatedKey;
       } while (start);

@@ -23,7 +23,13 @@ describe('importing a 200,000-row Google Books 1-gram TSV', () => {
       { taskTimeoutsMs: { Preflight: 100, ImportChunk: 5000 }, maxConcurrency: 4 },
     );
 
-    expect(run.summary).toMatchObject({ status: 'SUCCEEDED', rows: ROWS, written: ROWS, rejected: 0, rejectsKey: null });
+    expect(run.summary).toMatchObject({
+      status: 'SUCCEEDED',
+      rows: ROWS,
+      written: ROWS,
+      rejected: 0,
+      rejectsKey: null,
+    });
     expect(run.summary.chunks).toBeGreaterThanOrEqual(8);
     expect(run.preflightCalls.length).toBeGreaterThan(1);
     expect(run.importCalls.some((call) => !call.done)).toBe(true);

@@ -34,7 +34,9 @@ describe('importing a quoted CSV with multi-line records', () => {
     expect(cutInsideMultiLine).toBe(true);
     // Each chunk's line number is the physical line where its first record starts.
     for (const chunk of run.chunks) {
-      expect(chunk.line).toBe(1 + (Buffer.from(text).subarray(0, chunk.start).toString('utf8').match(/\n/g)?.length ?? 0));
+      expect(chunk.line).toBe(
+        1 + (Buffer.from(text).subarray(0, chunk.start).toString('utf8').match(/\n/g)?.length ?? 0),
+      );
     }
 
     const items = await scanAll(table);

@@ -18,7 +18,10 @@ describe('rejected rows', () => {
     await putText(bucket, 'in/bad.tsv', text);
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
-    const { summary } = await runImport({ bucket, key: 'in/bad.tsv', table, types: { match_count: 'N' } }, { executionName: 'run-1' });
+    const { summary } = await runImport(
+      { bucket, key: 'in/bad.tsv', table, types: { match_count: 'N' } },
+      { executionName: 'run-1' },
+    );
 
     expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 6, written: 2, rejected: 4 });
     expect(summary.rejectsKey).toBe('s3-ddb-import/rejects/run-1/');
@@ -28,7 +31,13 @@ describe('rejected rows', () => {
     const keys = await listKeys(bucket, summary.rejectsKey!);
     const chunkStart = Buffer.byteLength(`${lines[0]}\n`);
     expect(keys).toEqual([`s3-ddb-import/rejects/run-1/${chunkStart}.csv`, 's3-ddb-import/rejects/run-1/report.json']);
-    const offsetOf = (line: number) => Buffer.byteLength(lines.slice(0, line - 1).map((l) => `${l}\n`).join(''));
+    const offsetOf = (line: number) =>
+      Buffer.byteLength(
+        lines
+          .slice(0, line - 1)
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
     expect((await getText(bucket, keys[0])).split('\n')).toEqual([
       'line,byte_offset,reason,record,object',
       `3,${offsetOf(3)},"column ""match_count"": not a number: ""12abc""","badnum\t2002\t12abc","in/bad.tsv"`,

@@ -8,7 +8,11 @@ describe('stackPropsFromContext', () => {
   it('reads arrays and numbers as cdk.json holds them', () => {
     const watches = [{ prefix: 'in/', table: 'a' }];
     expect(read({ tableNames: ['a', 'b'], watches, maxConcurrency: 8 })).toEqual({
-      bucketName: undefined, bucketKmsKeyArn: undefined, tableNames: ['a', 'b'], watches, maxConcurrency: 8,
+      bucketName: undefined,
+      bucketKmsKeyArn: undefined,
+      tableNames: ['a', 'b'],
+      watches,
+      maxConcurrency: 8,
     });
   });
 
@@ -17,17 +21,28 @@ describe('stackPropsFromContext', () => {
     const bucketKmsKeyArn = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
     const props = read({ bucketName: 'data', bucketKmsKeyArn, tableNames: 'a, b', watches, maxConcurrency: '8' });
     expect(props).toEqual({
-      bucketName: 'data', bucketKmsKeyArn, tableNames: ['a', 'b'], watches: [{ prefix: 'in/', table: 'a' }],
+      bucketName: 'data',
+      bucketKmsKeyArn,
+      tableNames: ['a', 'b'],
+      watches: [{ prefix: 'in/', table: 'a' }],
       maxConcurrency: 8,
     });
   });
 
-  it.each([[true, true], ['true', true], ['false', false]])('reads failedExecutionAlarm %j as %j', (value, expected) => {
+  it.each([
+    [true, true],
+    ['true', true],
+    ['false', false],
+  ])('reads failedExecutionAlarm %j as %j', (value, expected) => {
     expect(read({ tableNames: 'a', failedExecutionAlarm: value }).failedExecutionAlarm).toBe(expected);
   });
 
   it.each([
-    ['failedExecutionAlarm is not a boolean', { tableNames: 'a', failedExecutionAlarm: 'yes' }, 'context failedExecutionAlarm must be true or false, got "yes"'],
+    [
+      'failedExecutionAlarm is not a boolean',
+      { tableNames: 'a', failedExecutionAlarm: 'yes' },
+      'context failedExecutionAlarm must be true or false, got "yes"',
+    ],
     ['tableNames is missing', {}, 'context tableNames must be a non-empty list'],
     ['tableNames is empty', { tableNames: '' }, 'context tableNames must be a non-empty list'],
     ['watches is not JSON', { tableNames: 'a', watches: '[{' }, 'context watches must be JSON'],

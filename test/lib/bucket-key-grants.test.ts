@@ -22,10 +22,12 @@ function kmsGrants(template: Template, role: Parameters<typeof grantsOf>[1]): Re
 
 function expectKeyGrants(template: Template, pipeline: CsvImportPipeline, keyArn: unknown): void {
   expect(kmsGrants(template, pipeline.preflightFunction.role)).toEqual({
-    'kms:Decrypt': [keyArn], 'kms:GenerateDataKey': [keyArn],
+    'kms:Decrypt': [keyArn],
+    'kms:GenerateDataKey': [keyArn],
   });
   expect(kmsGrants(template, pipeline.importFunction.role)).toEqual({
-    'kms:Decrypt': [keyArn], 'kms:GenerateDataKey': [keyArn],
+    'kms:Decrypt': [keyArn],
+    'kms:GenerateDataKey': [keyArn],
   });
   expect(kmsGrants(template, pipeline.summarizeFunction.role)).toEqual({ 'kms:GenerateDataKey': [keyArn] });
 }
@@ -46,26 +48,33 @@ function pipelineOn(bucket: InStack<s3.IBucket>, props: InStack<Partial<CsvImpor
 describe('KMS grants for an SSE-KMS bucket', () => {
   it('grants on the key named by bucketKmsKeyArn (the stack, from context)', () => {
     const stack = new S3DdbImportStack(noBundling(), 'Kms', {
-      bucketName: 'data-bucket', bucketKmsKeyArn: KEY_ARN, tableNames: ['ngrams'],
+      bucketName: 'data-bucket',
+      bucketKmsKeyArn: KEY_ARN,
+      tableNames: ['ngrams'],
     });
     expectKeyGrants(Template.fromStack(stack), stack.pipeline, KEY_ARN);
   });
 
   it('grants on the bucketKey prop, not on the bucket key it replaces', () => {
     const { pipeline, template } = pipelineOn(
-      (stack) => s3.Bucket.fromBucketAttributes(stack, 'Bucket', {
-        bucketName: 'data-bucket',
-        encryptionKey: kms.Key.fromKeyArn(stack, 'Old', KEY_ARN.replace('1234abcd', 'ffffffff')),
-      }),
+      (stack) =>
+        s3.Bucket.fromBucketAttributes(stack, 'Bucket', {
+          bucketName: 'data-bucket',
+          encryptionKey: kms.Key.fromKeyArn(stack, 'Old', KEY_ARN.replace('1234abcd', 'ffffffff')),
+        }),
       (stack) => ({ bucketKey: kms.Key.fromKeyArn(stack, 'Key', KEY_ARN) }),
     );
     expectKeyGrants(template, pipeline, KEY_ARN);
   });
 
   it("grants on the bucket's own encryptionKey by default", () => {
-    const { stack, pipeline, template } = pipelineOn((s) => new s3.Bucket(s, 'Bucket', {
-      encryption: s3.BucketEncryption.KMS, enforceSSL: true,
-    }));
+    const { stack, pipeline, template } = pipelineOn(
+      (s) =>
+        new s3.Bucket(s, 'Bucket', {
+          encryption: s3.BucketEncryption.KMS,
+          enforceSSL: true,
+        }),
+    );
     const key = (stack.node.findChild('Bucket') as s3.Bucket).encryptionKey!;
     expectKeyGrants(template, pipeline, { 'Fn::GetAtt': [logicalId(key), 'Arn'] });
   });

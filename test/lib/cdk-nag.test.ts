@@ -28,8 +28,11 @@ function nagViolations(scope: IConstruct) {
 
 function describeViolations(violations: ReturnType<typeof nagViolations>): string {
   return violations
-    .map((v) => `${v.severity} ${v.ruleName}\n  ${v.violatingResources.map((r) => r.constructPath).join('\n  ')}\n` +
-      `  ${v.description}`)
+    .map(
+      (v) =>
+        `${v.severity} ${v.ruleName}\n  ${v.violatingResources.map((r) => r.constructPath).join('\n  ')}\n` +
+        `  ${v.description}`,
+    )
     .join('\n');
 }
 
@@ -47,10 +50,13 @@ describe.each([
   ['a new bucket (cdk.json as it is)', {}],
   ['an existing bucket', { bucketName: 'data-bucket' }],
   ['the failed-execution alarm on', { failedExecutionAlarm: true }],
-  ['an existing SSE-KMS bucket', {
-    bucketName: 'data-bucket',
-    bucketKmsKeyArn: 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',
-  }],
+  [
+    'an existing SSE-KMS bucket',
+    {
+      bucketName: 'data-bucket',
+      bucketKmsKeyArn: 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+    },
+  ],
 ])('cdk-nag AwsSolutions checks of S3DdbImportStack with %s', (_name, extraContext) => {
   const stack = appStack(extraContext);
 
@@ -62,8 +68,9 @@ describe.each([
   it('gives every acknowledgment a rule id and a reason that explains it', () => {
     const acks = acknowledgments(stack);
     expect(acks.length).toBeGreaterThan(0);
-    const weak = acks.filter(({ id, reason }) =>
-      !/^AwsSolutions-/.test(id) || reason.trim().length < MIN_REASON_LENGTH);
+    const weak = acks.filter(
+      ({ id, reason }) => !/^AwsSolutions-/.test(id) || reason.trim().length < MIN_REASON_LENGTH,
+    );
     expect(weak).toEqual([]);
   });
 

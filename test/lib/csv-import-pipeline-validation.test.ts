@@ -61,7 +61,9 @@ describe('CsvImportPipeline validation', () => {
     ['the staging prefix itself', 's3-ddb-import/staging/'],
     ['a folder inside it', 's3-ddb-import/staging/run/'],
   ])('fails when a watch has %s (staged pieces would trigger imports)', (_, prefix) => {
-    expect(() => build({ watches: [{ prefix, table: 'ngrams' }] })).toThrow("overlaps the staging prefix 's3-ddb-import/staging/'");
+    expect(() => build({ watches: [{ prefix, table: 'ngrams' }] })).toThrow(
+      "overlaps the staging prefix 's3-ddb-import/staging/'",
+    );
   });
 
   it.each([

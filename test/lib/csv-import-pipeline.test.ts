@@ -23,16 +23,38 @@ const { pipeline } = stack;
 const bucket = stack.node.findChild('Bucket');
 const bucketArn = { 'Fn::GetAtt': [logicalId(bucket), 'Arn'] };
 const tableArn = (name: string) => ({
-  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:', { Ref: 'AWS::Region' }, ':',
-    { Ref: 'AWS::AccountId' }, `:table/${name}`]],
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':dynamodb:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      `:table/${name}`,
+    ],
+  ],
 });
 const tableArns = [tableArn('ngrams'), tableArn('words')];
 const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction];
 const stateMachineRef = { Ref: logicalId(pipeline.stateMachine) };
 /** `arn:<partition>:states:<region>:<account>:execution:<state machine name><suffix>:*` as CloudFormation builds it. */
 const executionsArn = (suffix: string) => ({
-  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':states:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' },
-    ':execution:', { 'Fn::Select': [6, { 'Fn::Split': [':', stateMachineRef] }] }, `${suffix}:*`]],
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':states:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      ':execution:',
+      { 'Fn::Select': [6, { 'Fn::Split': [':', stateMachineRef] }] },
+      `${suffix}:*`,
+    ],
+  ],
 });
 
 interface Statement {
@@ -46,11 +68,22 @@ const grantsOf = (role: IConstruct | undefined) => roleGrants(template, role);
 const grant = (actions: readonly string[], resources: unknown[]) =>
   Object.fromEntries(actions.map((action) => [action, resources]));
 /** What a state machine needs to deliver logs to CloudWatch Logs. */
-const LOG_DELIVERY_ACTIONS = ['logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery',
-  'logs:DeleteLogDelivery', 'logs:ListLogDeliveries', 'logs:PutResourcePolicy', 'logs:DescribeResourcePolicies',
-  'logs:DescribeLogGroups'];
-const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'xray:GetSamplingRules',
-  'xray:GetSamplingTargets'];
+const LOG_DELIVERY_ACTIONS = [
+  'logs:CreateLogDelivery',
+  'logs:GetLogDelivery',
+  'logs:UpdateLogDelivery',
+  'logs:DeleteLogDelivery',
+  'logs:ListLogDeliveries',
+  'logs:PutResourcePolicy',
+  'logs:DescribeResourcePolicies',
+  'logs:DescribeLogGroups',
+];
+const XRAY_ACTIONS = [
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+  'xray:GetSamplingRules',
+  'xray:GetSamplingTargets',
+];
 const objectsArn = { 'Fn::Join': ['', [bucketArn, '/*']] };
 const rejectsArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] };
 const stagingArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/staging/*']] };
@@ -91,7 +124,11 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Environment: {
-          Variables: { REJECTS_PREFIX: 's3-ddb-import/rejects', STAGING_PREFIX: 's3-ddb-import/staging', ALLOWED_TABLES: 'ngrams,words' },
+          Variables: {
+            REJECTS_PREFIX: 's3-ddb-import/rejects',
+            STAGING_PREFIX: 's3-ddb-import/staging',
+            ALLOWED_TABLES: 'ngrams,words',
+          },
         },
       });
     }
@@ -133,11 +170,13 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
 
   it('asks the account for nothing when the import function has reserved concurrency', () => {
     const reserving = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Reserved', {
-      tableNames: ['ngrams'], importReservedConcurrency: 20,
+      tableNames: ['ngrams'],
+      importReservedConcurrency: 20,
     });
     const reservingTemplate = Template.fromStack(reserving);
     reservingTemplate.hasResourceProperties('AWS::Lambda::Function', {
-      Description: 'Imports one chunk of an object into DynamoDB', ReservedConcurrentExecutions: 20,
+      Description: 'Imports one chunk of an object into DynamoDB',
+      ReservedConcurrentExecutions: 20,
     });
     const preflightGrants = roleGrants(reservingTemplate, reserving.pipeline.preflightFunction.role);
     expect(preflightGrants['lambda:GetFunctionConcurrency']).toHaveLength(1);
@@ -175,23 +214,28 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
   it('adds one rule per watch that builds the request with an input transformer', () => {
     template.resourceCountIs('AWS::Events::Rule', 2);
     const inputPathsMap = { 'detail-bucket-name': '$.detail.bucket.name', 'detail-object-key': '$.detail.object.key' };
-    for (const [prefix, table] of [['imports/ngrams/', 'ngrams'], ['imports/words/', 'words']]) {
+    for (const [prefix, table] of [
+      ['imports/ngrams/', 'ngrams'],
+      ['imports/words/', 'words'],
+    ]) {
       template.hasResourceProperties('AWS::Events::Rule', {
         EventPattern: {
-          'source': ['aws.s3'],
+          source: ['aws.s3'],
           'detail-type': ['Object Created'],
-          'detail': Match.objectLike({
+          detail: Match.objectLike({
             bucket: { name: [{ Ref: logicalId(bucket) }] },
             object: Match.objectLike({ key: [{ prefix }] }),
           }),
         },
-        Targets: [Match.objectLike({
-          Arn: { Ref: logicalId(pipeline.stateMachine) },
-          InputTransformer: {
-            InputPathsMap: inputPathsMap,
-            InputTemplate: Match.stringLikeRegexp(`"table":"${table}"`),
-          },
-        })],
+        Targets: [
+          Match.objectLike({
+            Arn: { Ref: logicalId(pipeline.stateMachine) },
+            InputTransformer: {
+              InputPathsMap: inputPathsMap,
+              InputTemplate: Match.stringLikeRegexp(`"table":"${table}"`),
+            },
+          }),
+        ],
       });
     }
   });
@@ -204,7 +248,10 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
         DeletionPolicy: 'Retain',
         Properties: {
           PublicAccessBlockConfiguration: {
-            BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+            BlockPublicAcls: true,
+            BlockPublicPolicy: true,
+            IgnorePublicAcls: true,
+            RestrictPublicBuckets: true,
           },
           BucketEncryption: {
             ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
@@ -215,9 +262,15 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
       });
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: logicalId(b) },
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-          Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-        })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ]),
+        },
       });
     }
     expect(resources[logicalId(bucket)].Properties.LoggingConfiguration).toEqual({
@@ -226,16 +279,20 @@ describe('CsvImportPipeline in S3DdbImportStack', () => {
     // S3 log delivery may write the log bucket only for this bucket in this account.
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: logicalId(accessLogs) },
-      PolicyDocument: { Statement: Match.arrayWith([{
-        Effect: 'Allow',
-        Principal: { Service: 'logging.s3.amazonaws.com' },
-        Action: 's3:PutObject',
-        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalId(accessLogs), 'Arn'] }, '/*']] },
-        Condition: {
-          ArnLike: { 'aws:SourceArn': bucketArn },
-          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
-        },
-      }]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Principal: { Service: 'logging.s3.amazonaws.com' },
+            Action: 's3:PutObject',
+            Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalId(accessLogs), 'Arn'] }, '/*']] },
+            Condition: {
+              ArnLike: { 'aws:SourceArn': bucketArn },
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            },
+          },
+        ]),
+      },
     });
     template.hasResourceProperties('Custom::S3BucketNotifications', {
       NotificationConfiguration: { EventBridgeConfiguration: {} },
@@ -264,10 +321,16 @@ describe('S3DdbImportStack with an existing bucket', () => {
 
   it('adds no lifecycle rule to a bucket it does not own, and still scopes staging to its prefix', () => {
     t.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-        Action: 's3:DeleteObject',
-        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/staging/*']] },
-      })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 's3:DeleteObject',
+            Resource: {
+              'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/staging/*']],
+            },
+          }),
+        ]),
+      },
     });
   });
 
@@ -279,12 +342,16 @@ describe('S3DdbImportStack with an existing bucket', () => {
 
   it('scopes the grants to the named bucket', () => {
     t.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({
-        Action: 's3:PutObject',
-        Resource: {
-          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/rejects/*']],
-        },
-      })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 's3:PutObject',
+            Resource: {
+              'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/rejects/*']],
+            },
+          }),
+        ]),
+      },
     });
     t.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: Match.objectLike({ detail: Match.objectLike({ bucket: { name: ['data-bucket'] } }) }),

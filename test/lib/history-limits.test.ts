@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { MAX_CHUNKS } from '../../lambdas/preflight/preflight.js';
 import { QUEUE_FIRST_WAIT_SECONDS, QUEUE_MAX_WAIT_SECONDS } from '../../lambdas/preflight/import-queue.js';
 import {
-  HISTORY_EVENT_LIMIT, MAX_LAMBDA_TIMEOUT_SECONDS, PROMISED_MAX_CHUNK_HOURS, PROMISED_MAX_OBJECT_BYTES,
-  PROMISED_MAX_QUEUED_HOURS, PROMISED_MIN_SCAN_BYTES_PER_SECOND,
+  HISTORY_EVENT_LIMIT,
+  MAX_LAMBDA_TIMEOUT_SECONDS,
+  PROMISED_MAX_CHUNK_HOURS,
+  PROMISED_MAX_OBJECT_BYTES,
+  PROMISED_MAX_QUEUED_HOURS,
+  PROMISED_MIN_SCAN_BYTES_PER_SECOND,
 } from '../../lambdas/runtime/limits.js';
 import { ASL_DEFINITION_FILE } from '../../lib/workflow-tasks.js';
 
@@ -14,7 +18,10 @@ interface State {
   readonly Default?: string;
   readonly Choices?: { readonly Next: string }[];
   readonly Retry?: { readonly MaxAttempts?: number }[];
-  readonly ItemProcessor?: { readonly ProcessorConfig?: { readonly Mode?: string }; readonly States: Record<string, State> };
+  readonly ItemProcessor?: {
+    readonly ProcessorConfig?: { readonly Mode?: string };
+    readonly States: Record<string, State>;
+  };
 }
 const definition = JSON.parse(readFileSync(new URL(`../../${ASL_DEFINITION_FILE}`, import.meta.url), 'utf8')) as {
   States: Record<string, State>;
@@ -58,7 +65,10 @@ describe('worst-case execution history (25,000 events)', () => {
     const scanCalls = Math.ceil(PROMISED_MAX_OBJECT_BYTES / (PROMISED_MIN_SCAN_BYTES_PER_SECOND * invocationSeconds));
     const scan = scanCalls * loopCost(states, ['Preflight', 'QueuedBehindAnotherImport?', 'ScanComplete?']);
     // 72 h of asks 5 s, 10 s, ... apart, then every 900 s: fewer than 72 x 4 + 8 asks.
-    const asks = Math.ceil((PROMISED_MAX_QUEUED_HOURS * 3600) / QUEUE_MAX_WAIT_SECONDS) + Math.log2(QUEUE_MAX_WAIT_SECONDS / QUEUE_FIRST_WAIT_SECONDS) + 1;
+    const asks =
+      Math.ceil((PROMISED_MAX_QUEUED_HOURS * 3600) / QUEUE_MAX_WAIT_SECONDS) +
+      Math.log2(QUEUE_MAX_WAIT_SECONDS / QUEUE_FIRST_WAIT_SECONDS) +
+      1;
     const queued = Math.ceil(asks) * loopCost(states, ['Preflight', 'QueuedBehindAnotherImport?', 'WaitForTable']);
     expect(states.ImportChunks.ItemProcessor?.ProcessorConfig?.Mode).toBe('DISTRIBUTED'); // chunks cost the parent nothing
     const parent = EVENTS.execution + scan + queued + EVENTS.distributedMap + worstCase(states, 'Summarize');
@@ -67,11 +77,14 @@ describe('worst-case execution history (25,000 events)', () => {
     expect(MAX_CHUNKS).toBe(1000);
   });
 
-  it('of one chunk\'s child execution: its checkpoint loop for as long as one chunk may take', () => {
+  it("of one chunk's child execution: its checkpoint loop for as long as one chunk may take", () => {
     const child = definition.States.ImportChunks.ItemProcessor!.States;
     // 96 h of 840 s invocations: 412 ImportChunk calls, each with all its retries, and the ChunkComplete? Choice.
     const invocations = Math.ceil((PROMISED_MAX_CHUNK_HOURS * 3600) / invocationSeconds);
-    const history = EVENTS.execution + invocations * loopCost(child, ['ImportChunk', 'ChunkComplete?']) + worstCase(child, 'ChunkImported');
+    const history =
+      EVENTS.execution +
+      invocations * loopCost(child, ['ImportChunk', 'ChunkComplete?']) +
+      worstCase(child, 'ChunkImported');
     expect(history).toBeLessThan(HISTORY_EVENT_LIMIT);
   });
 

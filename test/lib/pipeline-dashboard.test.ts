@@ -30,11 +30,13 @@ function pipelineStack(extra: Extra = {}, withTopic = false) {
 function dashboardBody(template: Template): { widgets: { properties: { title?: string; metrics?: unknown[][] } }[] } {
   const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
   const [, parts] = dashboard.Properties.DashboardBody['Fn::Join'] as [string, unknown[]];
-  const text = parts.map((part) => {
-    if (typeof part === 'string') return part;
-    const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
-    return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
-  }).join('');
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
+      return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
+    })
+    .join('');
   return JSON.parse(text);
 }
 
@@ -43,7 +45,10 @@ function graphedMetrics(template: Template): Map<string, string[][]> {
   const graphs = new Map<string, string[][]>();
   for (const { properties } of dashboardBody(template).widgets) {
     if (!properties.metrics) continue;
-    graphs.set(properties.title!, properties.metrics.map((line) => line.filter((p): p is string => typeof p === 'string')));
+    graphs.set(
+      properties.title!,
+      properties.metrics.map((line) => line.filter((p): p is string => typeof p === 'string')),
+    );
   }
   return graphs;
 }
@@ -73,7 +78,14 @@ describe('the pipeline dashboard', () => {
     const throttles = graphs.get('Tables: write throttles')!;
     for (const table of ['ngrams', 'words']) {
       expect(throttles).toContainEqual(['AWS/DynamoDB', 'WriteThrottleEvents', 'TableName', table]);
-      expect(throttles).toContainEqual(['AWS/DynamoDB', 'ThrottledRequests', 'Operation', 'BatchWriteItem', 'TableName', table]);
+      expect(throttles).toContainEqual([
+        'AWS/DynamoDB',
+        'ThrottledRequests',
+        'Operation',
+        'BatchWriteItem',
+        'TableName',
+        table,
+      ]);
     }
   });
 
@@ -84,7 +96,12 @@ describe('the pipeline dashboard', () => {
     expect(graphs.get('Import function: errors')).toEqual([['AWS/Lambda', 'Errors', 'FunctionName', importFunction]]);
     const arn = `<${logicalId(pipeline.stateMachine)}>`;
     expect(graphs.get('Executions: started, succeeded, failed')).toEqual(
-      ['ExecutionsStarted', 'ExecutionsSucceeded', 'ExecutionsFailed'].map((name) => ['AWS/States', name, 'StateMachineArn', arn]),
+      ['ExecutionsStarted', 'ExecutionsSucceeded', 'ExecutionsFailed'].map((name) => [
+        'AWS/States',
+        name,
+        'StateMachineArn',
+        arn,
+      ]),
     );
   });
 
@@ -120,7 +137,10 @@ describe('the failed-execution alarm', () => {
 
   it('has no action without a topic', () => {
     const { template } = pipelineStack({ failedExecutionAlarm: true });
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ExecutionsFailed', AlarmActions: Match.absent() });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ExecutionsFailed',
+      AlarmActions: Match.absent(),
+    });
   });
 
   it('fails when a topic is given without the alarm', () => {

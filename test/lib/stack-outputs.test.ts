@@ -6,11 +6,19 @@ import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 
 // Bundling is skipped (cdk-synth.test.ts covers it): the outputs are the same.
 const synth = (watches?: { prefix: string; table: string }[]) =>
-  Template.fromStack(new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Outputs', { tableNames: ['ngrams'], watches }));
+  Template.fromStack(
+    new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Outputs', {
+      tableNames: ['ngrams'],
+      watches,
+    }),
+  );
 
 describe('the stack outputs the CLI reads (public contract)', () => {
   it('names the state machine, the bucket and the watched prefixes by the names local/cloud/stack-outputs.ts reads', () => {
-    const outputs = synth([{ prefix: 'imports/ngrams/', table: 'ngrams' }]).toJSON().Outputs as Record<string, { Value: unknown }>;
+    const outputs = synth([{ prefix: 'imports/ngrams/', table: 'ngrams' }]).toJSON().Outputs as Record<
+      string,
+      { Value: unknown }
+    >;
 
     expect(Object.keys(outputs).sort()).toEqual(Object.values(STACK_OUTPUTS).sort());
     expect(outputs.StateMachineArn.Value).toEqual({ Ref: expect.stringMatching(/^PipelineStateMachine/) });

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { applyInputTransformer, matchesEventPattern, type EventPattern, type InputTransformer } from '../../lib/eventbridge-semantics.js';
+import {
+  applyInputTransformer,
+  matchesEventPattern,
+  type EventPattern,
+  type InputTransformer,
+} from '../../lib/eventbridge-semantics.js';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 import { checkWatchPrefix, checkWatchRequest, requestForEvent, type WatchedPrefix } from '../../lib/watch-input.js';
 import { objectCreatedEvent } from '../../local/watch/object-created-event.js';
@@ -11,15 +16,28 @@ import { objectCreatedEvent } from '../../local/watch/object-created-event.js';
 const SAMPLE = JSON.parse(readFileSync(new URL('../fixtures/events/s3-object-created.json', import.meta.url), 'utf8'));
 const BUCKET = SAMPLE.detail.bucket.name as string;
 /** The sample, uploaded under `key` (and `size` bytes): the rest stays as AWS printed it. */
-const sampleAt = (key: string, size = SAMPLE.detail.object.size) =>
-  ({ ...SAMPLE, detail: { ...SAMPLE.detail, object: { ...SAMPLE.detail.object, key, size } } });
+const sampleAt = (key: string, size = SAMPLE.detail.object.size) => ({
+  ...SAMPLE,
+  detail: { ...SAMPLE.detail, object: { ...SAMPLE.detail.object, key, size } },
+});
 
 const WATCHES: WatchedPrefix[] = [
   // cdk.json's own watch.
-  { prefix: 'imports/ngrams/', table: 'ngrams', format: { delimiter: '\t' }, types: { year: 'N', match_count: 'N', volume_count: 'N' } },
+  {
+    prefix: 'imports/ngrams/',
+    table: 'ngrams',
+    format: { delimiter: '\t' },
+    types: { year: 'N', match_count: 'N', volume_count: 'N' },
+  },
   // Every field a watch can fix, quotes in a column name included.
-  { prefix: 'imports/words/', table: 'words', format: { delimiter: ';', header: false, columns: ['id', 'say "hi"'], quote: '' },
-    types: { id: 'S' }, chunkMiB: 16, maxWriteRate: 500 },
+  {
+    prefix: 'imports/words/',
+    table: 'words',
+    format: { delimiter: ';', header: false, columns: ['id', 'say "hi"'], quote: '' },
+    types: { id: 'S' },
+    chunkMiB: 16,
+    maxWriteRate: 500,
+  },
   // Only the table.
   { prefix: 'drop/', table: 'words' },
   // Fields the request grew after the watch type was first written: the watch type derives from the request's.
@@ -28,7 +46,11 @@ const WATCHES: WatchedPrefix[] = [
 
 /** The deployable stack on the sample's bucket, as `cdk deploy -c bucketName=... -c watches=...` builds it. */
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-const stack = new S3DdbImportStack(app, 'Parity', { bucketName: BUCKET, tableNames: ['ngrams', 'words'], watches: WATCHES });
+const stack = new S3DdbImportStack(app, 'Parity', {
+  bucketName: BUCKET,
+  tableNames: ['ngrams', 'words'],
+  watches: WATCHES,
+});
 const rules = Object.values(Template.fromStack(stack).findResources('AWS::Events::Rule')).map(({ Properties }) => ({
   pattern: Properties.EventPattern as EventPattern,
   transformer: {
@@ -37,48 +59,58 @@ const rules = Object.values(Template.fromStack(stack).findResources('AWS::Events
   } as InputTransformer,
 }));
 
-describe.each(WATCHES.map((watch, i) => [watch.prefix, watch, i] as const))('the rule for %s, from the synthesized template', (prefix, watch, i) => {
-  const { pattern, transformer } = rules[i];
-  const event = sampleAt(`${prefix}2024/1gram.tsv`);
+describe.each(WATCHES.map((watch, i) => [watch.prefix, watch, i] as const))(
+  'the rule for %s, from the synthesized template',
+  (prefix, watch, i) => {
+    const { pattern, transformer } = rules[i];
+    const event = sampleAt(`${prefix}2024/1gram.tsv`);
 
-  it('builds from the sample event the request local watch builds from it', () => {
-    const deployed = applyInputTransformer(transformer, event);
-    const { prefix: _, ...fixed } = watch;
-    expect(deployed).toEqual({ bucket: BUCKET, key: `${prefix}2024/1gram.tsv`, ...fixed });
-    expect(requestForEvent(watch, BUCKET, event)).toEqual(deployed);
-  });
+    it('builds from the sample event the request local watch builds from it', () => {
+      const deployed = applyInputTransformer(transformer, event);
+      const { prefix: _, ...fixed } = watch;
+      expect(deployed).toEqual({ bucket: BUCKET, key: `${prefix}2024/1gram.tsv`, ...fixed });
+      expect(requestForEvent(watch, BUCKET, event)).toEqual(deployed);
+    });
 
-  it('builds the same request from the event local watch makes of the same upload', () => {
-    const { key, size, etag } = event.detail.object;
-    const local = objectCreatedEvent(BUCKET, { key, size, etag, lastModified: new Date(SAMPLE.time) }, SAMPLE.region);
-    expect(local).toMatchObject({ 'detail-type': 'Object Created', 'source': 'aws.s3', 'time': SAMPLE.time, 'resources': SAMPLE.resources });
-    expect(requestForEvent(watch, BUCKET, local)).toEqual(applyInputTransformer(transformer, event));
-  });
+    it('builds the same request from the event local watch makes of the same upload', () => {
+      const { key, size, etag } = event.detail.object;
+      const local = objectCreatedEvent(BUCKET, { key, size, etag, lastModified: new Date(SAMPLE.time) }, SAMPLE.region);
+      expect(local).toMatchObject({
+        'detail-type': 'Object Created',
+        source: 'aws.s3',
+        time: SAMPLE.time,
+        resources: SAMPLE.resources,
+      });
+      expect(requestForEvent(watch, BUCKET, local)).toEqual(applyInputTransformer(transformer, event));
+    });
 
-  it.each([
-    ['the sample as uploaded under the prefix', `${prefix}x.csv`, 5, true],
-    ['an upload elsewhere', `other/${prefix}x.csv`, 5, false],
-    ['an empty object (a console "folder")', `${prefix}sub/`, 0, false],
-  ])('fires on %s exactly when local watch does', (_name, key, size, fires) => {
-    expect(matchesEventPattern(pattern, sampleAt(key, size))).toBe(fires);
-    expect(requestForEvent(watch, BUCKET, sampleAt(key, size)) !== null).toBe(fires);
-  });
+    it.each([
+      ['the sample as uploaded under the prefix', `${prefix}x.csv`, 5, true],
+      ['an upload elsewhere', `other/${prefix}x.csv`, 5, false],
+      ['an empty object (a console "folder")', `${prefix}sub/`, 0, false],
+    ])('fires on %s exactly when local watch does', (_name, key, size, fires) => {
+      expect(matchesEventPattern(pattern, sampleAt(key, size))).toBe(fires);
+      expect(requestForEvent(watch, BUCKET, sampleAt(key, size)) !== null).toBe(fires);
+    });
 
-  it('does not fire for another bucket', () => {
-    const other = { ...event, detail: { ...event.detail, bucket: { name: 'another-bucket' } } };
-    expect(matchesEventPattern(pattern, other)).toBe(false);
-    expect(requestForEvent(watch, BUCKET, other)).toBeNull();
-  });
-});
+    it('does not fire for another bucket', () => {
+      const other = { ...event, detail: { ...event.detail, bucket: { name: 'another-bucket' } } };
+      expect(matchesEventPattern(pattern, other)).toBe(false);
+      expect(requestForEvent(watch, BUCKET, other)).toBeNull();
+    });
+  },
+);
 
 describe('watch checks shared by the construct and local watch', () => {
   it('fails when a prefix covers the rejects prefix', () => {
-    expect(() => checkWatchPrefix({ prefix: 's3-ddb-import/', table: 't' }, 's3-ddb-import/rejects'))
-      .toThrow("watch for prefix 's3-ddb-import/': overlaps the rejects prefix 's3-ddb-import/rejects/'");
+    expect(() => checkWatchPrefix({ prefix: 's3-ddb-import/', table: 't' }, 's3-ddb-import/rejects')).toThrow(
+      "watch for prefix 's3-ddb-import/': overlaps the rejects prefix 's3-ddb-import/rejects/'",
+    );
   });
 
   it('fails when the request validator would refuse every upload', () => {
-    expect(() => checkWatchRequest({ prefix: 'in/', table: 't', types: { n: 'INT' as never } }))
-      .toThrow("watch for prefix 'in/': types.n: unknown type \"INT\"");
+    expect(() => checkWatchRequest({ prefix: 'in/', table: 't', types: { n: 'INT' as never } })).toThrow(
+      'watch for prefix \'in/\': types.n: unknown type "INT"',
+    );
   });
 });

@@ -13,7 +13,13 @@ import { createBucket, createTable, putText, scanAll } from '../e2e/harness.js';
 runningTask.track();
 
 /** The command classes of the SDK in node_modules: what the TypeScript sources would construct. */
-const SOURCE_SDK_COMMANDS = [GetObjectCommand, HeadObjectCommand, PutObjectCommand, BatchWriteItemCommand, DescribeTableCommand];
+const SOURCE_SDK_COMMANDS = [
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  BatchWriteItemCommand,
+  DescribeTableCommand,
+];
 
 type Command = { constructor: { toString(): string } };
 type Send = (command: Command) => Promise<unknown>;

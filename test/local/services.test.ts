@@ -1,5 +1,11 @@
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -54,9 +60,10 @@ describe('local services', () => {
     });
 
     it('fails when IfMatch names another ETag', async () => {
-      const error = await s3
-        .send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: '"wrong"' }))
-        .then(() => undefined, (e: unknown) => e);
+      const error = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfMatch: '"wrong"' })).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(S3ServiceException);
       expect((error as S3ServiceException).$metadata.httpStatusCode).toBe(412);
       expect((error as S3ServiceException).name).toBe('PreconditionFailed');

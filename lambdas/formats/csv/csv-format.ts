@@ -18,7 +18,9 @@ export function csvRecordFormat(format: ResolvedCsvFormat): RecordFormat {
     createMapper(schema) {
       const mapRow = createRowMapper(schema);
       return (records) =>
-        parseRecords(records, parseOptions).map((parsed) => ('error' in parsed ? { ok: false, reason: parsed.error } : mapRow(parsed.fields)));
+        parseRecords(records, parseOptions).map((parsed) =>
+          'error' in parsed ? { ok: false, reason: parsed.error } : mapRow(parsed.fields),
+        );
     },
   };
 }

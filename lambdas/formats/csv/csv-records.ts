@@ -7,8 +7,7 @@ export type { RawRecord } from '../record-format.js';
 export { firstInvalidUtf8 } from '../utf8.js';
 
 export type ParsedRecord =
-  | { readonly record: RawRecord; readonly fields: string[] }
-  | { readonly record: RawRecord; readonly error: string };
+  { readonly record: RawRecord; readonly fields: string[] } | { readonly record: RawRecord; readonly error: string };
 
 /** csv-parse options for one dialect; record boundaries were already found by the scanner. */
 export function csvParseOptions(format: { delimiter: string; quote: string }): Options {
@@ -43,7 +42,8 @@ export function parseRecords(records: readonly RawRecord[], options: Options): P
 }
 
 function parseOne(record: RawRecord, options: Options): ParsedRecord {
-  if (!isUtf8(record.raw)) return { record, error: `invalid UTF-8 at byte ${record.offset + firstInvalidUtf8(record.raw)}` };
+  if (!isUtf8(record.raw))
+    return { record, error: `invalid UTF-8 at byte ${record.offset + firstInvalidUtf8(record.raw)}` };
   try {
     const rows = parse(record.raw, options) as string[][];
     if (rows.length === 1) return { record, fields: rows[0] };
@@ -60,5 +60,9 @@ function cleanParseMessage(message: string): string {
 
 /** A record holding nothing but its line ending (a blank line) is skipped, not counted as a row. */
 export function isBlankRecord(raw: Buffer): boolean {
-  return raw.length === 0 || (raw.length === 1 && raw[0] === 0x0a) || (raw.length === 2 && raw[0] === 0x0d && raw[1] === 0x0a);
+  return (
+    raw.length === 0 ||
+    (raw.length === 1 && raw[0] === 0x0a) ||
+    (raw.length === 2 && raw[0] === 0x0d && raw[1] === 0x0a)
+  );
 }

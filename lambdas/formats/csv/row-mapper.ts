@@ -88,7 +88,8 @@ function convertJson(text: string): Converted {
     return { ok: true, value: parseJsonAttribute(text), canonical: text };
   } catch (error) {
     if (error instanceof JsonSyntaxError) return { ok: false, reason: `invalid JSON: ${error.message}` };
-    if (error instanceof JsonValueError) return { ok: false, reason: `JSON that DynamoDB cannot store: ${error.message}` };
+    if (error instanceof JsonValueError)
+      return { ok: false, reason: `JSON that DynamoDB cannot store: ${error.message}` };
     throw error;
   }
 }

@@ -23,6 +23,7 @@ export function jsonNumberProblem(text: string): string | undefined {
  * own property: assigning it would set the map's prototype and lose the attribute.
  */
 export function setMember(map: Record<string, AttributeValue>, name: string, value: AttributeValue): void {
-  if (name === '__proto__') Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
   else map[name] = value;
 }

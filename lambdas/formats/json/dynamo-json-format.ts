@@ -19,7 +19,10 @@ export function dynamoJsonFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
     readStart: (read, size, keys) => readLinesStart(read, size, keys, dynamoJsonLineItem),
-    createMapper: ({ keys }) => (records) => records.map((record) => mapDynamoJsonLine(record, keys)),
+    createMapper:
+      ({ keys }) =>
+      (records) =>
+        records.map((record) => mapDynamoJsonLine(record, keys)),
   };
 }
 
@@ -45,7 +48,12 @@ function dynamoJsonLineItem(record: RawRecord): LineItem {
   const wrapped = parsed as Record<string, unknown>;
   const members = Object.keys(wrapped);
   const inner = wrapped.Item;
-  const isWrapper = members.length === 1 && members[0] === 'Item' && typeof inner === 'object' && inner !== null && !Array.isArray(inner);
+  const isWrapper =
+    members.length === 1 &&
+    members[0] === 'Item' &&
+    typeof inner === 'object' &&
+    inner !== null &&
+    !Array.isArray(inner);
   try {
     const item = typedMap((isWrapper ? inner : wrapped) as Record<string, unknown>, 0);
     if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(parsed))) {

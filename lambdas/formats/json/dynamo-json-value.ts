@@ -18,7 +18,9 @@ export class TypedValueError extends Error {
 
   /** `attribute "m.list[2]": <problem>`. */
   get reason(): string {
-    const path = this.path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+    const path = this.path
+      .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`))
+      .join('');
     return `attribute ${JSON.stringify(path)}: ${this.problem}`;
   }
 }
@@ -56,9 +58,13 @@ export function typedValue(typed: unknown, depth: number): AttributeValue {
     case 'NULL':
       return value === true ? { NULL: true } : wrong(type, 'must be true', value);
     case 'M':
-      return { M: typedMap(isPlainObject(value) ? value : wrong(type, 'must be an object of typed values', value), depth) };
+      return {
+        M: typedMap(isPlainObject(value) ? value : wrong(type, 'must be an object of typed values', value), depth),
+      };
     case 'L':
-      return { L: typedList(Array.isArray(value) ? value : wrong(type, 'must be an array of typed values', value), depth) };
+      return {
+        L: typedList(Array.isArray(value) ? value : wrong(type, 'must be an array of typed values', value), depth),
+      };
     case 'SS':
     case 'NS':
     case 'BS':
@@ -105,11 +111,13 @@ function numberText(value: unknown): string {
 
 /** SS, NS, BS: a non-empty array of distinct values (numbers distinct by value, binaries by bytes). */
 function typedSet(type: 'SS' | 'NS' | 'BS', value: unknown): AttributeValue {
-  if (!Array.isArray(value) || value.length === 0) throw new TypedValueError(`${type} must be a non-empty array, got ${show(value)}`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new TypedValueError(`${type} must be a non-empty array, got ${show(value)}`);
   const seen = new Set<string>();
   const members = value.map((member: unknown) => {
     const [identity, converted] = setEntry(type, member);
-    if (seen.has(identity)) throw new TypedValueError(`${type} holds ${show(member)} twice; a set holds each value once`);
+    if (seen.has(identity))
+      throw new TypedValueError(`${type} holds ${show(member)} twice; a set holds each value once`);
     seen.add(identity);
     return converted;
   });
@@ -126,7 +134,8 @@ function setEntry(type: 'SS' | 'NS' | 'BS', member: unknown): [string, string | 
   }
   if (type === 'NS') {
     const check = typeof member === 'string' ? checkDynamoNumber(member) : undefined;
-    if (!check?.ok) throw new TypedValueError(`NS members must be strings holding numbers DynamoDB stores; ${show(member)} is not`);
+    if (!check?.ok)
+      throw new TypedValueError(`NS members must be strings holding numbers DynamoDB stores; ${show(member)} is not`);
     return [check.canonical, member as string];
   }
   const bytes = typeof member === 'string' ? decodeBase64(member) : null;

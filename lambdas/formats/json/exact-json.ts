@@ -104,7 +104,8 @@ class JsonReader {
 
   /** Too deep is thrown at once: reading on would recurse as deep as the text nests. */
   private enter(depth: number): void {
-    if (depth > MAX_CONTAINER_DEPTH) throw new JsonValueError(`nested deeper than DynamoDB's ${MAX_CONTAINER_DEPTH} levels`);
+    if (depth > MAX_CONTAINER_DEPTH)
+      throw new JsonValueError(`nested deeper than DynamoDB's ${MAX_CONTAINER_DEPTH} levels`);
   }
 
   private close<T>(container: T): T {
@@ -205,7 +206,10 @@ class JsonReader {
   }
 
   fail(what: string, at = this.pos): never {
-    const found = at < this.text.length ? ` ${JSON.stringify(this.text[at])} at column ${at + 1}` : ` at column ${at + 1}, where the text ends`;
+    const found =
+      at < this.text.length
+        ? ` ${JSON.stringify(this.text[at])} at column ${at + 1}`
+        : ` at column ${at + 1}, where the text ends`;
     throw new JsonSyntaxError(`${what}${found}`);
   }
 }

@@ -19,7 +19,10 @@ export function jsonLinesFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
     readStart: (read, size, keys) => readLinesStart(read, size, keys, (record) => jsonLineItem(record, keys)),
-    createMapper: ({ keys }) => (records) => records.map((record) => mapJsonLine(record, keys)),
+    createMapper:
+      ({ keys }) =>
+      (records) =>
+        records.map((record) => mapJsonLine(record, keys)),
   };
 }
 
@@ -38,16 +41,22 @@ function jsonLineItem(record: RawRecord, keys: readonly KeyAttribute[]): LineIte
     value = parseJsonAttribute(line.text, ITEM_DEPTH);
   } catch (error) {
     if (error instanceof JsonSyntaxError) return { ok: false, reason: `invalid JSON: ${error.message}` };
-    if (error instanceof JsonValueError) return { ok: false, reason: `JSON that DynamoDB cannot store: ${error.message}` };
+    if (error instanceof JsonValueError)
+      return { ok: false, reason: `JSON that DynamoDB cannot store: ${error.message}` };
     throw error;
   }
-  if (value.M === undefined) return { ok: false, reason: `not a JSON object: the line holds ${describeAttribute(value)}` };
+  if (value.M === undefined)
+    return { ok: false, reason: `not a JSON object: the line holds ${describeAttribute(value)}` };
   const item = value.M;
   for (const key of keys) {
     const keyValue = Object.hasOwn(item, key.name) ? item[key.name] : undefined;
     if (key.type !== 'B' || keyValue?.S === undefined) continue;
     const bytes = decodeBase64(keyValue.S);
-    if (!bytes) return { ok: false, reason: `key attribute ${JSON.stringify(key.name)}: not base64 for a binary key: ${JSON.stringify(keyValue.S)}` };
+    if (!bytes)
+      return {
+        ok: false,
+        reason: `key attribute ${JSON.stringify(key.name)}: not base64 for a binary key: ${JSON.stringify(keyValue.S)}`,
+      };
     item[key.name] = { B: bytes };
   }
   return { item };

@@ -29,13 +29,20 @@ const PROBE_BYTES = 4 * 1024 * 1024;
  * before any write, as a CSV header without the key column does: a file written for another table would
  * otherwise be rejected line by line. A first line that is bad in any other way is left to the import.
  */
-export async function readLinesStart(read: ReadFrom, size: number, keys: readonly KeyAttribute[], lineItem: (record: RawRecord) => LineItem): Promise<DataStart> {
+export async function readLinesStart(
+  read: ReadFrom,
+  size: number,
+  keys: readonly KeyAttribute[],
+  lineItem: (record: RawRecord) => LineItem,
+): Promise<DataStart> {
   if (size === 0) return { header: null, dataStart: 0, dataLine: 1 };
   const { bom, record } = await firstDataLine(read);
   const first = record && lineItem(record);
   const mismatch = first && 'item' in first ? keyMismatch(first.item, keys) : undefined;
   if (mismatch) {
-    throw new InvalidRequestError([`line ${record!.line}: ${mismatch}; every record needs the table's key (is this the table the file was written for?)`]);
+    throw new InvalidRequestError([
+      `line ${record!.line}: ${mismatch}; every record needs the table's key (is this the table the file was written for?)`,
+    ]);
   }
   return { header: null, dataStart: bom, dataLine: 1 };
 }
@@ -72,7 +79,8 @@ async function firstDataLine(read: ReadFrom): Promise<{ bom: number; record: Raw
  * object), as CSV records are, rather than decoded into replacement characters.
  */
 export function lineText(record: RawRecord): { text: string } | Rejected {
-  if (!isUtf8(record.raw)) return { ok: false, reason: `invalid UTF-8 at byte ${record.offset + firstInvalidUtf8(record.raw)}` };
+  if (!isUtf8(record.raw))
+    return { ok: false, reason: `invalid UTF-8 at byte ${record.offset + firstInvalidUtf8(record.raw)}` };
   return { text: record.raw.toString('utf8') };
 }
 

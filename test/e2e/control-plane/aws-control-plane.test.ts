@@ -13,10 +13,13 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 
 describe('the deployed control plane (lambdas/runtime/control-plane-aws.ts)', () => {
-  it('lists the running executions page by page and reads each one\'s table from its input', async () => {
+  it("lists the running executions page by page and reads each one's table from its input", async () => {
     standIn.requests.length = 0;
     const pages: Record<string, unknown> = {
-      first: { executions: [{ executionArn: execution('a'), startDate: 1_700_000_000, status: 'RUNNING' }], nextToken: 'page-2' },
+      first: {
+        executions: [{ executionArn: execution('a'), startDate: 1_700_000_000, status: 'RUNNING' }],
+        nextToken: 'page-2',
+      },
       'page-2': { executions: [{ executionArn: execution('b'), startDate: 1_700_000_060, status: 'RUNNING' }] },
     };
     const inputs: Record<string, string> = {
@@ -59,16 +62,23 @@ describe('the deployed control plane (lambdas/runtime/control-plane-aws.ts)', ()
     const running = await standInControlPlane(standIn, null).runningImports(MACHINE, self);
 
     expect(running.map((r) => r.id)).toEqual([execution('earlier')]);
-    expect(standIn.requests.filter((r) => r.target === DESCRIBE).map((r) => r.body)).toEqual([{ executionArn: execution('earlier') }]);
+    expect(standIn.requests.filter((r) => r.target === DESCRIBE).map((r) => r.body)).toEqual([
+      { executionArn: execution('earlier') },
+    ]);
   });
 
-  it('reads the import function\'s reservation, and the account\'s unreserved concurrency only without one', async () => {
+  it("reads the import function's reservation, and the account's unreserved concurrency only without one", async () => {
     standIn.requests.length = 0;
     standIn.answers = {
       'GET /2019-09-30/functions/import-fn/concurrency': () => ({}),
-      'GET /2016-08-19/account-settings': () => ({ AccountLimit: { ConcurrentExecutions: 10, UnreservedConcurrentExecutions: 10 } }),
+      'GET /2016-08-19/account-settings': () => ({
+        AccountLimit: { ConcurrentExecutions: 10, UnreservedConcurrentExecutions: 10 },
+      }),
     };
-    expect(await standInControlPlane(standIn, 'import-fn').importConcurrency()).toEqual({ reserved: null, unreserved: 10 });
+    expect(await standInControlPlane(standIn, 'import-fn').importConcurrency()).toEqual({
+      reserved: null,
+      unreserved: 10,
+    });
     expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /2019-09-30/functions/import-fn/concurrency',
       'GET /2016-08-19/account-settings',
@@ -76,8 +86,13 @@ describe('the deployed control plane (lambdas/runtime/control-plane-aws.ts)', ()
 
     standIn.requests.length = 0;
     standIn.answers['GET /2019-09-30/functions/import-fn/concurrency'] = () => ({ ReservedConcurrentExecutions: 12 });
-    expect(await standInControlPlane(standIn, 'import-fn').importConcurrency()).toEqual({ reserved: 12, unreserved: null });
-    expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /2019-09-30/functions/import-fn/concurrency']);
+    expect(await standInControlPlane(standIn, 'import-fn').importConcurrency()).toEqual({
+      reserved: 12,
+      unreserved: null,
+    });
+    expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /2019-09-30/functions/import-fn/concurrency',
+    ]);
   });
 
   it('asks nothing when it does not know the import function (no IMPORT_FUNCTION_NAME)', async () => {

@@ -41,7 +41,8 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   // The query protocol (CloudFormation) sends a form: Action=DescribeStacks&Version=...&StackName=...
-  if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+    return Object.fromEntries(new URLSearchParams(text));
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -56,12 +57,16 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
     requests.push({ method: request.method ?? '', path, target, body });
     const answer = standIn.answers[target ?? `${request.method} ${path}`];
     if (!answer) {
-      response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `no answer for ${target ?? path}` }));
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: `no answer for ${target ?? path}` }));
       return;
     }
     const answered = answer((body ?? {}) as Record<string, unknown>);
     if (typeof answered === 'object' && answered !== null && 'xml' in answered) {
-      response.writeHead((answered as XmlAnswer).status ?? 200, { 'content-type': 'text/xml' }).end((answered as XmlAnswer).xml);
+      response
+        .writeHead((answered as XmlAnswer).status ?? 200, { 'content-type': 'text/xml' })
+        .end((answered as XmlAnswer).xml);
       return;
     }
     response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answered));

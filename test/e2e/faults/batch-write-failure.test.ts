@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../lambdas/request/workflow-payloads.js';
 import { runLocalImport, type RunnerEvent } from '../../../local/runner.js';
-import { chunkAt, expectTableMatches, ngramImport, putKey, runWithEvents, throttleError, validationError } from './fixture.js';
+import {
+  chunkAt,
+  expectTableMatches,
+  ngramImport,
+  putKey,
+  runWithEvents,
+  throttleError,
+  validationError,
+} from './fixture.js';
 import { faultBatchWrites, faultWiring, removeFaults } from './inject.js';
 
 describe('a table that keeps failing', () => {

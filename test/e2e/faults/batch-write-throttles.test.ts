@@ -30,7 +30,10 @@ describe('a table that throttles and leaves items unprocessed', () => {
         tally.partial++;
         tally.unprocessed += requests.length - sent;
         const output = await send({ ...input, RequestItems: { [table]: requests.slice(0, sent) } });
-        return { ...output, UnprocessedItems: { [table]: [...(output.UnprocessedItems?.[table] ?? []), ...requests.slice(sent)] } };
+        return {
+          ...output,
+          UnprocessedItems: { [table]: [...(output.UnprocessedItems?.[table] ?? []), ...requests.slice(sent)] },
+        };
       }
       tally.clean++;
       return send(input);

@@ -1,4 +1,8 @@
-import { DynamoDBServiceException, ProvisionedThroughputExceededException, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBServiceException,
+  ProvisionedThroughputExceededException,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
 import { expect } from 'vitest';
 import type { ImportRequest } from '../../../lambdas/request/import-request.js';
 import type { Chunk, ImportSummary } from '../../../lambdas/request/workflow-payloads.js';
@@ -15,7 +19,13 @@ export async function ngramImport(rowCount: number, chunkMiB: number) {
   const bucket = await createBucket();
   await putText(bucket, NGRAM_KEY, text);
   const table = await createTable(['ngram', 'S'], ['year', 'N']);
-  const request: ImportRequest = { bucket, key: NGRAM_KEY, table, types: { match_count: 'N', volume_count: 'N' }, chunkMiB };
+  const request: ImportRequest = {
+    bucket,
+    key: NGRAM_KEY,
+    table,
+    types: { match_count: 'N', volume_count: 'N' },
+    chunkMiB,
+  };
   return { bucket, table, text, rows, request, offsetOf: rowOffsets(text, rows) };
 }
 
@@ -39,7 +49,8 @@ export function putKey(request: WriteRequest): string {
 }
 
 /** Index of the chunk holding byte `offset`. */
-export const chunkAt = (chunks: readonly Chunk[], offset: number) => chunks.findIndex((c) => c.start <= offset && offset < c.end);
+export const chunkAt = (chunks: readonly Chunk[], offset: number) =>
+  chunks.findIndex((c) => c.start <= offset && offset < c.end);
 
 /**
  * Runs the workflow file through the local runner with the fault-injectable wiring, recording its events
@@ -84,7 +95,12 @@ export function throttleError(): ProvisionedThroughputExceededException {
 
 /** A request DynamoDB refuses outright (not retryable). */
 export function validationError(message: string): DynamoDBServiceException {
-  return new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message, $metadata: { httpStatusCode: 400 } });
+  return new DynamoDBServiceException({
+    name: 'ValidationException',
+    $fault: 'client',
+    message,
+    $metadata: { httpStatusCode: 400 },
+  });
 }
 
 /** A promise and its resolve, for faults that hold a request until the test lets go. */

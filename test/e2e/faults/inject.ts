@@ -65,12 +65,21 @@ export function faultBatchWrites(
   fault: Fault<BatchWriteItemCommandInput, BatchWriteItemCommandOutput>,
   on: Wiring = faultWiring(),
 ): void {
-  const mw = middleware('BatchWriteItemCommand', (input: BatchWriteItemCommandInput) => table in (input.RequestItems ?? {}), fault);
+  const mw = middleware(
+    'BatchWriteItemCommand',
+    (input: BatchWriteItemCommandInput) => table in (input.RequestItems ?? {}),
+    fault,
+  );
   on.dynamodb.middlewareStack.add(mw as never, options(step));
 }
 
 /** Runs `fault` for every GetObject the handlers send for `bucket` (other buckets pass through). */
-export function faultGetObjects(bucket: string, step: FaultStep, fault: Fault<GetObjectCommandInput, GetObjectCommandOutput>, on: Wiring = faultWiring()): void {
+export function faultGetObjects(
+  bucket: string,
+  step: FaultStep,
+  fault: Fault<GetObjectCommandInput, GetObjectCommandOutput>,
+  on: Wiring = faultWiring(),
+): void {
   const mw = middleware('GetObjectCommand', (input: GetObjectCommandInput) => input.Bucket === bucket, fault);
   on.s3.middlewareStack.add(mw as never, options(step));
 }

@@ -47,7 +47,10 @@ describe('a Lambda timeout in the middle of a chunk', () => {
     const retried: StateEvent[] = [];
     const onStateEvent = (e: StateEvent) => void (e.type === 'StateRetried' && retried.push(e));
     const { summary, events } = await runWithEvents(request, {
-      taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS }, maxConcurrency: 2, onEvent, onStateEvent,
+      taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS },
+      maxConcurrency: 2,
+      onEvent,
+      onStateEvent,
     });
 
     expect(hung).toBeDefined();

@@ -39,7 +39,10 @@ function resetAfter(body: Readable, bytes: number): Readable {
 
 /** True from the moment preflight has cut every chunk: later GETs are the import's range reads. */
 function importPhase() {
-  const phase = { started: false, onEvent: (e: RunnerEvent) => void (phase.started ||= e.type === 'preflight' && e.scanComplete) };
+  const phase = {
+    started: false,
+    onEvent: (e: RunnerEvent) => void (phase.started ||= e.type === 'preflight' && e.scanComplete),
+  };
   return phase;
 }
 
@@ -67,7 +70,10 @@ describe('S3 reads that fail while chunks import', () => {
       const output = await send(input);
       if (resetsLeft === 0) return output;
       resetsLeft--;
-      return { ...output, Body: resetAfter(output.Body as Readable, RESET_AFTER_BYTES) as GetObjectCommandOutput['Body'] };
+      return {
+        ...output,
+        Body: resetAfter(output.Body as Readable, RESET_AFTER_BYTES) as GetObjectCommandOutput['Body'],
+      };
     });
 
     const { summary, events } = await runWithEvents(request, { maxConcurrency: 2, onEvent: phase.onEvent });

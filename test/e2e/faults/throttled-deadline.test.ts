@@ -24,7 +24,9 @@ const IMPORT_TIMEOUT_MS = 12_000;
 /** Every batch is refused this many times in a row before it goes through: 4 of its 8 attempts. */
 const THROTTLES_PER_BATCH = 4;
 
-const wiring = createWiring({ config: { ...readLambdaConfig(), write: { retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS } } });
+const wiring = createWiring({
+  config: { ...readLambdaConfig(), write: { retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS } },
+});
 afterAll(() => {
   removeFaultsFrom(wiring);
   wiring.dynamodb.destroy();
@@ -33,29 +35,45 @@ afterAll(() => {
 
 describe('a chunk under sustained throttling with a short Lambda timeout', () => {
   it('stops at checkpoints before its deadline instead of being killed, and the table matches the file', async () => {
-    expect(importStopMarginMs({ retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS, maxInFlight: 16, writeRate: 0 })).toBe(5740);
+    expect(
+      importStopMarginMs({ retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS, maxInFlight: 16, writeRate: 0 }),
+    ).toBe(5740);
     // 3,000 rows (~100 KB): one chunk. Each batch spends up to 20 + 40 + 80 + 160 = 300 ms asleep and the writer
     // runs at a few requests in flight (4 of 5 replies pushed back: measured ~230 items/s, ~1,400 rows per
     // invocation), so the chunk needs two or three invocations.
     const { bucket, table, request, rows } = await ngramImport(3000, 1);
     const refusals = new Map<string, number>(); // by the first key of a batch (a throttled retry resends it whole)
-    faultBatchWrites(table, 'finalizeRequest', async (input, send) => {
-      const first = putKey(input.RequestItems![table][0]);
-      const refused = refusals.get(first) ?? 0;
-      if (refused >= THROTTLES_PER_BATCH) return send(input);
-      refusals.set(first, refused + 1);
-      throw throttleError();
-    }, wiring);
+    faultBatchWrites(
+      table,
+      'finalizeRequest',
+      async (input, send) => {
+        const first = putKey(input.RequestItems![table][0]);
+        const refused = refusals.get(first) ?? 0;
+        if (refused >= THROTTLES_PER_BATCH) return send(input);
+        refusals.set(first, refused + 1);
+        throw throttleError();
+      },
+      wiring,
+    );
     // Each ImportChunk invocation range-GETs its part of the chunk once: counting those GETs counts invocations.
     let invocations = 0;
-    faultGetObjects(bucket, 'initialize', (input, send) => {
-      if (runningTask.getStore() === 'ImportChunk') invocations++;
-      return send(input);
-    }, wiring);
+    faultGetObjects(
+      bucket,
+      'initialize',
+      (input, send) => {
+        if (runningTask.getStore() === 'ImportChunk') invocations++;
+        return send(input);
+      },
+      wiring,
+    );
     const returned: RunnerEvent[] = [];
     const onEvent = (e: RunnerEvent) => void (e.type === 'chunk-progress' && returned.push(e));
 
-    const { summary } = await runWithEvents(request, { wiring, taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS }, onEvent });
+    const { summary } = await runWithEvents(request, {
+      wiring,
+      taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS },
+      onEvent,
+    });
 
     // Every invocation returned (a timed-out one would be retried by the workflow without a progress event)...
     expect(returned.length).toBe(invocations);

@@ -29,7 +29,10 @@ describe('s3-ddb-import local --format', () => {
     const file = `${uniqueName('part')}.json`;
     await writeFile(join(cwd, file), fixture.text);
     const table = uniqueName('cli');
-    const run = await cli(['local', file, '--format', 'jsonl', '--table', table, '--pk', 'id', '--sk', 'seq:N', '--create-table', '--json'], cwd);
+    const run = await cli(
+      ['local', file, '--format', 'jsonl', '--table', table, '--pk', 'id', '--sk', 'seq:N', '--create-table', '--json'],
+      cwd,
+    );
 
     expect(run.code, run.stderr).toBe(0);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 200, written: 200, rejected: 0 });
@@ -48,7 +51,10 @@ describe('s3-ddb-import local --format', () => {
     const file = `${uniqueName('x')}.jsonl`;
     await writeFile(join(cwd, file), '{"id":"a"}\n');
     const table = uniqueName('cli');
-    const run = await cli(['local', file, '--delimiter', ';', '--table', table, '--pk', 'id', '--create-table', '--json'], cwd);
+    const run = await cli(
+      ['local', file, '--delimiter', ';', '--table', table, '--pk', 'id', '--create-table', '--json'],
+      cwd,
+    );
     expect(run.code).toBe(1);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'InvalidRequestError' });
     expect(run.stderr).toContain('format.delimiter: only for CSV; jsonl records need none');

@@ -15,7 +15,13 @@ async function getBytes(bucket: string, key: string): Promise<Buffer> {
  * chunks are cut in many places and imports loop through checkpoints), then compares the table with the
  * items the file holds, item by item, and the rejects files with the lines that had to be rejected.
  */
-async function importFixture(fixture: JsonFixture, key: string, hash: [string, 'S'], range: [string, 'N'], format?: { type: 'jsonl' | 'dynamodb-json' }) {
+async function importFixture(
+  fixture: JsonFixture,
+  key: string,
+  hash: [string, 'S'],
+  range: [string, 'N'],
+  format?: { type: 'jsonl' | 'dynamodb-json' },
+) {
   const bucket = await createBucket();
   await putText(bucket, key, fixture.text);
   const table = await createTable(hash, range);

@@ -32,9 +32,22 @@ function argsFor(c: HostileCase, file: string, table: string): string[] {
   expect({ ...rest, ...restFormat }, `request fields without a CLI flag in ${c.name}`).toEqual({});
   const key = (k: [string, string]) => `${k[0]}:${k[1]}`;
   return [
-    'local', file, '--table', table, '--create-table',
-    '--pk', key(c.table.hash), ...(c.table.range ? ['--sk', key(c.table.range)] : []),
-    ...(types ? ['--types', Object.entries(types).map(([col, type]) => `${col}=${type}`).join(',')] : []),
+    'local',
+    file,
+    '--table',
+    table,
+    '--create-table',
+    '--pk',
+    key(c.table.hash),
+    ...(c.table.range ? ['--sk', key(c.table.range)] : []),
+    ...(types
+      ? [
+          '--types',
+          Object.entries(types)
+            .map(([col, type]) => `${col}=${type}`)
+            .join(','),
+        ]
+      : []),
     ...(delimiter !== undefined ? ['--delimiter', delimiter === '\t' ? 'tab' : delimiter] : []),
     ...(header === false ? ['--no-header'] : []),
     ...(columns ? ['--columns', columns.join(',')] : []),

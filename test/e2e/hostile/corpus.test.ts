@@ -27,7 +27,10 @@ async function runCase(c: HostileCase) {
   await putText(bucket, c.objectKey, body);
   const executionName = uniqueName(c.name);
   const request = { ...c.request, bucket, key: c.objectKey, table };
-  const outcome = await runImport(request, { executionName }).then((r) => r.summary, (error: Error) => error);
+  const outcome = await runImport(request, { executionName }).then(
+    (r) => r.summary,
+    (error: Error) => error,
+  );
   const outputPrefix = `${executionOutputPrefix(DEFAULT_REJECTS_PREFIX, executionName)}/`;
   return { bucket, table, body, outcome, outputPrefix };
 }

@@ -8,7 +8,10 @@ type Item = Record<string, AttributeValue>;
 export function expectItems(c: HostileCase, items: readonly Item[]): void {
   const keyNames = [c.table.hash[0], ...(c.table.range ? [c.table.range[0]] : [])];
   const names = items.flatMap((item) => Object.keys(item));
-  expect(names.filter((n) => /[\ufeff\r\n]/.test(n)), 'attribute names hold no BOM, CR or LF').toEqual([]);
+  expect(
+    names.filter((n) => /[\ufeff\r\n]/.test(n)),
+    'attribute names hold no BOM, CR or LF',
+  ).toEqual([]);
   const canonical = (list: unknown) => sortItems(canonicalNumbers(list) as Item[], keyNames);
   expect(canonical(items)).toEqual(canonical(expand(c.expect.items ?? [])));
 }

@@ -38,13 +38,29 @@ type Place = Awaited<ReturnType<typeof setUp>>;
 describe('request validation through the whole workflow', () => {
   it.each([
     // A required field left out.
-    { problem: 'a required field (table) is missing', request: ({ bucket, key }: Place) => ({ bucket, key }), message: 'table: required, a non-empty string' },
+    {
+      problem: 'a required field (table) is missing',
+      request: ({ bucket, key }: Place) => ({ bucket, key }),
+      message: 'table: required, a non-empty string',
+    },
     // Only S, N, BOOL and JSON exist.
-    { problem: 'a type name is unknown', request: (p: Place) => ({ ...p, types: { score: 'INT' } }), message: 'types.score: unknown type "INT" (known: S, N, BOOL, JSON)' },
+    {
+      problem: 'a type name is unknown',
+      request: (p: Place) => ({ ...p, types: { score: 'INT' } }),
+      message: 'types.score: unknown type "INT" (known: S, N, BOOL, JSON)',
+    },
     // csv-parse takes longer delimiters, the scanner and the design do not.
-    { problem: 'the delimiter has more than one character', request: (p: Place) => ({ ...p, format: { delimiter: ';;' } }), message: 'format.delimiter: must be one character other than a newline, got ";;"' },
+    {
+      problem: 'the delimiter has more than one character',
+      request: (p: Place) => ({ ...p, format: { delimiter: ';;' } }),
+      message: 'format.delimiter: must be one character other than a newline, got ";;"',
+    },
     // Without a header the names must come from the request.
-    { problem: 'header is false and no columns are given', request: (p: Place) => ({ ...p, format: { header: false } }), message: 'format.columns: required when format.header is false' },
+    {
+      problem: 'header is false and no columns are given',
+      request: (p: Place) => ({ ...p, format: { header: false } }),
+      message: 'format.columns: required when format.header is false',
+    },
   ])('fails when $problem', async ({ request, message }) => {
     const place = await setUp();
     const error = await failure(request(place));
@@ -75,7 +91,9 @@ describe('request validation through the whole workflow', () => {
     const table = await createTable(['id', 'S'], ['year', 'N']);
     const error = await failure({ bucket, key, table });
     expect(error.name).toBe('InvalidRequestError');
-    expect(error.message).toContain('columns: key attribute "year" (RANGE, N) is not among the columns [id, name, score]');
+    expect(error.message).toContain(
+      'columns: key attribute "year" (RANGE, N) is not among the columns [id, name, score]',
+    );
     await expectNothingWritten(bucket, table);
   });
 });

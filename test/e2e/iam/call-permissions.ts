@@ -82,16 +82,24 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   ],
   // ListObjectsV2: "You must have READ access to the bucket", the s3:ListBucket action on the bucket
   // (API_ListObjectsV2.html, and the reference's ListBucket row); its Prefix narrows nothing in IAM here.
-  'S3Client.ListObjectsV2Command': (input, _outcome, arn) => [{ action: 's3:ListBucket', resource: bucketArn(input, arn) }],
+  'S3Client.ListObjectsV2Command': (input, _outcome, arn) => [
+    { action: 's3:ListBucket', resource: bucketArn(input, arn) },
+  ],
   // DeleteObject without a VersionId: s3:DeleteObject on the object (s3:DeleteObjectVersion only with one).
-  'S3Client.DeleteObjectCommand': (input, _outcome, arn) => [{ action: 's3:DeleteObject', resource: objectArn(input, arn) }],
+  'S3Client.DeleteObjectCommand': (input, _outcome, arn) => [
+    { action: 's3:DeleteObject', resource: objectArn(input, arn) },
+  ],
   'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
   ],
   // Step Functions (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsstepfunctions.html):
   // ListExecutions is authorized on the stateMachine resource, DescribeExecution on the execution resource.
-  'SFNClient.ListExecutionsCommand': (input) => [{ action: 'states:ListExecutions', resource: String(input.stateMachineArn) }],
-  'SFNClient.DescribeExecutionCommand': (input) => [{ action: 'states:DescribeExecution', resource: String(input.executionArn) }],
+  'SFNClient.ListExecutionsCommand': (input) => [
+    { action: 'states:ListExecutions', resource: String(input.stateMachineArn) },
+  ],
+  'SFNClient.DescribeExecutionCommand': (input) => [
+    { action: 'states:DescribeExecution', resource: String(input.executionArn) },
+  ],
   // Lambda (list_awslambda.html): GetFunctionConcurrency on the function resource; GetAccountSettings has no
   // resource type, so only "*" names it.
   'LambdaClient.GetFunctionConcurrencyCommand': (input, _outcome, arn) => [
@@ -101,12 +109,18 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   // One authorization per table the request writes.
   'DynamoDBClient.BatchWriteItemCommand': (input, _outcome, arn) =>
     Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({
-      action: 'dynamodb:BatchWriteItem', resource: tableArn(table, arn),
+      action: 'dynamodb:BatchWriteItem',
+      resource: tableArn(table, arn),
     })),
 };
 
 /** The permissions `command` of `client` needs, or undefined when the table above does not know the command. */
-export function permissionsFor(client: string, command: string, input: Input, outcome: Outcome,
-  arn: ArnContext): Permission[] | undefined {
+export function permissionsFor(
+  client: string,
+  command: string,
+  input: Input,
+  outcome: Outcome,
+  arn: ArnContext,
+): Permission[] | undefined {
   return COMMAND_PERMISSIONS[`${client}.${command}`]?.(input, outcome, arn);
 }

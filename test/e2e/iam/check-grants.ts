@@ -36,7 +36,8 @@ export function neededPermissions(calls: readonly RecordedCall[], bucketKeyArn: 
 }
 
 const allows = (grant: Grant, needed: Needed) =>
-  grant.task === needed.task && actionMatches(grant.action, needed.action) &&
+  grant.task === needed.task &&
+  actionMatches(grant.action, needed.action) &&
   resourceMatches(grant.resource, needed.resource);
 
 /** Each needed permission that no grant of its function allows, as a readable line. */
@@ -50,8 +51,11 @@ export function callsNotAllowed(needed: readonly Needed[], grants: readonly Gran
  * Each grant that no needed permission of its function uses and that `notCalled` does not explain, and each
  * explanation that explains no grant (a stale entry), as readable lines.
  */
-export function grantsNotUsed(needed: readonly Needed[], grants: readonly Grant[],
-  notCalled: readonly GrantNotCalled[]): string[] {
+export function grantsNotUsed(
+  needed: readonly Needed[],
+  grants: readonly Grant[],
+  notCalled: readonly GrantNotCalled[],
+): string[] {
   const explained = (g: Grant) => notCalled.some((e) => e.action === g.action);
   const unused = grants
     .filter((g) => !needed.some((n) => allows(g, n)) && !explained(g))

@@ -57,7 +57,13 @@ beforeAll(async () => {
     'GET /2016-08-19/account-settings': () => ({ AccountLimit: { UnreservedConcurrentExecutions: 1000 } }),
   });
   const control = standInControlPlane(standIn, IMPORT_FUNCTION);
-  targets = { wiring: { ...faultWiring(), config, control }, bucket: await createBucket(), ngramsTable, rejectsTable, partsTable };
+  targets = {
+    wiring: { ...faultWiring(), config, control },
+    bucket: await createBucket(),
+    ngramsTable,
+    rejectsTable,
+    partsTable,
+  };
   recordCalls(targets.wiring, log);
   await runRecordedImports(targets);
 });
@@ -75,10 +81,14 @@ function stackGrants(props: S3DdbImportStackProps): Grant[] {
   const template = Template.fromStack(stack).toJSON() as Parameters<typeof grantsByTask>[0];
   const created = stack.node.tryFindChild('Bucket');
   const id = created instanceof s3.Bucket ? stack.getLogicalId(created.node.defaultChild as CfnElement) : undefined;
-  const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+    stack.getLogicalId(construct.node.defaultChild as CfnElement);
   const { stateMachine, importFunction } = stack.pipeline;
   const refs = { ...(id ? { [id]: targets.bucket } : {}), [logicalId(stateMachine)]: LOCAL_STATE_MACHINE_ARN };
-  const arns = { ...(id ? { [id]: `arn:${ARN.partition}:s3:::${targets.bucket}` } : {}), [logicalId(importFunction)]: IMPORT_FUNCTION_ARN };
+  const arns = {
+    ...(id ? { [id]: `arn:${ARN.partition}:s3:::${targets.bucket}` } : {}),
+    [logicalId(importFunction)]: IMPORT_FUNCTION_ARN,
+  };
   return grantsByTask(template, { ...ARN, refs, arns });
 }
 
@@ -91,7 +101,11 @@ describe('the calls the handlers make during local imports', () => {
 });
 
 const newBucket = (): S3DdbImportStackProps => ({ tableNames: tableNames() });
-const kmsBucket = (): S3DdbImportStackProps => ({ ...newBucket(), bucketName: targets.bucket, bucketKmsKeyArn: KEY_ARN });
+const kmsBucket = (): S3DdbImportStackProps => ({
+  ...newBucket(),
+  bucketName: targets.bucket,
+  bucketKmsKeyArn: KEY_ARN,
+});
 
 describe.each([
   ['a new bucket (SSE-S3)', newBucket, undefined],
@@ -110,8 +124,7 @@ describe.each([
 describe('the checks themselves', () => {
   it('fail when a grant a call needs is missing, naming the function, action, ARN and call', () => {
     const bucketArn = `arn:aws:s3:::${targets.bucket}`;
-    const grants = stackGrants(newBucket())
-      .filter((g) => !(g.task === 'ImportChunk' && g.action === 's3:ListBucket'));
+    const grants = stackGrants(newBucket()).filter((g) => !(g.task === 'ImportChunk' && g.action === 's3:ListBucket'));
     const missing = callsNotAllowed(neededPermissions(log.calls, undefined), grants);
     const call = 'S3Client.GetObjectCommand \\(HTTP 404\\) x\\d+';
     const line = new RegExp(`^ImportChunk calls s3:ListBucket on ${bucketArn} \\(${call}\\)`);

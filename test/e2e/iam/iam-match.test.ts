@@ -32,7 +32,11 @@ describe('resourceMatches', () => {
     // Inside a segment * stops at a colon; ending a segment it may run past one.
     ['arn:aws:dynamodb:*:123456789012:table/ngrams', 'arn:aws:dynamodb:eu-west-1:123456789012:table/ngrams', true],
     ['arn:aws:dynamodb:eu-*-1:123456789012:table/n', 'arn:aws:dynamodb:eu-west:x-1:123456789012:table/n', false],
-    ['arn:aws:lambda:eu-west-1:123456789012:function:f*', 'arn:aws:lambda:eu-west-1:123456789012:function:f:alias', true],
+    [
+      'arn:aws:lambda:eu-west-1:123456789012:function:f*',
+      'arn:aws:lambda:eu-west-1:123456789012:function:f:alias',
+      true,
+    ],
     ['*', 'arn:aws:kms:eu-west-1:123456789012:key/1', true],
     // Regular-expression characters in ARNs are plain characters.
     ['arn:aws:s3:::a.b/*', 'arn:aws:s3:::axb/k', false],

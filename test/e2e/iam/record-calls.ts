@@ -66,7 +66,8 @@ interface MiddlewareContext {
 type Next = (args: { input: Record<string, unknown> }) => Promise<{ response?: unknown }>;
 
 const statusOf = (response: unknown) => (response as { statusCode?: number } | undefined)?.statusCode;
-const errorStatus = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+const errorStatus = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
 /**
  * Records every call the handlers built from `wiring` send, into `log`, under the Task whose handler sent it:

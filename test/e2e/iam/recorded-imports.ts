@@ -45,10 +45,24 @@ async function cleanImportWithThrottles(t: ImportTargets): Promise<void> {
     return send(input);
   });
   const request = {
-    bucket: t.bucket, key: 'imports/ngrams.tsv', table: t.ngramsTable, types: NGRAM_TYPES, chunkMiB: 0.05,
+    bucket: t.bucket,
+    key: 'imports/ngrams.tsv',
+    table: t.ngramsTable,
+    types: NGRAM_TYPES,
+    chunkMiB: 0.05,
   };
-  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, maxConcurrency: 2 }).finally(removeFaults);
-  expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: rows.length, written: rows.length, rejected: 0, chunks: 3 });
+  const { summary } = await runWithEvents(request, {
+    wiring: t.wiring,
+    controlPlane: t.wiring.control,
+    maxConcurrency: 2,
+  }).finally(removeFaults);
+  expect(summary).toMatchObject({
+    status: 'SUCCEEDED',
+    rows: rows.length,
+    written: rows.length,
+    rejected: 0,
+    chunks: 3,
+  });
   await expectTableMatches(t.ngramsTable, rows);
 }
 
@@ -62,7 +76,11 @@ async function stagedPrefixImport(t: ImportTargets): Promise<void> {
   await putText(t.bucket, 'parts/part-0.tsv', plain.text);
   await putText(t.bucket, 'parts/part-1.tsv.gz', gzipSync(big.text));
   const request = { bucket: t.bucket, prefix: 'parts/', table: t.partsTable, types: LETTER_TYPES, chunkMiB: 0.125 };
-  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, maxConcurrency: 4 });
+  const { summary } = await runWithEvents(request, {
+    wiring: t.wiring,
+    controlPlane: t.wiring.control,
+    maxConcurrency: 4,
+  });
   expect(summary).toMatchObject({ status: 'SUCCEEDED', written: 30_500, objects: 2 });
   expect(summary.chunks).toBeGreaterThan(3);
   await expectNgramTable(t.partsTable, [...plain.rows, ...big.rows]);
@@ -73,14 +91,26 @@ async function stagedPrefixImport(t: ImportTargets): Promise<void> {
 async function importWithRejects(t: ImportTargets): Promise<void> {
   const text = 'ngram\tyear\tmatch_count\ngood\t2001\t10\nbadnum\t2002\t12abc\nshort\t2003\ngood\t2005\t11\n';
   await putText(t.bucket, 'imports/bad.tsv', text);
-  const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: t.rejectsTable, types: { match_count: 'N' as const } };
-  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, executionName: 'grants-rejects' });
+  const request = {
+    bucket: t.bucket,
+    key: 'imports/bad.tsv',
+    table: t.rejectsTable,
+    types: { match_count: 'N' as const },
+  };
+  const { summary } = await runWithEvents(request, {
+    wiring: t.wiring,
+    controlPlane: t.wiring.control,
+    executionName: 'grants-rejects',
+  });
   expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 4, written: 2, rejected: 2 });
   expect(await listKeys(t.bucket, summary.rejectsKey!)).toHaveLength(2); // the rejects file and the report
 }
 
 async function expectFailure(run: Promise<unknown>, name: string, fragment: string): Promise<void> {
-  const error = await run.then(() => undefined, (e: Error) => e);
+  const error = await run.then(
+    () => undefined,
+    (e: Error) => e,
+  );
   expect(error).toMatchObject({ name });
   expect((error as Error).message).toContain(fragment);
 }
@@ -88,7 +118,11 @@ async function expectFailure(run: Promise<unknown>, name: string, fragment: stri
 /** Preflight's HeadObject of a key nobody uploaded answers 404. */
 async function missingObject(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, key: 'imports/never-uploaded.tsv', table: t.ngramsTable };
-  await expectFailure(runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }), 'SourceObjectNotFoundError', 'imports/never-uploaded.tsv');
+  await expectFailure(
+    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }),
+    'SourceObjectNotFoundError',
+    'imports/never-uploaded.tsv',
+  );
 }
 
 /** The object disappears between preflight and the import's first range GET, which answers 404. */
@@ -105,8 +139,13 @@ async function objectDeletedAfterPreflight(t: ImportTargets): Promise<void> {
     return send(input);
   });
   const request = { bucket: t.bucket, key, table: t.ngramsTable, types: NGRAM_TYPES };
-  await expectFailure(runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, onEvent: phase.onEvent }).finally(removeFaults),
-    'SourceObjectNotFoundError', key);
+  await expectFailure(
+    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, onEvent: phase.onEvent }).finally(
+      removeFaults,
+    ),
+    'SourceObjectNotFoundError',
+    key,
+  );
   expect(deleted).toBe(true);
 }
 
@@ -115,13 +154,21 @@ async function tableDeleted(t: ImportTargets): Promise<void> {
   await dynamodb.send(new DeleteTableCommand({ TableName: t.rejectsTable }));
   await waitUntilTableNotExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: t.rejectsTable });
   const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: t.rejectsTable };
-  await expectFailure(runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }), 'TableNotFoundError', t.rejectsTable);
+  await expectFailure(
+    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }),
+    'TableNotFoundError',
+    t.rejectsTable,
+  );
 }
 
 /** A table this deployment is not configured for: refused before any call, so never DescribeTable'd. */
 async function tableNotAllowed(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: 'some-other-table' };
-  await expectFailure(runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }), 'InvalidRequestError', 'some-other-table');
+  await expectFailure(
+    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }),
+    'InvalidRequestError',
+    'some-other-table',
+  );
 }
 
 /**

@@ -41,7 +41,9 @@ export function resolve(value: unknown, ctx: ResolveContext): string {
   const node = value as Json;
   if (typeof node.Ref === 'string') {
     const pseudo: Record<string, string> = {
-      'AWS::Partition': ctx.partition, 'AWS::Region': ctx.region, 'AWS::AccountId': ctx.account,
+      'AWS::Partition': ctx.partition,
+      'AWS::Region': ctx.region,
+      'AWS::AccountId': ctx.account,
       'AWS::URLSuffix': 'amazonaws.com',
     };
     return pseudo[node.Ref] ?? ctx.refs[node.Ref] ?? `<${node.Ref}>`;
@@ -90,10 +92,14 @@ export function grantsByTask(template: { Resources: Record<string, Json> }, ctx:
       .filter(([, r]) => r.Type === 'AWS::IAM::Policy')
       .filter(([, r]) => JSON.stringify((r.Properties as Json).Roles).includes(JSON.stringify({ Ref: roleId })))
       .map(([id, r]) => [id, (r.Properties as Json).PolicyDocument] as const);
-    const inline = asList((role.Policies ?? []) as Json[])
-      .map((p) => [`${roleId}.${p.PolicyName}`, p.PolicyDocument] as const);
-    return [...attached, ...inline].flatMap(([id, document]) => ((document as Json).Statement as Statement[])
-      .flatMap((s, index) => statementGrants(task, `${id}#${index}`, s, ctx)));
+    const inline = asList((role.Policies ?? []) as Json[]).map(
+      (p) => [`${roleId}.${p.PolicyName}`, p.PolicyDocument] as const,
+    );
+    return [...attached, ...inline].flatMap(([id, document]) =>
+      ((document as Json).Statement as Statement[]).flatMap((s, index) =>
+        statementGrants(task, `${id}#${index}`, s, ctx),
+      ),
+    );
   });
 }
 
@@ -102,5 +108,6 @@ function statementGrants(task: TaskStateName, where: string, s: Statement, ctx: 
     throw new Error(`${where}: only plain Allow statements can be checked, got ${JSON.stringify(s)}`);
   }
   return asList(s.Action).flatMap((action) =>
-    asList(s.Resource).map((resource) => ({ task, action, resource: resolve(resource, ctx), where })));
+    asList(s.Resource).map((resource) => ({ task, action, resource: resolve(resource, ctx), where })),
+  );
 }

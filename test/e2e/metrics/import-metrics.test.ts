@@ -30,7 +30,8 @@ async function captureEmfLines(body: () => Promise<unknown>): Promise<string[]> 
   return lines;
 }
 
-const total = (metrics: EmfMetric[], name: string) => metrics.filter((m) => m.name === name).reduce((sum, m) => sum + m.value, 0);
+const total = (metrics: EmfMetric[], name: string) =>
+  metrics.filter((m) => m.name === name).reduce((sum, m) => sum + m.value, 0);
 
 describe("the import Lambda's metrics (embedded metric format on stdout)", () => {
   let wiring: Wiring | undefined;
@@ -45,18 +46,26 @@ describe("the import Lambda's metrics (embedded metric format on stdout)", () =>
     wiring = createWiring({ config: { ...readLambdaConfig(), emitMetrics: true } });
     // The first 4 BatchWriteItem calls are throttled, the next 3 write only their first item.
     let calls = 0;
-    faultBatchWrites(table, 'initialize', async (input, send) => {
-      const call = ++calls;
-      if (call <= THROTTLES) throw throttleError();
-      if (call > THROTTLES + PARTIAL_REPLIES) return send(input);
-      const [first, ...rest] = input.RequestItems![table];
-      const output = await send({ RequestItems: { [table]: [first] } });
-      return { ...output, UnprocessedItems: { [table]: rest } };
-    }, wiring);
+    faultBatchWrites(
+      table,
+      'initialize',
+      async (input, send) => {
+        const call = ++calls;
+        if (call <= THROTTLES) throw throttleError();
+        if (call > THROTTLES + PARTIAL_REPLIES) return send(input);
+        const [first, ...rest] = input.RequestItems![table];
+        const output = await send({ RequestItems: { [table]: [first] } });
+        return { ...output, UnprocessedItems: { [table]: rest } };
+      },
+      wiring,
+    );
 
     let run: Awaited<ReturnType<typeof runImport>> | undefined;
     const lines = await captureEmfLines(async () => {
-      run = await runImport({ bucket, key: 'in/1gram.tsv', table, types: { match_count: 'N', volume_count: 'N' }, chunkMiB: 0.03 }, { wiring });
+      run = await runImport(
+        { bucket, key: 'in/1gram.tsv', table, types: { match_count: 'N', volume_count: 'N' }, chunkMiB: 0.03 },
+        { wiring },
+      );
     });
     const { summary, importCalls } = run!;
 
@@ -67,9 +76,15 @@ describe("the import Lambda's metrics (embedded metric format on stdout)", () =>
     for (const metric of metrics) {
       expect(metric).toMatchObject({ namespace: 'S3DdbImport', dimensions: { StateMachine: LOCAL_STATE_MACHINE } });
     }
-    expect(new Set(metrics.map((m) => `${m.name}:${m.unit}`))).toEqual(new Set([
-      'ItemsWritten:Count', 'ItemsRejected:Count', 'ThrottledRetries:Count', 'UnprocessedRetries:Count', 'InFlightLimit:None',
-    ]));
+    expect(new Set(metrics.map((m) => `${m.name}:${m.unit}`))).toEqual(
+      new Set([
+        'ItemsWritten:Count',
+        'ItemsRejected:Count',
+        'ThrottledRetries:Count',
+        'UnprocessedRetries:Count',
+        'InFlightLimit:None',
+      ]),
+    );
     expect(total(metrics, 'ItemsWritten')).toBe(summary.written);
     expect(total(metrics, 'ItemsRejected')).toBe(summary.rejected);
     expect(total(metrics, 'ThrottledRetries')).toBe(THROTTLES);
@@ -87,7 +102,9 @@ describe("the import Lambda's metrics (embedded metric format on stdout)", () =>
     const bucket = await createBucket();
     await putText(bucket, 'in/x.csv', 'id,n\na,1\n');
     const table = await createTable(['id', 'S']);
-    const lines = await captureEmfLines(() => runImport({ bucket, key: 'in/x.csv', table }, { wiring: createWiring({ config: readLambdaConfig({}) }) }));
+    const lines = await captureEmfLines(() =>
+      runImport({ bucket, key: 'in/x.csv', table }, { wiring: createWiring({ config: readLambdaConfig({}) }) }),
+    );
     expect(lines).toEqual([]);
   });
 });

@@ -23,7 +23,16 @@ function cli(args: string[], cwd: string): Promise<{ code: number; stdout: strin
 }
 
 const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
-const NGRAM_ARGS = ['--pk', 'ngram', '--sk', 'year:N', '--create-table', '--types', 'match_count=N,volume_count=N', '--json'];
+const NGRAM_ARGS = [
+  '--pk',
+  'ngram',
+  '--sk',
+  'year:N',
+  '--create-table',
+  '--types',
+  'match_count=N,volume_count=N',
+  '--json',
+];
 
 describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () => {
   it('imports a folder of part files (sub-folders kept, markers skipped) as a prefix, and exits 0', async () => {
@@ -39,8 +48,17 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
     const run = await cli(['local', 'parts', '--table', table, ...NGRAM_ARGS], cwd);
 
     expect(run.code, run.stderr).toBe(0);
-    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 1200, written: 1200, rejected: 0, chunks: 3 });
-    await expectNgramTable(table, files.flatMap((f) => f.rows));
+    expect(lastJsonLine(run.stdout)).toMatchObject({
+      status: 'SUCCEEDED',
+      rows: 1200,
+      written: 1200,
+      rejected: 0,
+      chunks: 3,
+    });
+    await expectNgramTable(
+      table,
+      files.flatMap((f) => f.rows),
+    );
   });
 
   it('imports a .tsv.gz file like a plain one', async () => {
@@ -65,28 +83,31 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
     }
   })();
 
-  it.skipIf(!readsDynamodbJson)('imports a DynamoDB export folder, or its manifest-summary.json, into an existing table', async () => {
-    const source = await createTable(['pk', 'S'], ['sk', 'N']);
-    await fillTable(dynamodb, source, allTypesItems(60));
-    const items = await scanTable(dynamodb, source);
-    // Written to S3 in the documented layout, then copied down as the user's folder.
-    const bucket = await createBucket();
-    const folder = 'exp/AWSDynamoDB/01767225600000-a1b2c3d4/';
-    await writeExport(s3, bucket, items, { folder, files: 2 });
-    const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder }));
-    for (const { Key } of listed.Contents ?? []) {
-      const path = join(cwd, 'export', Key!.slice(folder.length));
-      await mkdir(join(path, '..'), { recursive: true });
-      const body = await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToByteArray();
-      await writeFile(path, body);
-    }
-    for (const path of ['export', join('export', 'manifest-summary.json')]) {
-      const target = await createTable(['pk', 'S'], ['sk', 'N']);
-      const run = await cli(['local', path, '--table', target, '--json'], cwd);
-      expect(run.code, run.stderr).toBe(0);
-      const byKey = (list: Item[]) => new Map(list.map((item) => [`${item.pk.S}|${item.sk.N}`, item]));
-      expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
-    }
-  });
+  it.skipIf(!readsDynamodbJson)(
+    'imports a DynamoDB export folder, or its manifest-summary.json, into an existing table',
+    async () => {
+      const source = await createTable(['pk', 'S'], ['sk', 'N']);
+      await fillTable(dynamodb, source, allTypesItems(60));
+      const items = await scanTable(dynamodb, source);
+      // Written to S3 in the documented layout, then copied down as the user's folder.
+      const bucket = await createBucket();
+      const folder = 'exp/AWSDynamoDB/01767225600000-a1b2c3d4/';
+      await writeExport(s3, bucket, items, { folder, files: 2 });
+      const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder }));
+      for (const { Key } of listed.Contents ?? []) {
+        const path = join(cwd, 'export', Key!.slice(folder.length));
+        await mkdir(join(path, '..'), { recursive: true });
+        const body = await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToByteArray();
+        await writeFile(path, body);
+      }
+      for (const path of ['export', join('export', 'manifest-summary.json')]) {
+        const target = await createTable(['pk', 'S'], ['sk', 'N']);
+        const run = await cli(['local', path, '--table', target, '--json'], cwd);
+        expect(run.code, run.stderr).toBe(0);
+        const byKey = (list: Item[]) => new Map(list.map((item) => [`${item.pk.S}|${item.sk.N}`, item]));
+        expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
+      }
+    },
+  );
 });

@@ -47,12 +47,19 @@ describe('compressed objects imported whole, one lane each', () => {
     await putText(bucket, 'gz/1gram-t.tsv.gz', gz.subarray(0, Math.floor(gz.length * 0.6)));
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
-    const failure = await runWithEvents({ bucket, key: 'gz/1gram-t.tsv.gz', table, types: NGRAM_TYPES }, { executionName: 'cut-1' })
-      .then(() => null, (e: Error) => e);
+    const failure = await runWithEvents(
+      { bucket, key: 'gz/1gram-t.tsv.gz', table, types: NGRAM_TYPES },
+      { executionName: 'cut-1' },
+    ).then(
+      () => null,
+      (e: Error) => e,
+    );
 
     expect(failure?.name).toBe('CorruptSourceError');
-    const match = /^s3:\/\/[^ ]+\/gz\/1gram-t\.tsv\.gz is truncated or corrupt \(gzip: unexpected end of file\) at about decompressed byte (\d+), line (\d+); the (\d+) rows before it were read and (\d+) of them written \(0 rejected\); rejects in s3:\/\/[^ ]+\/s3-ddb-import\/rejects\/cut-1\/\d+\.csv$/
-      .exec(failure!.message);
+    const match =
+      /^s3:\/\/[^ ]+\/gz\/1gram-t\.tsv\.gz is truncated or corrupt \(gzip: unexpected end of file\) at about decompressed byte (\d+), line (\d+); the (\d+) rows before it were read and (\d+) of them written \(0 rejected\); rejects in s3:\/\/[^ ]+\/s3-ddb-import\/rejects\/cut-1\/\d+\.csv$/.exec(
+        failure!.message,
+      );
     expect(match, failure!.message).not.toBeNull();
     const [offset, line, read, written] = match!.slice(1).map(Number);
     // Exactly the whole lines before the cut landed, and nothing after it.
@@ -65,23 +72,33 @@ describe('compressed objects imported whole, one lane each', () => {
     // The rejects file says so too, with the object and the decompressed offset.
     const [rejects] = await listKeys(bucket, 's3-ddb-import/rejects/cut-1/');
     const lines = (await getText(bucket, rejects)).split('\n');
-    expect(lines[1]).toBe(`${line},${offset},"gzip data truncated or corrupt here (unexpected end of file): the rest of the object ` +
-      'was not read","","gz/1gram-t.tsv.gz"');
+    expect(lines[1]).toBe(
+      `${line},${offset},"gzip data truncated or corrupt here (unexpected end of file): the rest of the object ` +
+        'was not read","","gz/1gram-t.tsv.gz"',
+    );
   });
 
-  it.runIf(!hasZstd)('fails on a .zst object when this Node has no zstd, naming the version needed, before any write', async () => {
-    const bucket = await createBucket();
-    await putText(bucket, 'z/data.csv.zst', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]));
-    const table = await createTable(['ngram', 'S'], ['year', 'N']);
+  it.runIf(!hasZstd)(
+    'fails on a .zst object when this Node has no zstd, naming the version needed, before any write',
+    async () => {
+      const bucket = await createBucket();
+      await putText(bucket, 'z/data.csv.zst', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]));
+      const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
-    const failure = await runWithEvents({ bucket, key: 'z/data.csv.zst', table }).then(() => null, (e: Error) => e);
+      const failure = await runWithEvents({ bucket, key: 'z/data.csv.zst', table }).then(
+        () => null,
+        (e: Error) => e,
+      );
 
-    expect(failure).toMatchObject({
-      name: 'UnsupportedCompressionError',
-      message: expect.stringMatching(/z\/data\.csv\.zst is zstd-compressed: decompressing it needs Node\.js 22\.15\.0 or later \(zlib\.createZstdDecompress\), and this runtime is Node\.js 20\./),
-    });
-    expect(await scanAll(table)).toEqual([]);
-  });
+      expect(failure).toMatchObject({
+        name: 'UnsupportedCompressionError',
+        message: expect.stringMatching(
+          /z\/data\.csv\.zst is zstd-compressed: decompressing it needs Node\.js 22\.15\.0 or later \(zlib\.createZstdDecompress\), and this runtime is Node\.js 20\./,
+        ),
+      });
+      expect(await scanAll(table)).toEqual([]);
+    },
+  );
 
   it.runIf(hasZstd)('imports a .tsv.zst item by item', async () => {
     const bucket = await createBucket();

@@ -23,11 +23,18 @@ const readsDynamodbJson = (() => {
 /** Preflight alone, looped to the end of its scan, against the real MinIO and DynamoDB Local. */
 async function preflight(request: ImportRequest): Promise<ScanState> {
   const io = preflightIo(s3, dynamodb);
-  const execution = { id: 'arn:aws:states:us-east-1:000000000000:execution:x:export', startTime: new Date().toISOString(), stateMachineArn: 'arn:x' };
+  const execution = {
+    id: 'arn:aws:states:us-east-1:000000000000:execution:x:export',
+    startTime: new Date().toISOString(),
+    stateMachineArn: 'arn:x',
+  };
   let input: ImportRequest | ScanState = request;
   for (;;) {
-    const state = await runPreflight({ input, executionName: 'export', execution, maxConcurrency: 4 }, io,
-      { allowedTables: null, shouldStop: () => false, control: localControlPlane });
+    const state = await runPreflight({ input, executionName: 'export', execution, maxConcurrency: 4 }, io, {
+      allowedTables: null,
+      shouldStop: () => false,
+      control: localControlPlane,
+    });
     if (state.scanComplete) return state;
     input = state;
   }
@@ -72,7 +79,11 @@ describe('a DynamoDB export folder', () => {
 
   it('copied to another prefix, resolves the data files relative to the manifest', async () => {
     const copy = `restored/2026/AWSDynamoDB/${EXPORT_ID}/`;
-    const named = await writeExport(s3, bucket, items.slice(0, 30), { folder: copy, namedFolder: `gone/AWSDynamoDB/${EXPORT_ID}/`, files: 2 });
+    const named = await writeExport(s3, bucket, items.slice(0, 30), {
+      folder: copy,
+      namedFolder: `gone/AWSDynamoDB/${EXPORT_ID}/`,
+      files: 2,
+    });
     const table = await createTable(['pk', 'S'], ['sk', 'N']);
 
     const state = await preflight({ bucket, table, key: `${copy}manifest-summary.json`, ...detected });
@@ -83,11 +94,22 @@ describe('a DynamoDB export folder', () => {
 
   it('fails when a data file the manifest lists is nowhere, naming it', async () => {
     const broken = `broken/AWSDynamoDB/${EXPORT_ID}/`;
-    const named = await writeExport(s3, bucket, items.slice(0, 10), { folder: broken, namedFolder: `lost/AWSDynamoDB/${EXPORT_ID}/`, files: 1 });
-    await s3.send(new (await import('@aws-sdk/client-s3')).DeleteObjectCommand({ Bucket: bucket, Key: named[0].replace('lost/', 'broken/') }));
+    const named = await writeExport(s3, bucket, items.slice(0, 10), {
+      folder: broken,
+      namedFolder: `lost/AWSDynamoDB/${EXPORT_ID}/`,
+      files: 1,
+    });
+    await s3.send(
+      new (await import('@aws-sdk/client-s3')).DeleteObjectCommand({
+        Bucket: bucket,
+        Key: named[0].replace('lost/', 'broken/'),
+      }),
+    );
     const table = await createTable(['pk', 'S'], ['sk', 'N']);
 
-    await expect(preflight({ bucket, table, key: `${broken}manifest-summary.json`, ...detected })).rejects.toMatchObject({
+    await expect(
+      preflight({ bucket, table, key: `${broken}manifest-summary.json`, ...detected }),
+    ).rejects.toMatchObject({
       name: 'InvalidRequestError',
       message: expect.stringContaining(`data files not found (as named, nor under ${broken}): ${named[0]}`),
     });

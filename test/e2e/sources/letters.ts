@@ -11,7 +11,11 @@ export const LETTERS = 'abcdefghijklmnopqrstuvwxyz'.split('');
  * A 1-gram TSV per letter, as Google Books ships them (one file per first letter), each with its own header:
  * `rows` rows of words starting with the letter, so keys never repeat across files.
  */
-export function letterFile(letter: string, rows: number, seed = letter.charCodeAt(0)): { text: string; rows: NgramRow[] } {
+export function letterFile(
+  letter: string,
+  rows: number,
+  seed = letter.charCodeAt(0),
+): { text: string; rows: NgramRow[] } {
   const random = seededRandom(seed);
   const out: NgramRow[] = [];
   for (let i = 0; out.length < rows; i++) {

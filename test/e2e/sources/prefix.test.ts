@@ -30,10 +30,17 @@ describe('a prefix of many objects', () => {
     m.text = m.text.replace(/\n/, '\nm_bad\t1999\tlots\t1\n');
     await Promise.all(files.map((f) => putText(bucket, f.key, f.text)));
     // What Spark and the S3 console leave next to the data: none of it is imported.
-    await Promise.all(['letters/', 'letters/_SUCCESS', 'letters/.1gram-a.tsv.crc'].map((key) => putText(bucket, key, Buffer.alloc(0))));
+    await Promise.all(
+      ['letters/', 'letters/_SUCCESS', 'letters/.1gram-a.tsv.crc'].map((key) => putText(bucket, key, Buffer.alloc(0))),
+    );
     await putText(bucket, 'letters/.1gram-a.tsv.crc', 'crc bytes');
-    const etags = new Map(await Promise.all(files.map(async (f) =>
-      [f.key, (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: f.key }))).ETag!] as const)));
+    const etags = new Map(
+      await Promise.all(
+        files.map(
+          async (f) => [f.key, (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: f.key }))).ETag!] as const,
+        ),
+      ),
+    );
     const gets: GetObjectCommandInput[] = [];
     faultGetObjects(bucket, 'initialize', async (input, send) => {
       gets.push(input);
@@ -48,8 +55,14 @@ describe('a prefix of many objects', () => {
 
     const rows = files.flatMap((f) => f.rows);
     expect(summary).toMatchObject({
-      status: 'SUCCEEDED_WITH_REJECTS', rows: rows.length + 1, written: rows.length, rejected: 1,
-      key: 'letters/', prefix: 'letters/', objects: 26, chunks: 26,
+      status: 'SUCCEEDED_WITH_REJECTS',
+      rows: rows.length + 1,
+      written: rows.length,
+      rejected: 1,
+      key: 'letters/',
+      prefix: 'letters/',
+      objects: 26,
+      chunks: 26,
     });
     await expectNgramTable(table, rows);
     // The Map drew its chunks from all 26 objects and ran several at once.
@@ -65,13 +78,24 @@ describe('a prefix of many objects', () => {
     const mIndex = LETTERS.indexOf('m');
     const keys = await listKeys(bucket, summary.rejectsKey!);
     const start = Buffer.byteLength(`${NGRAM_HEADER}\n`);
-    expect(keys).toEqual([`s3-ddb-import/rejects/letters-1/${mIndex}-${start}.csv`, 's3-ddb-import/rejects/letters-1/report.json']);
+    expect(keys).toEqual([
+      `s3-ddb-import/rejects/letters-1/${mIndex}-${start}.csv`,
+      's3-ddb-import/rejects/letters-1/report.json',
+    ]);
     const rejectsFile = Buffer.from(await getText(bucket, keys[0]));
-    expect(rejectsFile.toString().split('\n')[1]).toBe(`2,${start},"column ""match_count"": not a number: ""lots""","m_bad\t1999\tlots\t1","letters/1gram-m.tsv"`);
+    expect(rejectsFile.toString().split('\n')[1]).toBe(
+      `2,${start},"column ""match_count"": not a number: ""lots""","m_bad\t1999\tlots\t1","letters/1gram-m.tsv"`,
+    );
     expect(parseRejectsFiles([rejectsFile])).toHaveLength(1);
     const report = JSON.parse(await getText(bucket, keys[1]));
     expect(report.objects).toHaveLength(26);
-    expect(report.objects[mIndex]).toEqual({ key: 'letters/1gram-m.tsv', chunks: 1, rows: 301, written: 300, rejected: 1 });
+    expect(report.objects[mIndex]).toEqual({
+      key: 'letters/1gram-m.tsv',
+      chunks: 1,
+      rows: 301,
+      written: 300,
+      rejected: 1,
+    });
     expect(report.objects[0]).toEqual({ key: 'letters/1gram-a.tsv', chunks: 1, rows: 300, written: 300, rejected: 0 });
   });
 
@@ -95,7 +119,10 @@ describe('a prefix of many objects', () => {
     const chunks = preflights.at(-1)!.chunkList;
     const header = Buffer.byteLength(`${NGRAM_HEADER}\n`);
     // Each object's chunks tile its data exactly, from past its own header to its end.
-    for (const [object, text] of [[0, big.text], [1, small.text]] as const) {
+    for (const [object, text] of [
+      [0, big.text],
+      [1, small.text],
+    ] as const) {
       const own = chunks.filter((c) => c.object === object);
       expect(own[0].start).toBe(header);
       expect(own.at(-1)!.end).toBe(Buffer.byteLength(text));
@@ -105,32 +132,43 @@ describe('a prefix of many objects', () => {
     expect(chunks.filter((c) => c.object === 1)).toHaveLength(1);
   });
 
-  it('fails when the files\' headers disagree, naming the files, before any write', async () => {
+  it("fails when the files' headers disagree, naming the files, before any write", async () => {
     const bucket = await createBucket();
     await putText(bucket, 'parts/part-0.csv', 'ngram,year,count\nx,1,2\n');
     await putText(bucket, 'parts/part-1.csv', 'ngram,year,count\ny,1,2\n');
     await putText(bucket, 'parts/part-2.csv', 'ngram,year,volumes\nz,1,2\n');
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
-    const failure = await runWithEvents({ bucket, prefix: 'parts/', table }).then(() => null, (e: Error) => e);
+    const failure = await runWithEvents({ bucket, prefix: 'parts/', table }).then(
+      () => null,
+      (e: Error) => e,
+    );
 
     expect(failure).toMatchObject({
       name: 'InvalidRequestError',
-      message: "invalid request: header: the objects' headers disagree: parts/part-0.csv, parts/part-1.csv have [ngram, year, count]; " +
+      message:
+        "invalid request: header: the objects' headers disagree: parts/part-0.csv, parts/part-1.csv have [ngram, year, count]; " +
         'parts/part-2.csv has [ngram, year, volumes]',
     });
     expect(await scanAll(table)).toEqual([]);
   });
 
   it.each([
-    ['holds only markers', ['empty/', 'empty/_SUCCESS'], 'no objects to import under s3://BUCKET/empty/ (skipped: 1 folder marker, 1 marker or hidden file)'],
+    [
+      'holds only markers',
+      ['empty/', 'empty/_SUCCESS'],
+      'no objects to import under s3://BUCKET/empty/ (skipped: 1 folder marker, 1 marker or hidden file)',
+    ],
     ['lists no keys', [], 'no objects to import under s3://BUCKET/empty/ (the prefix lists no keys)'],
   ])('fails when the prefix %s, with a named error, before any write', async (_, keys, message) => {
     const bucket = await createBucket();
     await Promise.all(keys.map((key) => putText(bucket, key, Buffer.alloc(0))));
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
-    const failure = await runWithEvents({ bucket, prefix: 'empty/', table }).then(() => null, (e: Error) => e);
+    const failure = await runWithEvents({ bucket, prefix: 'empty/', table }).then(
+      () => null,
+      (e: Error) => e,
+    );
 
     expect(failure).toMatchObject({ name: 'NoSourceObjectsError', message: message.replace('BUCKET', bucket) });
     expect(await scanAll(table)).toEqual([]);

@@ -31,7 +31,9 @@ describe('one big compressed object, staged through the bucket', () => {
     expect(chunks.at(-1)!.end).toBe(size);
     chunks.slice(1).forEach((c, i) => expect(c.start).toBe(chunks[i].end));
     chunks.slice(0, -1).forEach((c) => expect(c.end - c.start).toBeGreaterThanOrEqual(chunkMiB * 1024 * 1024));
-    expect(preflights.filter((e) => !e.scanComplete && !e.queue.waiting).length).toBeGreaterThanOrEqual(chunks.length - 1);
+    expect(preflights.filter((e) => !e.scanComplete && !e.queue.waiting).length).toBeGreaterThanOrEqual(
+      chunks.length - 1,
+    );
     // Every staged piece was deleted by the import of its chunk.
     expect(await listKeys(bucket, 's3-ddb-import/staging/')).toEqual([]);
   });

@@ -28,7 +28,10 @@ describe('the chunks Map', () => {
     // 20,000 rows (~0.65 MB) in 0.1 MiB chunks: about 7 chunks, 3 at once.
     const { table, request, rows } = await ngramImport(20_000, 0.1);
     const stateEvents: StateEvent[] = [];
-    const { summary, events } = await runWithEvents(request, { maxConcurrency: 3, onStateEvent: (e) => stateEvents.push(e) });
+    const { summary, events } = await runWithEvents(request, {
+      maxConcurrency: 3,
+      onStateEvent: (e) => stateEvents.push(e),
+    });
 
     const chunks = events.filter((e) => e.type === 'preflight').at(-1)!;
     expect(chunks.type === 'preflight' && chunks.chunks).toBeGreaterThanOrEqual(5);

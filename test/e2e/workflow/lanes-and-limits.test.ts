@@ -32,23 +32,31 @@ describe('lanes fitted to the account', () => {
     // 30,000 rows (~1 MB) in 0.05 MiB chunks: ~20 chunks, enough to fill 40 lanes if they were granted.
     const { table, request, rows } = await ngramImport(30_000, 0.05);
     const { summary, events } = await runWithEvents(request, {
-      maxConcurrency: 40, controlPlane: standInControlPlane(standIn, 'import-fn'),
+      maxConcurrency: 40,
+      controlPlane: standInControlPlane(standIn, 'import-fn'),
     });
 
     const last = events.filter((e) => e.type === 'preflight').at(-1)!;
     expect(last.type === 'preflight' && last.lanes).toEqual({
-      configured: 40, granted: 3, reason: "lowered to half the account's 6 unreserved Lambda concurrency (3)",
+      configured: 40,
+      granted: 3,
+      reason: "lowered to half the account's 6 unreserved Lambda concurrency (3)",
     });
     expect(summary.chunks).toBeGreaterThan(10);
     expect(mostAtOnce(events)).toBe(3);
-    expect(standIn.requests.find((r) => r.target === 'AWSStepFunctions.ListExecutions')?.body)
-      .toEqual({ stateMachineArn: LOCAL_STATE_MACHINE_ARN, statusFilter: 'RUNNING' });
+    expect(standIn.requests.find((r) => r.target === 'AWSStepFunctions.ListExecutions')?.body).toEqual({
+      stateMachineArn: LOCAL_STATE_MACHINE_ARN,
+      statusFilter: 'RUNNING',
+    });
     await expectTableMatches(table, rows);
   }, 180_000);
 });
 
 describe('a header too wide for the workflow state', () => {
-  const header = (columns: number) => ['id', ...Array.from({ length: columns - 1 }, (_, i) => `attribute_${String(i).padStart(5, '0')}`)];
+  const header = (columns: number) => [
+    'id',
+    ...Array.from({ length: columns - 1 }, (_, i) => `attribute_${String(i).padStart(5, '0')}`),
+  ];
 
   it('fails before any write with InvalidRequestError naming the sizes', async () => {
     // 6,000 columns of ~17 bytes in JSON ("attribute_00001",) is ~100 KiB of column names: over 64 KiB.
@@ -56,9 +64,14 @@ describe('a header too wide for the workflow state', () => {
     const table = await createTable(['id', 'S']);
     const names = header(6000);
     await putText(bucket, 'wide.csv', `${names.join(',')}\n${names.map((_, i) => `v${i}`).join(',')}\n`);
-    const error = await runWithEvents({ bucket, key: 'wide.csv', table }).then(() => undefined, (e: Error) => e);
+    const error = await runWithEvents({ bucket, key: 'wide.csv', table }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).toMatchObject({ name: 'InvalidRequestError' });
-    expect(error!.message).toMatch(/header: 6000 columns .* make the workflow state \d+\.\d KiB, over the 64\.0 KiB .* 256\.0 KiB state limit/);
+    expect(error!.message).toMatch(
+      /header: 6000 columns .* make the workflow state \d+\.\d KiB, over the 64\.0 KiB .* 256\.0 KiB state limit/,
+    );
     expect(await scanAll(table)).toEqual([]);
   });
 

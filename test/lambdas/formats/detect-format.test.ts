@@ -6,14 +6,20 @@ describe.each([
   { key: 'in/data.csv', detected: { type: 'csv', compression: 'none' } },
   { key: 'in/DATA.TSV', detected: { type: 'csv', compression: 'none', delimiter: '\t' } },
   { key: 'in/data.tab.gz', detected: { type: 'csv', compression: 'gzip', delimiter: '\t' } },
-  { key: 'googlebooks-eng-all-1gram-20120701-a.tsv.gz', detected: { type: 'csv', compression: 'gzip', delimiter: '\t' } },
+  {
+    key: 'googlebooks-eng-all-1gram-20120701-a.tsv.gz',
+    detected: { type: 'csv', compression: 'gzip', delimiter: '\t' },
+  },
   { key: 'in/data.csv.zst', detected: { type: 'csv', compression: 'zstd' } },
   { key: 'in/data.csv.GZIP', detected: { type: 'csv', compression: 'gzip' } },
   // JSON Lines under both common names.
   { key: 'in/events.jsonl', detected: { type: 'jsonl', compression: 'none' } },
   { key: 'in/events.ndjson.zstd', detected: { type: 'jsonl', compression: 'zstd' } },
   // A DynamoDB export's data files are <id>.json.gz: .json is DynamoDB JSON.
-  { key: 'exp/AWSDynamoDB/01234567890123-abcdefgh/data/bafybeiczss3yxay3o4abnabbb.json.gz', detected: { type: 'dynamodb-json', compression: 'gzip' } },
+  {
+    key: 'exp/AWSDynamoDB/01234567890123-abcdefgh/data/bafybeiczss3yxay3o4abnabbb.json.gz',
+    detected: { type: 'dynamodb-json', compression: 'gzip' },
+  },
   { key: 'items.json', detected: { type: 'dynamodb-json', compression: 'none' } },
   // No known extension: plain CSV with commas, as before formats were detected (Spark's part-00000).
   { key: 'out/part-00000', detected: { type: 'csv', compression: 'none' } },

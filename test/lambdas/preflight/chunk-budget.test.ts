@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CHUNKS, MAX_PIECE_BYTES, chunkBudget, isStaged, pieceBytes } from '../../../lambdas/preflight/chunk-budget.js';
+import {
+  MAX_CHUNKS,
+  MAX_PIECE_BYTES,
+  chunkBudget,
+  isStaged,
+  pieceBytes,
+} from '../../../lambdas/preflight/chunk-budget.js';
 
 const MIB = 1024 * 1024;
 const plain = (size: number) => ({ size, compression: 'none' as const, staged: false });
@@ -31,7 +37,10 @@ describe('chunkBudget', () => {
 
   it('sets one chunk aside for each whole compressed object and each plain one', () => {
     // 100 whole .gz files and 400 plain ones of 1 GiB: 500 set aside, 500 for the plain ones to grow into.
-    const objects = [...Array.from({ length: 100 }, () => whole(MIB)), ...Array.from({ length: 400 }, () => plain(1024 * MIB))];
+    const objects = [
+      ...Array.from({ length: 100 }, () => whole(MIB)),
+      ...Array.from({ length: 400 }, () => plain(1024 * MIB)),
+    ];
     const { chunkBytes } = chunkBudget(MIB, objects);
     expect(chunkBytes).toBe(Math.ceil((400 * 1024 * MIB) / 500));
     const chunks = 100 + 400 * Math.ceil((1024 * MIB) / chunkBytes);
@@ -40,7 +49,9 @@ describe('chunkBudget', () => {
 
   it('gives staged objects all the room when alone, half of it next to plain ones', () => {
     expect(chunkBudget(MIB, [staged(GIB()), staged(GIB())]).stagedRoom).toBe(MAX_CHUNKS);
-    expect(chunkBudget(MIB, [staged(GIB()), plain(GIB()), whole(MIB)]).stagedRoom).toBe(Math.floor((MAX_CHUNKS - 2) / 2));
+    expect(chunkBudget(MIB, [staged(GIB()), plain(GIB()), whole(MIB)]).stagedRoom).toBe(
+      Math.floor((MAX_CHUNKS - 2) / 2),
+    );
   });
 });
 
@@ -61,6 +72,10 @@ describe('pieceBytes', () => {
 
   it('fails when staging needs more pieces than the import has chunks left, naming the object', () => {
     expect(() => pieceBytes(MIB, 400, 400, 's3://b/huge.gz')).toThrow(
-      expect.objectContaining({ name: 'SourceTooLargeError', message: expect.stringContaining('s3://b/huge.gz: staging it needs more than 400 pieces') }));
+      expect.objectContaining({
+        name: 'SourceTooLargeError',
+        message: expect.stringContaining('s3://b/huge.gz: staging it needs more than 400 pieces'),
+      }),
+    );
   });
 });

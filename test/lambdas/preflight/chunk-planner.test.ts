@@ -50,7 +50,7 @@ const lfsBefore = (data: Buffer, end: number): number => data.subarray(0, end).f
 function expectedChunks(data: Buffer, chunkBytes: number, from: number, firstLine: number): ByteRange[] {
   const boundaries = referenceBoundaries(data);
   const chunks: ByteRange[] = [];
-  for (let start = from; start < data.length; ) {
+  for (let start = from; start < data.length;) {
     const end = boundaries.find((b) => b >= start + chunkBytes) ?? data.length;
     chunks.push({ start, end, line: firstLine + lfsBefore(data, start) - lfsBefore(data, from) });
     start = end;

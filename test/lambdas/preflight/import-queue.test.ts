@@ -10,7 +10,10 @@ describe.each([
   // An earlier import into the same table: wait for it.
   { running: [run('exec-a', '2026-11-23T09:00:00.000Z')], behind: 'exec-a' },
   // An earlier import into another table, or one whose input could not be read: go.
-  { running: [run('exec-a', '2026-11-23T09:00:00.000Z', 'words'), run('exec-b', '2026-11-23T09:00:00.000Z', null)], behind: null },
+  {
+    running: [run('exec-a', '2026-11-23T09:00:00.000Z', 'words'), run('exec-b', '2026-11-23T09:00:00.000Z', null)],
+    behind: null,
+  },
   // A later import into the same table waits for this one, not the other way round.
   { running: [run('exec-z', '2026-11-23T11:00:00.000Z')], behind: null },
   // Same start time: the smaller id goes first, so two such imports never wait for each other.
@@ -41,6 +44,11 @@ describe('queuePosition over successive asks', () => {
 
   it('stops waiting once the earlier import is gone, keeping the time waited', () => {
     const waiting = queuePosition(self, 'ngrams', ahead, NOT_QUEUED, 5);
-    expect(queuePosition(self, 'ngrams', [], waiting, 5)).toEqual({ waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 5 });
+    expect(queuePosition(self, 'ngrams', [], waiting, 5)).toEqual({
+      waiting: false,
+      behind: null,
+      waitSeconds: 0,
+      waitedSeconds: 5,
+    });
   });
 });

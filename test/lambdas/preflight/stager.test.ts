@@ -15,8 +15,15 @@ async function* readFrom(offset: number) {
 function stage(overrides: Partial<StageParams> & { stored: Map<string, Buffer> }) {
   const { stored, ...rest } = overrides;
   return stageObject({
-    dialect: CSV, staging: 'stage/run-1', object: 3, from: { offset: 0, line: 1 }, read: readFrom,
-    pieceBytes: () => 4096, put: async (key, body) => void stored.set(key, body), shouldStop: () => false, ...rest,
+    dialect: CSV,
+    staging: 'stage/run-1',
+    object: 3,
+    from: { offset: 0, line: 1 },
+    read: readFrom,
+    pieceBytes: () => 4096,
+    put: async (key, body) => void stored.set(key, body),
+    shouldStop: () => false,
+    ...rest,
   });
 }
 

@@ -3,7 +3,12 @@ import { MAX_CHUNKS } from '../../../lambdas/preflight/chunk-budget.js';
 import { checkStateSize } from '../../../lambdas/preflight/state-size.js';
 import { resolveImportRequest } from '../../../lambdas/request/import-request.js';
 import type { ScanState, SourceEntry } from '../../../lambdas/request/workflow-payloads.js';
-import { MAX_SCAN_STATE_BYTES, MAX_SOURCES_STATE_BYTES, MAX_SOURCE_OBJECTS, STATE_PAYLOAD_LIMIT_BYTES } from '../../../lambdas/runtime/limits.js';
+import {
+  MAX_SCAN_STATE_BYTES,
+  MAX_SOURCES_STATE_BYTES,
+  MAX_SOURCE_OBJECTS,
+  STATE_PAYLOAD_LIMIT_BYTES,
+} from '../../../lambdas/runtime/limits.js';
 
 const ETAG = `"${'d41d8cd98f00b204e9800998ecf8427e'}"`;
 const entry = (name: string): SourceEntry => ({ key: name, size: 12_345_678, etag: ETAG });
@@ -25,14 +30,21 @@ function state(columns: number, width: number, objects: SourceEntry[]): ScanStat
     checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
     scanComplete: false,
     queue: { waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 0 },
-    lanes: { configured: 40, granted: 40, reason: "within half the account's 1000 unreserved Lambda concurrency (500)" },
+    lanes: {
+      configured: 40,
+      granted: 40,
+      reason: "within half the account's 1000 unreserved Lambda concurrency (500)",
+    },
   };
 }
 
 /** The most objects named like part-00000.csv.gz that fit the object list's budget. */
 function mostObjects(): SourceEntry[] {
   const objects: SourceEntry[] = [];
-  while (bytes([...objects, entry('part-00000.csv.gz')]) <= MAX_SOURCES_STATE_BYTES - 100 && objects.length < MAX_SOURCE_OBJECTS) {
+  while (
+    bytes([...objects, entry('part-00000.csv.gz')]) <= MAX_SOURCES_STATE_BYTES - 100 &&
+    objects.length < MAX_SOURCE_OBJECTS
+  ) {
     objects.push(entry(`part-${String(objects.length).padStart(5, '0')}.csv.gz`));
   }
   return objects;
@@ -47,8 +59,18 @@ describe('the workflow state at its largest (runtime/limits.ts)', () => {
     expect(() => checkStateSize(largest)).not.toThrow();
     // Every number at its 5 TiB worst: 13-digit offsets and lines, 10-digit counts per chunk.
     const big = 5_497_558_138_880;
-    const chunks = Array.from({ length: MAX_CHUNKS }, () => ({ start: big, end: big, line: big, object: MAX_SOURCE_OBJECTS - 1 }));
-    const chunkResults = Array.from({ length: MAX_CHUNKS }, (_, i) => ({ chunk: i, rows: 2_684_354_560, written: 2_684_354_560, rejected: 2_684_354_560 }));
+    const chunks = Array.from({ length: MAX_CHUNKS }, () => ({
+      start: big,
+      end: big,
+      line: big,
+      object: MAX_SOURCE_OBJECTS - 1,
+    }));
+    const chunkResults = Array.from({ length: MAX_CHUNKS }, (_, i) => ({
+      chunk: i,
+      rows: 2_684_354_560,
+      written: 2_684_354_560,
+      rejected: 2_684_354_560,
+    }));
     const afterMap = { ...largest, chunks, scanComplete: true, chunkResults };
     expect(bytes(chunks[0])).toBe(77);
     expect(bytes(chunkResults[999])).toBe(74);
@@ -61,11 +83,17 @@ describe('the workflow state at its largest (runtime/limits.ts)', () => {
   });
 
   it('fails when the object list is too long, naming its size, the folder and what to do', () => {
-    const objects = Array.from({ length: 400 }, (_, i) => entry(`a-rather-long-part-file-name-${i}-c000.snappy.csv.gz`));
-    expect(() => checkStateSize(state(4, 8, objects))).toThrow(expect.objectContaining({
-      name: 'InvalidRequestError',
-      message: expect.stringMatching(/prefix: the list of its 400 objects \(keys past their common folder "imports\/parts\/", sizes, ETags\) is [\d.]+ KiB, over the 40.0 KiB .*import sub-prefixes one by one/),
-    }));
+    const objects = Array.from({ length: 400 }, (_, i) =>
+      entry(`a-rather-long-part-file-name-${i}-c000.snappy.csv.gz`),
+    );
+    expect(() => checkStateSize(state(4, 8, objects))).toThrow(
+      expect.objectContaining({
+        name: 'InvalidRequestError',
+        message: expect.stringMatching(
+          /prefix: the list of its 400 objects \(keys past their common folder "imports\/parts\/", sizes, ETags\) is [\d.]+ KiB, over the 40.0 KiB .*import sub-prefixes one by one/,
+        ),
+      }),
+    );
   });
 
   it('fails when the header is too wide, as before', () => {

@@ -6,23 +6,30 @@ describe('importMetricsLine', () => {
   const values = { ItemsWritten: 975, ItemsRejected: 2, ThrottledRetries: 4, UnprocessedRetries: 3, InFlightLimit: 8 };
 
   it('is one line of EMF: namespace S3DdbImport, dimension StateMachine, five metrics with their units', () => {
-    const line = importMetricsLine({ stateMachine: 'imports', values, timestamp: 1_700_000_000_123, fields: { chunk: 3 } });
+    const line = importMetricsLine({
+      stateMachine: 'imports',
+      values,
+      timestamp: 1_700_000_000_123,
+      fields: { chunk: 3 },
+    });
     expect(line).not.toContain('\n');
     expect(JSON.parse(line)).toEqual({
       chunk: 3,
       _aws: {
         Timestamp: 1_700_000_000_123,
-        CloudWatchMetrics: [{
-          Namespace: 'S3DdbImport',
-          Dimensions: [['StateMachine']],
-          Metrics: [
-            { Name: 'ItemsWritten', Unit: 'Count' },
-            { Name: 'ItemsRejected', Unit: 'Count' },
-            { Name: 'ThrottledRetries', Unit: 'Count' },
-            { Name: 'UnprocessedRetries', Unit: 'Count' },
-            { Name: 'InFlightLimit', Unit: 'None' },
-          ],
-        }],
+        CloudWatchMetrics: [
+          {
+            Namespace: 'S3DdbImport',
+            Dimensions: [['StateMachine']],
+            Metrics: [
+              { Name: 'ItemsWritten', Unit: 'Count' },
+              { Name: 'ItemsRejected', Unit: 'Count' },
+              { Name: 'ThrottledRetries', Unit: 'Count' },
+              { Name: 'UnprocessedRetries', Unit: 'Count' },
+              { Name: 'InFlightLimit', Unit: 'None' },
+            ],
+          },
+        ],
       },
       StateMachine: 'imports',
       ...values,
@@ -31,7 +38,12 @@ describe('importMetricsLine', () => {
   });
 
   it('keeps the metrics when a log field has the same name as one of them', () => {
-    const line = importMetricsLine({ stateMachine: 'm', values, timestamp: 1, fields: { ItemsWritten: 'x', StateMachine: 'y' } });
+    const line = importMetricsLine({
+      stateMachine: 'm',
+      values,
+      timestamp: 1,
+      fields: { ItemsWritten: 'x', StateMachine: 'y' },
+    });
     expect(JSON.parse(line)).toMatchObject({ ItemsWritten: 975, StateMachine: 'm' });
   });
 });

@@ -1,7 +1,10 @@
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
-  ZSTD_MIN_NODE_VERSION, checkDecompressible, compressionOf, withoutCompressionSuffix,
+  ZSTD_MIN_NODE_VERSION,
+  checkDecompressible,
+  compressionOf,
+  withoutCompressionSuffix,
 } from '../../../lambdas/source/compression.js';
 import { decompressedFrom } from '../../../lambdas/source/decompressed-reader.js';
 
@@ -44,7 +47,9 @@ describe('zstd', () => {
     expect(() => checkDecompressible('zstd', 's3://b/x.zst', '20.20.2')).toThrow(
       expect.objectContaining({
         name: 'UnsupportedCompressionError',
-        message: expect.stringContaining(`s3://b/x.zst is zstd-compressed: decompressing it needs Node.js ${ZSTD_MIN_NODE_VERSION} or later`),
+        message: expect.stringContaining(
+          `s3://b/x.zst is zstd-compressed: decompressing it needs Node.js ${ZSTD_MIN_NODE_VERSION} or later`,
+        ),
       }),
     );
     const stream = decompressedFrom(once(Buffer.from('x')), 'zstd', { offset: 0, line: 1 }, 's3://b/x.zst');
@@ -54,6 +59,8 @@ describe('zstd', () => {
   it.runIf(hasZstd)('decompresses concatenated zstd frames as one stream', async () => {
     const compress = (zlib as unknown as Record<string, (b: Buffer) => Buffer>).zstdCompressSync;
     const data = Buffer.concat([compress(Buffer.from('a,b\n1,2\n')), compress(Buffer.from('3,4\n'))]);
-    expect(await collect(decompressedFrom(once(data), 'zstd', { offset: 0, line: 1 }, 's3://b/x.zst'))).toBe('a,b\n1,2\n3,4\n');
+    expect(await collect(decompressedFrom(once(data), 'zstd', { offset: 0, line: 1 }, 's3://b/x.zst'))).toBe(
+      'a,b\n1,2\n3,4\n',
+    );
   });
 });

@@ -41,7 +41,12 @@ describe('decompressedFrom', () => {
 
   it('on truncated data, ends at the last whole line before the cut and says where', async () => {
     const gz = gzipSync(TEXT);
-    const stream = decompressedFrom(pieces(gz.subarray(0, Math.floor(gz.length / 2)), 100), 'gzip', { offset: 0, line: 1 }, WHERE);
+    const stream = decompressedFrom(
+      pieces(gz.subarray(0, Math.floor(gz.length / 2)), 100),
+      'gzip',
+      { offset: 0, line: 1 },
+      WHERE,
+    );
     const read = await collect(stream);
     // Only whole lines, each as in the original: no short record is ever passed on.
     expect(read.length).toBeGreaterThan(0);

@@ -5,11 +5,23 @@ const ID = '01693685827463-2d8752fd';
 
 describe.each([
   // Where the export was written: found as named.
-  { named: `exp/AWSDynamoDB/${ID}/data/abc.json.gz`, folder: `exp/AWSDynamoDB/${ID}/`, expected: [`exp/AWSDynamoDB/${ID}/data/abc.json.gz`, `exp/AWSDynamoDB/${ID}/data/abc.json.gz`] },
+  {
+    named: `exp/AWSDynamoDB/${ID}/data/abc.json.gz`,
+    folder: `exp/AWSDynamoDB/${ID}/`,
+    expected: [`exp/AWSDynamoDB/${ID}/data/abc.json.gz`, `exp/AWSDynamoDB/${ID}/data/abc.json.gz`],
+  },
   // Copied under another prefix, layout kept: relative to the manifest's folder, past the export's own id.
-  { named: `exp/AWSDynamoDB/${ID}/data/abc.json.gz`, folder: `backup/t1/AWSDynamoDB/${ID}/`, expected: [`exp/AWSDynamoDB/${ID}/data/abc.json.gz`, `backup/t1/AWSDynamoDB/${ID}/data/abc.json.gz`] },
+  {
+    named: `exp/AWSDynamoDB/${ID}/data/abc.json.gz`,
+    folder: `backup/t1/AWSDynamoDB/${ID}/`,
+    expected: [`exp/AWSDynamoDB/${ID}/data/abc.json.gz`, `backup/t1/AWSDynamoDB/${ID}/data/abc.json.gz`],
+  },
   // Copied into a folder of another name: data/<file> under it.
-  { named: `AWSDynamoDB/${ID}/data/abc.json.gz`, folder: 'restore/', expected: [`AWSDynamoDB/${ID}/data/abc.json.gz`, 'restore/data/abc.json.gz'] },
+  {
+    named: `AWSDynamoDB/${ID}/data/abc.json.gz`,
+    folder: 'restore/',
+    expected: [`AWSDynamoDB/${ID}/data/abc.json.gz`, 'restore/data/abc.json.gz'],
+  },
 ])('candidateKeys($named) with the manifest in $folder', ({ named, folder, expected }) => {
   it('looks as named first, then relative to the manifest', () => {
     expect(candidateKeys(named, folder)).toEqual([...new Set(expected)]);
@@ -18,21 +30,38 @@ describe.each([
 
 describe('the manifests', () => {
   it('reads the data-file keys of manifest-files.json, one JSON object a line', () => {
-    const text = [`{"itemCount":3,"md5Checksum":"x","etag":"y","dataFileS3Key":"AWSDynamoDB/${ID}/data/a.json.gz"}`,
-      `{"itemCount":0,"md5Checksum":"x","etag":"y","dataFileS3Key":"AWSDynamoDB/${ID}/data/b.json.gz"}`, ''].join('\n');
-    expect(parseManifestFiles(text, 'm')).toEqual([`AWSDynamoDB/${ID}/data/a.json.gz`, `AWSDynamoDB/${ID}/data/b.json.gz`]);
+    const text = [
+      `{"itemCount":3,"md5Checksum":"x","etag":"y","dataFileS3Key":"AWSDynamoDB/${ID}/data/a.json.gz"}`,
+      `{"itemCount":0,"md5Checksum":"x","etag":"y","dataFileS3Key":"AWSDynamoDB/${ID}/data/b.json.gz"}`,
+      '',
+    ].join('\n');
+    expect(parseManifestFiles(text, 'm')).toEqual([
+      `AWSDynamoDB/${ID}/data/a.json.gz`,
+      `AWSDynamoDB/${ID}/data/b.json.gz`,
+    ]);
   });
 
   it('reads a full DynamoDB JSON export summary', () => {
-    const summary = { version: '2020-06-30', outputFormat: 'DYNAMODB_JSON', exportType: 'FULL_EXPORT', itemCount: 8, manifestFilesS3Key: `AWSDynamoDB/${ID}/manifest-files.json` };
-    expect(parseManifestSummary(JSON.stringify(summary), 'm')).toEqual({ manifestFilesS3Key: summary.manifestFilesS3Key, itemCount: 8 });
+    const summary = {
+      version: '2020-06-30',
+      outputFormat: 'DYNAMODB_JSON',
+      exportType: 'FULL_EXPORT',
+      itemCount: 8,
+      manifestFilesS3Key: `AWSDynamoDB/${ID}/manifest-files.json`,
+    };
+    expect(parseManifestSummary(JSON.stringify(summary), 'm')).toEqual({
+      manifestFilesS3Key: summary.manifestFilesS3Key,
+      itemCount: 8,
+    });
   });
 
   it.each([
     [{ outputFormat: 'ION' }, 'outputFormat "ION": only DYNAMODB_JSON exports can be imported'],
     [{ outputFormat: 'DYNAMODB_JSON', exportType: 'INCREMENTAL_EXPORT' }, 'only full exports can be imported'],
   ])('fails when the export is not a full DynamoDB JSON one (%j)', (summary, message) => {
-    expect(() => parseManifestSummary(JSON.stringify(summary), 's3://b/m')).toThrow(expect.objectContaining({ name: 'InvalidRequestError', message: expect.stringContaining(message) }));
+    expect(() => parseManifestSummary(JSON.stringify(summary), 's3://b/m')).toThrow(
+      expect.objectContaining({ name: 'InvalidRequestError', message: expect.stringContaining(message) }),
+    );
   });
 
   it('fails when a manifest is not JSON', () => {

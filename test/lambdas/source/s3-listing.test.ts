@@ -43,8 +43,11 @@ describe('listSourceObjects against MinIO', () => {
 
   beforeAll(async () => {
     bucket = await createBucket();
-    await Promise.all([...parts, 'in/_SUCCESS', 'in/.part-00000.csv.crc', 'in/'].map((key) =>
-      putText(bucket, key, key.endsWith('/') || key.endsWith('_SUCCESS') ? '' : 'a,b\n1,2\n')));
+    await Promise.all(
+      [...parts, 'in/_SUCCESS', 'in/.part-00000.csv.crc', 'in/'].map((key) =>
+        putText(bucket, key, key.endsWith('/') || key.endsWith('_SUCCESS') ? '' : 'a,b\n1,2\n'),
+      ),
+    );
   });
 
   it('lists every importable object across pages, in key order, with size and ETag', async () => {
@@ -62,6 +65,10 @@ describe('listSourceObjects against MinIO', () => {
   });
 
   it('finds nothing under a prefix that lists no keys', async () => {
-    expect(await listSourceObjects(send, bucket, 'nothing/', { max: 500, ownPrefixes: OWN })).toEqual({ objects: [], skipped: {}, overMax: false });
+    expect(await listSourceObjects(send, bucket, 'nothing/', { max: 500, ownPrefixes: OWN })).toEqual({
+      objects: [],
+      skipped: {},
+      overMax: false,
+    });
   });
 });

@@ -39,38 +39,56 @@ describe('AdaptiveLimit settles where the push-back puts it', () => {
       // Rounds of max(limit, 8) replies, all pushed back: 16 -> 8 (16 replies), -> 4, -> 2, -> 1 (8 each):
       // 16 + 3 x 8 = 40 replies to reach 1, where it stays.
       name: 'sustained push-back cuts to 1',
-      max: 16, phases: [phase(60, always)], settles: 1, reachedAfter: 40,
+      max: 16,
+      phases: [phase(60, always)],
+      settles: 1,
+      reachedAfter: 40,
     },
     {
       // Any 16 replies in a row hold at most 10 push-backs (3 per 5: 3 + 3 + 3 + 1), 10/16 = 62.5%, not
       // more than 3/4: every round grows (capped at 16), so scattered faults never cut the limit.
       name: 'scattered push-back (60%) keeps the limit at its maximum',
-      max: 16, phases: [phase(400, threeOfFive)], settles: 16, reachedAfter: 0,
+      max: 16,
+      phases: [phase(400, threeOfFive)],
+      settles: 16,
+      reachedAfter: 0,
     },
     {
       // 40 sustained replies take it to 1 (above). Then rounds of 8 hold at most 5 push-backs (62.5%): +1 per
       // round, 1 -> 8 in 7 rounds of 8 (56 replies), then 8 -> 16 in rounds of 8, 9, ..., 15 (92 replies):
       // back at 16 after 40 + 56 + 92 = 188 replies.
       name: 'scattered push-back after a sustained one climbs back to the maximum',
-      max: 16, phases: [phase(40, always), phase(200, threeOfFive)], settles: 16, reachedAfter: 188,
+      max: 16,
+      phases: [phase(40, always), phase(200, threeOfFive)],
+      settles: 16,
+      reachedAfter: 188,
     },
     {
       // 14 of 16 (87.5%), then 7 of 8 per round of 8: more than 3/4 every round, 16 -> 8 -> 4 -> 2 -> 1 in
       // 16 + 3 x 8 = 40 replies.
       name: 'refusal of 7 in 8 replies cuts like a sustained one',
-      max: 16, phases: [phase(80, sevenOfEight)], settles: 1, reachedAfter: 40,
+      max: 16,
+      phases: [phase(80, sevenOfEight)],
+      settles: 1,
+      reachedAfter: 40,
     },
     {
       // 12 of 16 is exactly 3/4, not more: no cut.
       name: 'push-back of exactly 3 in 4 does not cut',
-      max: 16, phases: [phase(160, threeOfFour)], settles: 16, reachedAfter: 0,
+      max: 16,
+      phases: [phase(160, threeOfFour)],
+      settles: 16,
+      reachedAfter: 0,
     },
     {
       // 40 sustained replies cut to 1; then clean replies grow it +1 per round of max(limit, 8): 1 -> 8 in
       // 7 rounds of 8 (56 replies), 8 -> 16 in 8 + 9 + ... + 15 = 92: 40 + 56 + 92 = 188, the same climb as
       // under scattered push-back (which never fills more than 3/4 of a round).
       name: 'clean replies after a sustained push-back restore the maximum',
-      max: 16, phases: [phase(40, always), phase(200, never)], settles: 16, reachedAfter: 188,
+      max: 16,
+      phases: [phase(40, always), phase(200, never)],
+      settles: 16,
+      reachedAfter: 188,
     },
   ])('$name', ({ max, phases, settles, reachedAfter }) => {
     it(`ends at ${settles}, reached after ${reachedAfter} replies and kept`, () => {

@@ -12,7 +12,10 @@ afterAll(async () => {
   client.destroy();
 });
 
-const throttle = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException' });
+const throttle = () =>
+  Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+    name: 'ProvisionedThroughputExceededException',
+  });
 
 describe('BatchWriter adaptive back-off', () => {
   it('cuts requests in flight while throttled, recovers after clean requests, and loses nothing', async () => {
@@ -33,7 +36,12 @@ describe('BatchWriter adaptive back-off', () => {
       }
     };
     const limits: number[] = [];
-    const writer = new BatchWriter({ table, send, maxInFlight: 16, retry: { maxAttempts: 50, baseDelayMs: 1, maxDelayMs: 2 } });
+    const writer = new BatchWriter({
+      table,
+      send,
+      maxInFlight: 16,
+      retry: { maxAttempts: 50, baseDelayMs: 1, maxDelayMs: 2 },
+    });
     for (let i = 0; i < 12_000; i++) {
       await writer.add({ pk: { S: `k${i}` }, n: { N: String(i) } }, `k${i}`);
       if (i % 25 === 0) limits.push(writer.inFlightLimit);
@@ -64,15 +72,26 @@ describe('BatchWriter retry budget', () => {
         await client.send(new BatchWriteItemCommand({ RequestItems: { [table2]: [first] } }));
         return { UnprocessedItems: rest.length ? { [table2]: rest } : {}, $metadata: {} };
       };
-      const writer = new BatchWriter({ table: table2, send: oneAtATime, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+      const writer = new BatchWriter({
+        table: table2,
+        send: oneAtATime,
+        retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+      });
       for (let i = 0; i < 25; i++) await writer.add({ pk: { S: `k${i}` } }, `k${i}`);
       await writer.flush(); // 25 replies, 24 of them partial: 2 attempts would fail if progress counted
       expect(writer.written).toBe(25);
 
       const nothing: SendBatchWrite = async (input) => ({ UnprocessedItems: input.RequestItems, $metadata: {} });
-      const stalled = new BatchWriter({ table: table2, send: nothing, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+      const stalled = new BatchWriter({
+        table: table2,
+        send: nothing,
+        retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+      });
       await stalled.add({ pk: { S: 'x' } }, 'x');
-      await expect(stalled.flush()).rejects.toMatchObject({ name: 'BatchWriteFailedError', message: expect.stringContaining('after 2 attempts') });
+      await expect(stalled.flush()).rejects.toMatchObject({
+        name: 'BatchWriteFailedError',
+        message: expect.stringContaining('after 2 attempts'),
+      });
     } finally {
       await client.send(new DeleteTableCommand({ TableName: table2 }));
     }

@@ -30,12 +30,14 @@ afterAll(() => client.destroy());
 
 async function createTable(): Promise<string> {
   const table = `batch-writer-${process.pid}-${Date.now()}-${tables.length}`;
-  await client.send(new CreateTableCommand({
-    TableName: table,
-    BillingMode: 'PAY_PER_REQUEST',
-    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-  }));
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    }),
+  );
   tables.push(table);
   return table;
 }
@@ -64,9 +66,10 @@ async function writeAll(writer: BatchWriter, puts: readonly Item[]): Promise<voi
 /** The last put of each key: what the table must hold. */
 const lastOfEachKey = (puts: readonly Item[]) => new Map(puts.map((item) => [item.pk.S!, item]));
 
-const throttle = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
-  name: 'ProvisionedThroughputExceededException',
-});
+const throttle = () =>
+  Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+    name: 'ProvisionedThroughputExceededException',
+  });
 
 describe('BatchWriter against DynamoDB Local', () => {
   it('writes 1,000 items, each landing exactly as given', async () => {
@@ -165,7 +168,10 @@ describe('BatchWriter against DynamoDB Local', () => {
     const sleep = vi.fn(noSleep);
     const writer = new BatchWriter({ table, send, retry: PATIENT, sleep });
     await writer.add({ other: { S: 'x' } }, 'x');
-    const failure = await writer.flush().then(() => undefined, (error: Error) => error);
+    const failure = await writer.flush().then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(failure?.name).toBe('BatchWriteFailedError');
     expect(failure?.message).toContain(`BatchWriteItem on ${table} failed`);
     expect((failure?.cause as Error).name).toBe('ValidationException');
@@ -187,7 +193,10 @@ describe('BatchWriter retry budget', () => {
     const sleep = vi.fn(noSleep);
     const writer = new BatchWriter({ table, send, retry, sleep, random: () => 1, maxInFlight: 1 });
     for (const item of items.slice(0, 3)) await writer.add(item, item.pk.S!);
-    const failure = await writer.flush().then(() => undefined, (error: Error) => error);
+    const failure = await writer.flush().then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(failure?.name).toBe('BatchWriteFailedError');
     expect(failure?.message).toBe(
       `3 items not written to ${table} after 4 attempts (last error: ProvisionedThroughputExceededException)`,
@@ -203,7 +212,10 @@ describe('BatchWriter retry budget', () => {
     const send = vi.fn<SendBatchWrite>(async (input) => ({ UnprocessedItems: input.RequestItems, $metadata: {} }));
     const writer = new BatchWriter({ table, send, retry, sleep: noSleep, maxInFlight: 1 });
     for (const item of items.slice(0, 25)) await writer.add(item, item.pk.S!); // the 25th sends a batch
-    const failure = await writer.flush().then(() => undefined, (error: Error) => error);
+    const failure = await writer.flush().then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(failure?.name).toBe('BatchWriteFailedError');
     expect(failure?.message).toBe(`25 items not written to ${table} after 4 attempts (still unprocessed)`);
     expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([0, 3]);

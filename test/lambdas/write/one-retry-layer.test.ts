@@ -1,4 +1,8 @@
-import { DeleteTableCommand, DescribeTableCommand, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteTableCommand,
+  DescribeTableCommand,
+  ProvisionedThroughputExceededException,
+} from '@aws-sdk/client-dynamodb';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sendBatchWrite } from '../../../lambdas/runtime/aws-io.js';
@@ -15,10 +19,11 @@ afterAll(async () => {
   client.destroy();
 });
 
-const throttle = () => Object.assign(
-  new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: { httpStatusCode: 400 } }),
-  { $retryable: { throttling: true } },
-);
+const throttle = () =>
+  Object.assign(
+    new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: { httpStatusCode: 400 } }),
+    { $retryable: { throttling: true } },
+  );
 
 /**
  * A fault where DynamoDB's reply would be: inside the SDK's retry (finalizeRequest, low priority), so the
@@ -26,14 +31,18 @@ const throttle = () => Object.assign(
  */
 function throttleFirst(times: number): Map<string, number> {
   const calls = new Map<string, number>();
-  const mw = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-    const name = context.commandName ?? '';
-    const n = (calls.get(name) ?? 0) + 1;
-    calls.set(name, n);
-    if (n <= times) throw throttle();
-    return next(args);
-  };
-  client.middlewareStack.add(mw as never, { step: 'finalizeRequest', priority: 'low', name: 'throttle-first' } as never);
+  const mw =
+    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      const name = context.commandName ?? '';
+      const n = (calls.get(name) ?? 0) + 1;
+      calls.set(name, n);
+      if (n <= times) throw throttle();
+      return next(args);
+    };
+  client.middlewareStack.add(
+    mw as never,
+    { step: 'finalizeRequest', priority: 'low', name: 'throttle-first' } as never,
+  );
   return calls;
 }
 
@@ -43,7 +52,9 @@ describe('one retry layer for BatchWriteItem', () => {
     const calls = throttleFirst(2);
     try {
       const send = sendBatchWrite(client);
-      await expect(send({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } })).rejects.toMatchObject({
+      await expect(
+        send({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } }),
+      ).rejects.toMatchObject({
         name: 'ProvisionedThroughputExceededException',
       });
       expect(calls.get('BatchWriteItemCommand')).toBe(1); // no hidden SDK attempts
@@ -71,7 +82,9 @@ describe('one retry layer for BatchWriteItem', () => {
     const { port } = silent.address() as { port: number };
     const hung = createDynamoDbClient({ dynamodbEndpoint: `http://127.0.0.1:${port}`, dynamodbRequestTimeoutMs: 300 });
     try {
-      const error = await sendBatchWrite(hung)({ RequestItems: { t: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } }).catch((e: Error) => e);
+      const error = await sendBatchWrite(hung)({
+        RequestItems: { t: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] },
+      }).catch((e: Error) => e);
       expect(error).toMatchObject({ name: 'TimeoutError' });
       expect(isRetryable(error)).toBe(true);
     } finally {

@@ -47,13 +47,16 @@ describe.each([
   [0, 40, 100, 64, 6400, 0], // uncapped stays uncapped
   [4000, 40, 100, 64, 6400, 100], // 100 chunks, 40 at a time: each running chunk takes 4,000 / 40
   [4000, 40, 8, 100, 800, 500], // 8 equal chunks all at once: 4,000 x 100 / 800
-  [4000, 40, 8, 30, 730, 4000 * 30 / 730], // the short last chunk takes less: all 8 end together
+  [4000, 40, 8, 30, 730, (4000 * 30) / 730], // the short last chunk takes less: all 8 end together
   [4000, 10, 1, 500, 500, 4000], // one chunk takes the whole cap
-])('chunkWriteRate(%d, %d, %d chunks, %d of %d bytes)', (maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes, share) => {
-  it(`is ${share} items/s`, () => {
-    expect(chunkWriteRate({ maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes })).toBeCloseTo(share, 9);
-  });
-});
+])(
+  'chunkWriteRate(%d, %d, %d chunks, %d of %d bytes)',
+  (maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes, share) => {
+    it(`is ${share} items/s`, () => {
+      expect(chunkWriteRate({ maxWriteRate, maxConcurrency, chunkCount, chunkBytes, dataBytes })).toBeCloseTo(share, 9);
+    });
+  },
+);
 
 describe('createChunkLimiter', () => {
   it('makes no limiter for an uncapped import', () => {

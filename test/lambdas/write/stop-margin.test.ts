@@ -26,9 +26,17 @@ describe('the import stop margin follows the retry policy and the request timeou
     // 27,550 back-off + 5,000 request timeout + 1,000 finish reserve = 33,550 (was a flat 30 s at most).
     { name: 'deployed defaults', inputs: { ...DEFAULT_WRITE_CONFIG, maxInFlight: 16, writeRate: 0 }, margin: 33_550 },
     // 290 + 1,000 + 1,000 = 2,290.
-    { name: 'a short ladder and a 1 s timeout', inputs: { retry: SMALL, requestTimeoutMs: 1000, maxInFlight: 16, writeRate: 0 }, margin: 2290 },
+    {
+      name: 'a short ladder and a 1 s timeout',
+      inputs: { retry: SMALL, requestTimeoutMs: 1000, maxInFlight: 16, writeRate: 0 },
+      margin: 2290,
+    },
     // Capped at 400 items/s: 16 batches x 25 items wait their turn for up to 400 / 400 = 1 s more: 34,550.
-    { name: 'a write cap of 400 items/s', inputs: { ...DEFAULT_WRITE_CONFIG, maxInFlight: 16, writeRate: 400 }, margin: 34_550 },
+    {
+      name: 'a write cap of 400 items/s',
+      inputs: { ...DEFAULT_WRITE_CONFIG, maxInFlight: 16, writeRate: 400 },
+      margin: 34_550,
+    },
   ])('margin for $name is $margin ms', ({ inputs, margin }) => {
     expect(importStopMarginMs(inputs)).toBe(margin);
   });
@@ -44,7 +52,10 @@ describe('the import stop margin follows the retry policy and the request timeou
     { totalMs: 1000, required: 2290, marginMs: 500, fits: false },
     // Nothing left (a late retry): no margin, no negative one.
     { totalMs: 0, required: 2290, marginMs: 0, fits: false },
-  ])('an invocation of $totalMs ms keeps $marginMs ms for a required $required', ({ totalMs, required, marginMs, fits }) => {
-    expect(fitStopMargin(required, totalMs)).toEqual({ marginMs, fits });
-  });
+  ])(
+    'an invocation of $totalMs ms keeps $marginMs ms for a required $required',
+    ({ totalMs, required, marginMs, fits }) => {
+      expect(fitStopMargin(required, totalMs)).toEqual({ marginMs, fits });
+    },
+  );
 });

@@ -12,7 +12,11 @@ import type { StandIn } from '../../e2e/control-plane/stand-in.js';
  * CloudWatch, which have no local server, are real SDK clients whose requests the stand-in records and answers.
  */
 export function cloudClients(standIn: StandIn): CloudClients {
-  const options = { endpoint: standIn.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' } };
+  const options = {
+    endpoint: standIn.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
+  };
   return {
     s3: createS3Client(),
     dynamodb: createDynamoDbClient(),
@@ -39,10 +43,13 @@ export function capture(interactive = false) {
 /** CloudFormation's DescribeStacks answer (query protocol XML) for a stack with these outputs. */
 export function describeStacksXml(stackName: string, outputs: Record<string, string>): { xml: string } {
   const members = Object.entries(outputs)
-    .map(([key, value]) => `<member><OutputKey>${key}</OutputKey><OutputValue>${escapeXml(value)}</OutputValue></member>`)
+    .map(
+      ([key, value]) => `<member><OutputKey>${key}</OutputKey><OutputValue>${escapeXml(value)}</OutputValue></member>`,
+    )
     .join('');
   return {
-    xml: '<DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeStacksResult><Stacks><member>' +
+    xml:
+      '<DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeStacksResult><Stacks><member>' +
       `<StackName>${stackName}</StackName><StackStatus>CREATE_COMPLETE</StackStatus><CreationTime>2025-01-01T00:00:00Z</CreationTime>` +
       `<Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult>` +
       '<ResponseMetadata><RequestId>stand-in</RequestId></ResponseMetadata></DescribeStacksResponse>',

@@ -30,12 +30,23 @@ afterAll(() => standIn.close());
 function deployedStack(watchedPrefixes: string[] = ['imports/ngrams/']) {
   standIn.requests.length = 0;
   standIn.answers = {
-    DescribeStacks: () => describeStacksXml('S3DdbImport', { StateMachineArn: MACHINE, BucketName: bucket, WatchedPrefixes: JSON.stringify(watchedPrefixes) }),
-    [START]: (body) => ({ executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${body.name}`, startDate: 1_741_944_413 }),
+    DescribeStacks: () =>
+      describeStacksXml('S3DdbImport', {
+        StateMachineArn: MACHINE,
+        BucketName: bucket,
+        WatchedPrefixes: JSON.stringify(watchedPrefixes),
+      }),
+    [START]: (body) => ({
+      executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${body.name}`,
+      startDate: 1_741_944_413,
+    }),
   };
 }
 
-const startRequests = () => standIn.requests.filter((r) => r.target === START).map((r) => r.body as { stateMachineArn: string; name: string; input: string });
+const startRequests = () =>
+  standIn.requests
+    .filter((r) => r.target === START)
+    .map((r) => r.body as { stateMachineArn: string; name: string; input: string });
 
 /** 11.4 MiB of TSV rows, different on every line: three 5 MiB parts (5 + 5 + 1.4). */
 async function bigTsv(): Promise<string> {
@@ -50,13 +61,21 @@ async function bigTsv(): Promise<string> {
 }
 
 describe('s3-ddb-import start <local file>', () => {
-  it('uploads the file in parallel parts to the stack\'s bucket byte for byte, then starts the execution with the request', async () => {
+  it("uploads the file in parallel parts to the stack's bucket byte for byte, then starts the execution with the request", async () => {
     deployedStack();
     const file = await bigTsv();
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const env = { ...process.env, AWS_ENDPOINT_URL_SFN: standIn.endpoint, AWS_ENDPOINT_URL_CLOUDFORMATION: standIn.endpoint };
-      execFile(process.execPath, [CLI, 'start', file, '--table', 'ngrams', '--types', 'year=N,count=N', '--part-mib', '5', '--json'],
-        { env, timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      const env = {
+        ...process.env,
+        AWS_ENDPOINT_URL_SFN: standIn.endpoint,
+        AWS_ENDPOINT_URL_CLOUDFORMATION: standIn.endpoint,
+      };
+      execFile(
+        process.execPath,
+        [CLI, 'start', file, '--table', 'ngrams', '--types', 'year=N,count=N', '--part-mib', '5', '--json'],
+        { env, timeout: 120_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
     });
     expect(run.code, run.stderr).toBe(0);
     // stderr is not a terminal here: plain progress lines, no escape codes
@@ -81,7 +100,11 @@ describe('s3-ddb-import start <local file>', () => {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: input.key }));
     expect(Buffer.from(await object.Body!.transformToByteArray()).equals(await readFile(file))).toBe(true);
     expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual({
-      status: 'RUNNING', executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${started.name}`, executionName: started.name, bucket, key: input.key,
+      status: 'RUNNING',
+      executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${started.name}`,
+      executionName: started.name,
+      bucket,
+      key: input.key,
     });
   });
 
@@ -106,13 +129,41 @@ describe('s3-ddb-import start <s3 source>', () => {
   it('sends a folder as `prefix`, and fills a --request file with the bucket, the prefix and the flags', async () => {
     deployedStack();
     const requestFile = join(dir, 'req.json');
-    await writeFile(requestFile, JSON.stringify({ bucket: 'other', key: 'ignored.csv', table: 'words', format: { delimiter: ';' }, types: { n: 'N' }, chunkMiB: 8 }));
+    await writeFile(
+      requestFile,
+      JSON.stringify({
+        bucket: 'other',
+        key: 'ignored.csv',
+        table: 'words',
+        format: { delimiter: ';' },
+        types: { n: 'N' },
+        chunkMiB: 8,
+      }),
+    );
     const { output, out } = capture();
-    const command = parseStartCommand(['s3://my-bucket/exports/2025/', '--request', requestFile, '--types', 'm=BOOL', '--max-write-rate', '500']);
+    const command = parseStartCommand([
+      's3://my-bucket/exports/2025/',
+      '--request',
+      requestFile,
+      '--types',
+      'm=BOOL',
+      '--max-write-rate',
+      '500',
+    ]);
 
-    expect(await runStartCommand(command, cloudClients(standIn), output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
+    expect(await runStartCommand(command, cloudClients(standIn), output, () => new Date('2025-03-14T09:26:53Z'))).toBe(
+      0,
+    );
     const [started] = startRequests();
-    const expected = { bucket: 'my-bucket', prefix: 'exports/2025/', table: 'words', format: { delimiter: ';' }, types: { n: 'N', m: 'BOOL' }, chunkMiB: 8, maxWriteRate: 500 };
+    const expected = {
+      bucket: 'my-bucket',
+      prefix: 'exports/2025/',
+      table: 'words',
+      format: { delimiter: ';' },
+      types: { n: 'N', m: 'BOOL' },
+      chunkMiB: 8,
+      maxWriteRate: 500,
+    };
     expect(JSON.parse(started.input)).toEqual(expected);
     expect(started.name).toBe(executionName(JSON.parse(started.input), new Date('2025-03-14T09:26:53Z')));
     expect(started.name).toMatch(/^words-2025-20250314-092653-[0-9a-f]{6}$/);
@@ -121,7 +172,15 @@ describe('s3-ddb-import start <s3 source>', () => {
 
   it('fails when the request is invalid, naming every wrong field, before starting anything', async () => {
     deployedStack();
-    const command = parseStartCommand(['s3://my-bucket/a.csv', '--table', 'ngrams', '--delimiter', ';;', '--chunk-mib', '0.5']);
+    const command = parseStartCommand([
+      's3://my-bucket/a.csv',
+      '--table',
+      'ngrams',
+      '--delimiter',
+      ';;',
+      '--chunk-mib',
+      '0.5',
+    ]);
     await expect(runStartCommand(command, cloudClients(standIn), capture().output)).rejects.toThrow(
       'invalid request: format.delimiter: must be one character other than a newline, got ";;"',
     );
@@ -132,11 +191,20 @@ describe('s3-ddb-import start <s3 source>', () => {
 describe('execution names', () => {
   it.each([
     // table, then the object's name without its extension, the UTC second, 6 hex of the input
-    [{ bucket: 'b', key: 'imports/googlebooks-1gram.tsv', table: 'ngrams' }, /^ngrams-googlebooks-1gram-20250314-092653-[0-9a-f]{6}$/],
+    [
+      { bucket: 'b', key: 'imports/googlebooks-1gram.tsv', table: 'ngrams' },
+      /^ngrams-googlebooks-1gram-20250314-092653-[0-9a-f]{6}$/,
+    ],
     // spaces, dots and other characters Step Functions refuses (or CloudWatch logging dislikes) become '-'
-    [{ bucket: 'b', key: 'my data/Q1 report (final).csv', table: 'sales.eu' }, /^sales-eu-Q1-report-final-20250314-092653-[0-9a-f]{6}$/],
+    [
+      { bucket: 'b', key: 'my data/Q1 report (final).csv', table: 'sales.eu' },
+      /^sales-eu-Q1-report-final-20250314-092653-[0-9a-f]{6}$/,
+    ],
     // long names are cut so the whole stays within 80 characters
-    [{ bucket: 'b', key: `${'x'.repeat(200)}.csv`, table: 't'.repeat(200) }, /^t{24}-x{24}-20250314-092653-[0-9a-f]{6}$/],
+    [
+      { bucket: 'b', key: `${'x'.repeat(200)}.csv`, table: 't'.repeat(200) },
+      /^t{24}-x{24}-20250314-092653-[0-9a-f]{6}$/,
+    ],
   ])('names %j readably', (request, pattern) => {
     const name = executionName(request, new Date('2025-03-14T09:26:53.123Z'));
     expect(name).toMatch(pattern);
@@ -161,7 +229,9 @@ describe('a local folder', () => {
     await writeFile(join(folder, '.DS_Store'), 'junk');
     const command = parseStartCommand([folder, '--table', 'ngrams']);
 
-    expect(await runStartCommand(command, cloudClients(standIn), capture().output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
+    expect(
+      await runStartCommand(command, cloudClients(standIn), capture().output, () => new Date('2025-03-14T09:26:53Z')),
+    ).toBe(0);
     const input = JSON.parse(startRequests()[0].input) as StartRequest;
     expect(input).toEqual({ bucket, prefix: 's3-ddb-import/uploads/20250314-092653/daily/', table: 'ngrams' });
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: input.prefix }));
@@ -176,16 +246,39 @@ describe('s3-ddb-import start --follow', () => {
     standIn.answers['AWSStepFunctions.DescribeExecution'] = (body) => {
       described++;
       const name = String(body.executionArn).split(':').pop();
-      const output = { status: 'SUCCEEDED', bucket, key: 'k.csv', table: 'ngrams', rows: 3, written: 3, rejected: 0, chunks: 1, rejectsKey: null, reportKey: 'r' };
-      return { executionArn: body.executionArn, stateMachineArn: MACHINE, name, status: 'SUCCEEDED', startDate: 1_741_944_413, stopDate: 1_741_944_415, input: '{}', output: JSON.stringify(output) };
+      const output = {
+        status: 'SUCCEEDED',
+        bucket,
+        key: 'k.csv',
+        table: 'ngrams',
+        rows: 3,
+        written: 3,
+        rejected: 0,
+        chunks: 1,
+        rejectsKey: null,
+        reportKey: 'r',
+      };
+      return {
+        executionArn: body.executionArn,
+        stateMachineArn: MACHINE,
+        name,
+        status: 'SUCCEEDED',
+        startDate: 1_741_944_413,
+        stopDate: 1_741_944_415,
+        input: '{}',
+        output: JSON.stringify(output),
+      };
     };
     const { output, out } = capture();
     const command = parseStartCommand(['s3://my-bucket/k.csv', '--table', 'ngrams', '--follow', '--poll-s', '0.001']);
 
-    expect(await runStartCommand(command, cloudClients(standIn), output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
+    expect(await runStartCommand(command, cloudClients(standIn), output, () => new Date('2025-03-14T09:26:53Z'))).toBe(
+      0,
+    );
     const [started] = startRequests();
-    expect(standIn.requests.filter((r) => r.target === 'AWSStepFunctions.DescribeExecution').map((r) => r.body))
-      .toEqual([{ executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${started.name}` }]);
+    expect(
+      standIn.requests.filter((r) => r.target === 'AWSStepFunctions.DescribeExecution').map((r) => r.body),
+    ).toEqual([{ executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${started.name}` }]);
     expect(described).toBe(1);
     expect(out).toEqual(['SUCCEEDED: 3 rows, 3 written, 0 rejected, 1 chunks into ngrams in 2.0 s (2 items/s)']);
   });

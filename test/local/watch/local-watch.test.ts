@@ -17,7 +17,10 @@ async function watching() {
   const waiters: { key: string; resolve: (e: WatchEvent) => void }[] = [];
   const watch = await startLocalWatch({
     watches: [{ prefix: 'imports/ngrams/', table, types: { ...TYPES } }],
-    bucket, region: 'us-east-1', wiring: createWiring(), pollIntervalMs: POLL_MS,
+    bucket,
+    region: 'us-east-1',
+    wiring: createWiring(),
+    pollIntervalMs: POLL_MS,
     onEvent: (event) => {
       events.push(event);
       if (event.type !== 'done' && event.type !== 'failed') return;
@@ -46,7 +49,10 @@ describe('local watch on DynamoDB Local and MinIO', () => {
     const finished = w.finished('imports/ngrams/1gram.tsv');
     await putText(w.bucket, 'imports/ngrams/1gram.tsv', text);
 
-    expect(await finished).toMatchObject({ type: 'done', summary: { status: 'SUCCEEDED', rows: 1000, written: 1000, rejected: 0 } });
+    expect(await finished).toMatchObject({
+      type: 'done',
+      summary: { status: 'SUCCEEDED', rows: 1000, written: 1000, rejected: 0 },
+    });
     await expectTableMatches(w.table, rows);
     expect(w.events.filter((e) => e.type === 'upload').map((e) => e.key)).toEqual(['imports/ngrams/1gram.tsv']);
     // The request is the watch's, with the bucket and key of the upload: what the EventBridge rule would send.
@@ -87,7 +93,11 @@ describe('local watch on DynamoDB Local and MinIO', () => {
     const events: WatchEvent[] = [];
     watch = await startLocalWatch({
       watches: [{ prefix: 'imports/ngrams/', table, types: { ...TYPES } }],
-      bucket, region: 'us-east-1', wiring: createWiring(), pollIntervalMs: POLL_MS, onEvent: (e) => events.push(e),
+      bucket,
+      region: 'us-east-1',
+      wiring: createWiring(),
+      pollIntervalMs: POLL_MS,
+      onEvent: (e) => events.push(e),
     });
     // A later upload is imported; the old object never is.
     const done = new Promise<void>((resolve) => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { csvParseOptions, isBlankRecord, parseRecords, type RawRecord } from '../../../../lambdas/formats/csv/csv-records.js';
+import {
+  csvParseOptions,
+  isBlankRecord,
+  parseRecords,
+  type RawRecord,
+} from '../../../../lambdas/formats/csv/csv-records.js';
 
 const CSV = csvParseOptions({ delimiter: ',', quote: '"' });
 
@@ -32,7 +37,12 @@ describe('parseRecords', () => {
     const records = recordsOf('id,name\n', '1,alpha\n', '2,"beta"\n', '3,gamma');
     const parsed = parseRecords(records, CSV);
     expect(parsed.map((p) => p.record)).toEqual(records);
-    expect(outcomes(records)).toEqual([['id', 'name'], ['1', 'alpha'], ['2', 'beta'], ['3', 'gamma']]);
+    expect(outcomes(records)).toEqual([
+      ['id', 'name'],
+      ['1', 'alpha'],
+      ['2', 'beta'],
+      ['3', 'gamma'],
+    ]);
   });
 
   it('returns nothing for no records', () => {
@@ -52,7 +62,11 @@ describe('parseRecords', () => {
 
   it('reads a quote after a closing quote as literal text (relax_quotes), not as an error', () => {
     // csv-parse 7 with relax_quotes keeps `"z"w` as it is; the row is not rejected.
-    expect(outcomes(recordsOf('p,1\n', 'q,"z"w\n', 'r,3\n'))).toEqual([['p', '1'], ['q', '"z"w'], ['r', '3']]);
+    expect(outcomes(recordsOf('p,1\n', 'q,"z"w\n', 'r,3\n'))).toEqual([
+      ['p', '1'],
+      ['q', '"z"w'],
+      ['r', '3'],
+    ]);
   });
 
   it('rejects invalid UTF-8 naming the byte offset in the object, and keeps the other records', () => {
@@ -70,12 +84,18 @@ describe('parseRecords', () => {
   });
 
   it('drops the CR of CRLF records', () => {
-    expect(outcomes(recordsOf('a,b\r\n', 'c,"d"\r\n'))).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(outcomes(recordsOf('a,b\r\n', 'c,"d"\r\n'))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('reads quoted commas, doubled quotes and newlines, and keeps a quote inside an unquoted field', () => {
     const records = recordsOf('"x,y","say ""hi""","l1\nl2\r\nl3"\n', 'ab"c,"",é東京😀\n');
-    expect(outcomes(records)).toEqual([['x,y', 'say "hi"', 'l1\nl2\r\nl3'], ['ab"c', '', 'é東京😀']]);
+    expect(outcomes(records)).toEqual([
+      ['x,y', 'say "hi"', 'l1\nl2\r\nl3'],
+      ['ab"c', '', 'é東京😀'],
+    ]);
   });
 
   it('keeps fields of every count: the row mapper judges the count', () => {
@@ -84,22 +104,27 @@ describe('parseRecords', () => {
 
   it('treats quotes as data when quoting is off', () => {
     const tsv = csvParseOptions({ delimiter: '\t', quote: '' });
-    expect(outcomes(recordsOf('"a\tb"\n', 'c""\t"\n'), tsv)).toEqual([['"a', 'b"'], ['c""', '"']]);
+    expect(outcomes(recordsOf('"a\tb"\n', 'c""\t"\n'), tsv)).toEqual([
+      ['"a', 'b"'],
+      ['c""', '"'],
+    ]);
   });
 });
 
-describe.each([
-  // Nothing but a line ending: a blank line, skipped.
-  { raw: '', blank: true },
-  { raw: '\n', blank: true },
-  { raw: '\r\n', blank: true },
-  // Anything else is a record, even if its fields are empty or white.
-  { raw: ' \n', blank: false },
-  { raw: ',\n', blank: false },
-  { raw: '""\n', blank: false },
-  { raw: '\r', blank: false },
-  { raw: 'a', blank: false },
-].map((row) => ({ ...row, shown: JSON.stringify(row.raw) })))('isBlankRecord($shown)', ({ raw, blank }) => {
+describe.each(
+  [
+    // Nothing but a line ending: a blank line, skipped.
+    { raw: '', blank: true },
+    { raw: '\n', blank: true },
+    { raw: '\r\n', blank: true },
+    // Anything else is a record, even if its fields are empty or white.
+    { raw: ' \n', blank: false },
+    { raw: ',\n', blank: false },
+    { raw: '""\n', blank: false },
+    { raw: '\r', blank: false },
+    { raw: 'a', blank: false },
+  ].map((row) => ({ ...row, shown: JSON.stringify(row.raw) })),
+)('isBlankRecord($shown)', ({ raw, blank }) => {
   it(`is ${blank}`, () => {
     expect(isBlankRecord(Buffer.from(raw))).toBe(blank);
   });

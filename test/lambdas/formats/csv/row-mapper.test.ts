@@ -84,12 +84,19 @@ describe.each<{ name: string; fields: string[]; item: Item }>([
     name: 'every type',
     fields: ['a', '1', 'Ann', '3.5', 'TRUE', '{"x":[1,"y",null,false],"z":{}}'],
     item: {
-      ...KEYS, name: { S: 'Ann' }, qty: { N: '3.5' }, flag: { BOOL: true },
+      ...KEYS,
+      name: { S: 'Ann' },
+      qty: { N: '3.5' },
+      flag: { BOOL: true },
       doc: { M: { x: { L: [{ N: '1' }, { S: 'y' }, { NULL: true }, { BOOL: false }] }, z: { M: {} } } },
     },
   },
   // A JSON scalar at the top is that scalar's attribute.
-  { name: 'JSON null', fields: ['a', '1', '', '', 'false', 'null'], item: { ...KEYS, flag: { BOOL: false }, doc: { NULL: true } } },
+  {
+    name: 'JSON null',
+    fields: ['a', '1', '', '', 'false', 'null'],
+    item: { ...KEYS, flag: { BOOL: false }, doc: { NULL: true } },
+  },
   // Empty non-key fields are left out of the item, not written as empty strings.
   { name: 'empty non-key fields', fields: ['a', '1', '', '', '', ''], item: KEYS },
   // Text is kept exactly: no trimming, and a number-looking S stays S. N keeps the file's spelling.
@@ -104,8 +111,24 @@ describe.each<{ name: string; fields: string[]; item: Item }>([
   // JSON numbers keep their text: 38 digits would round through a double to 12345678901234567000...
   {
     name: 'JSON numbers exactly as written',
-    fields: ['a', '1', '', '', '', '{"big":12345678901234567890123456789012345678,"f":0.1000000000000000055511151231257827,"e":-1.5E+3}'],
-    item: { ...KEYS, doc: { M: { big: { N: '12345678901234567890123456789012345678' }, f: { N: '0.1000000000000000055511151231257827' }, e: { N: '-1.5E+3' } } } },
+    fields: [
+      'a',
+      '1',
+      '',
+      '',
+      '',
+      '{"big":12345678901234567890123456789012345678,"f":0.1000000000000000055511151231257827,"e":-1.5E+3}',
+    ],
+    item: {
+      ...KEYS,
+      doc: {
+        M: {
+          big: { N: '12345678901234567890123456789012345678' },
+          f: { N: '0.1000000000000000055511151231257827' },
+          e: { N: '-1.5E+3' },
+        },
+      },
+    },
   },
 ])('createRowMapper maps $name', ({ fields, item }) => {
   it('to the expected item', () => {
@@ -113,16 +136,27 @@ describe.each<{ name: string; fields: string[]; item: Item }>([
   });
 });
 
-
 describe.each([
   // Only true and false are booleans; nothing is guessed.
-  { name: 'a BOOL is "maybe"', fields: ['a', '1', '', '', 'maybe', ''], reason: 'column "flag": not a boolean (true or false): "maybe"' },
+  {
+    name: 'a BOOL is "maybe"',
+    fields: ['a', '1', '', '', 'maybe', ''],
+    reason: 'column "flag": not a boolean (true or false): "maybe"',
+  },
   // A key attribute cannot be left out.
   { name: 'the partition key is empty', fields: ['', '1', 'x', '', '', ''], reason: 'key attribute "pk" is empty' },
   { name: 'the sort key is empty', fields: ['a', '', 'x', '', '', ''], reason: 'key attribute "sk" is empty' },
   // The table types sk as N, whatever `types` says; text there is rejected, not stored as S.
-  { name: 'a key typed N by the table holds text', fields: ['a', 'one', '', '', '', ''], reason: 'column "sk": not a number: "one"' },
-  { name: 'an N field holds 1,000', fields: ['a', '1', '', '1,000', '', ''], reason: 'column "qty": not a number: "1,000"' },
+  {
+    name: 'a key typed N by the table holds text',
+    fields: ['a', 'one', '', '', '', ''],
+    reason: 'column "sk": not a number: "one"',
+  },
+  {
+    name: 'an N field holds 1,000',
+    fields: ['a', '1', '', '1,000', '', ''],
+    reason: 'column "qty": not a number: "1,000"',
+  },
   // Seven fields for six columns.
   { name: 'there are too many fields', fields: ['a', '1', '', '', '', '', 'x'], reason: 'expected 6 fields, got 7' },
   { name: 'the JSON does not parse', fields: ['a', '1', '', '', '', '{x:1}'], reason: 'column "doc": invalid JSON: ' },
@@ -132,14 +166,34 @@ describe.each([
     fields: ['a', '1', '', '', '', '[1e400]'],
     reason: 'column "doc": JSON that DynamoDB cannot store: number 1e400 is outside',
   },
-  { name: 'a JSON number is too small', fields: ['a', '1', '', '', '', '{"v":1e-200}'], reason: 'number 1e-200 is outside' },
+  {
+    name: 'a JSON number is too small',
+    fields: ['a', '1', '', '', '', '{"v":1e-200}'],
+    reason: 'number 1e-200 is outside',
+  },
   // JSON.parse read 1e-400 as 0 and stored a zero; read exactly it is out of range.
-  { name: 'a JSON number underflows a double', fields: ['a', '1', '', '', '', '[1e-400]'], reason: 'number 1e-400 is outside' },
+  {
+    name: 'a JSON number underflows a double',
+    fields: ['a', '1', '', '', '', '[1e-400]'],
+    reason: 'number 1e-400 is outside',
+  },
   // 39 significant digits: DynamoDB would round it.
-  { name: 'a JSON number has 39 digits', fields: ['a', '1', '', '', '', '[123456789012345678901234567890123456789]'], reason: 'has 39 significant digits' },
-  { name: 'a JSON object has an empty key', fields: ['a', '1', '', '', '', '{"":1}'], reason: 'an object key is empty' },
+  {
+    name: 'a JSON number has 39 digits',
+    fields: ['a', '1', '', '', '', '[123456789012345678901234567890123456789]'],
+    reason: 'has 39 significant digits',
+  },
+  {
+    name: 'a JSON object has an empty key',
+    fields: ['a', '1', '', '', '', '{"":1}'],
+    reason: 'an object key is empty',
+  },
   // One level more than the deepest accepted above.
-  { name: 'JSON nests 32 levels', fields: ['a', '1', '', '', '', nested(32)], reason: "nested deeper than DynamoDB's 31 levels" },
+  {
+    name: 'JSON nests 32 levels',
+    fields: ['a', '1', '', '', '', nested(32)],
+    reason: "nested deeper than DynamoDB's 31 levels",
+  },
 ])('createRowMapper', ({ name, fields, reason }) => {
   it(`fails when ${name}`, () => {
     const mapped = mapRow(fields);

@@ -8,16 +8,39 @@ describe.each<{ name: string; text: string; value: AttributeValue }>([
   {
     name: 'every type',
     text: '{"m":{"a":1},"l":[true,false,null],"s":"x","n":-2.5}',
-    value: { M: { m: { M: { a: { N: '1' } } }, l: { L: [{ BOOL: true }, { BOOL: false }, { NULL: true }] }, s: { S: 'x' }, n: { N: '-2.5' } } },
+    value: {
+      M: {
+        m: { M: { a: { N: '1' } } },
+        l: { L: [{ BOOL: true }, { BOOL: false }, { NULL: true }] },
+        s: { S: 'x' },
+        n: { N: '-2.5' },
+      },
+    },
   },
   // 38 digits, the most DynamoDB keeps: a double would give 12345678901234567000000000000000000000.
-  { name: 'a 38-digit integer', text: '12345678901234567890123456789012345678', value: { N: '12345678901234567890123456789012345678' } },
+  {
+    name: 'a 38-digit integer',
+    text: '12345678901234567890123456789012345678',
+    value: { N: '12345678901234567890123456789012345678' },
+  },
   // A fraction a double cannot hold (0.1 is 0.1000000000000000055511151231257827... as a double).
-  { name: 'a 38-digit fraction', text: '0.12345678901234567890123456789012345678', value: { N: '0.12345678901234567890123456789012345678' } },
+  {
+    name: 'a 38-digit fraction',
+    text: '0.12345678901234567890123456789012345678',
+    value: { N: '0.12345678901234567890123456789012345678' },
+  },
   // The number's own spelling is kept, exponent and all: DynamoDB normalises it, not us.
-  { name: 'an exponent', text: '[1E+125, 1e-130, -0, 0.50]', value: { L: [{ N: '1E+125' }, { N: '1e-130' }, { N: '-0' }, { N: '0.50' }] } },
+  {
+    name: 'an exponent',
+    text: '[1E+125, 1e-130, -0, 0.50]',
+    value: { L: [{ N: '1E+125' }, { N: '1e-130' }, { N: '-0' }, { N: '0.50' }] },
+  },
   // Escapes, a \u escape, a surrogate pair spelled as two escapes, and raw UTF-8.
-  { name: 'escapes', text: '"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00é😀"', value: { S: 'a"b\\c/d\b\f\n\r\té😀é😀' } },
+  {
+    name: 'escapes',
+    text: '"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00é😀"',
+    value: { S: 'a"b\\c/d\b\f\n\r\té😀é😀' },
+  },
   // Whitespace around tokens is allowed; an empty object and array stay empty.
   { name: 'whitespace', text: ' \t{ "a" : [ ] ,\r\n "b" : { } } ', value: { M: { a: { L: [] }, b: { M: {} } } } },
   // A repeated member keeps the last value, as JSON.parse does.
@@ -46,7 +69,9 @@ describe('parseJsonAttribute', () => {
       if (kind === 'b') return random() < 0.5;
       if (kind === 'z') return null;
       if (kind === 'a') return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i}`, randomValue(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i}`, randomValue(depth + 1)]),
+      );
     };
     // The attribute JSON.parse's value should become; String(n) is exact for these numbers.
     const reference = (value: unknown): AttributeValue => {
@@ -98,12 +123,24 @@ const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
 describe.each([
   // Out of DynamoDB's range: JSON.parse gives Infinity and 0, and 0 was silently stored before.
-  { name: 'a number is too large', text: '[1e400]', message: "number 1e400 is outside DynamoDB's range (1E-130 to 9.99E+125)" },
+  {
+    name: 'a number is too large',
+    text: '[1e400]',
+    message: "number 1e400 is outside DynamoDB's range (1E-130 to 9.99E+125)",
+  },
   { name: 'a number is too small', text: '{"v":1e-400}', message: 'number 1e-400 is outside' },
-  { name: 'a number has 39 digits', text: '123456789012345678901234567890123456789', message: 'has 39 significant digits; DynamoDB keeps 38' },
+  {
+    name: 'a number has 39 digits',
+    text: '123456789012345678901234567890123456789',
+    message: 'has 39 significant digits; DynamoDB keeps 38',
+  },
   // Long fractions are checked too (more than 38 characters without an exponent).
   { name: 'a fraction has 39 digits', text: `0.${'1'.repeat(39)}`, message: 'has 39 significant digits' },
-  { name: 'an object key is empty', text: '{"":1}', message: 'an object key is empty; DynamoDB refuses empty attribute names' },
+  {
+    name: 'an object key is empty',
+    text: '{"":1}',
+    message: 'an object key is empty; DynamoDB refuses empty attribute names',
+  },
   { name: 'a string holds a lone surrogate', text: '"\\ud800x"', message: 'lone UTF-16 surrogate (\\ud800)' },
   { name: 'a low surrogate comes first', text: '"\\udc00\\ud800"', message: 'lone UTF-16 surrogate (\\udc00)' },
   // 32 levels of lists in one attribute: DynamoDB nests 32 levels counting the item.

@@ -23,15 +23,26 @@ describe.each<{ name: string; line: string; item: Item; key?: string }>([
     name: 'every attribute type',
     line: '{"pk":"a","sk":1,"s":"x","n":-2.5,"t":true,"f":false,"z":null,"l":[1,"two",[]],"m":{"in":{"deep":null}}}',
     item: {
-      pk: { S: 'a' }, sk: { N: '1' }, s: { S: 'x' }, n: { N: '-2.5' }, t: { BOOL: true }, f: { BOOL: false }, z: { NULL: true },
-      l: { L: [{ N: '1' }, { S: 'two' }, { L: [] }] }, m: { M: { in: { M: { deep: { NULL: true } } } } },
+      pk: { S: 'a' },
+      sk: { N: '1' },
+      s: { S: 'x' },
+      n: { N: '-2.5' },
+      t: { BOOL: true },
+      f: { BOOL: false },
+      z: { NULL: true },
+      l: { L: [{ N: '1' }, { S: 'two' }, { L: [] }] },
+      m: { M: { in: { M: { deep: { NULL: true } } } } },
     },
   },
   // 38 digits land as written, in a key and in a value: JSON.parse would round both.
   {
     name: 'a 38-digit number',
     line: '{"pk":"a","sk":12345678901234567890123456789012345678,"v":0.12345678901234567890123456789012345678}',
-    item: { pk: { S: 'a' }, sk: { N: '12345678901234567890123456789012345678' }, v: { N: '0.12345678901234567890123456789012345678' } },
+    item: {
+      pk: { S: 'a' },
+      sk: { N: '12345678901234567890123456789012345678' },
+      v: { N: '0.12345678901234567890123456789012345678' },
+    },
     key: 'a\u000012345678901234567890123456789012345678e0',
   },
   // An empty string is a value (DynamoDB stores empty non-key strings), unlike an empty CSV field.
@@ -39,7 +50,12 @@ describe.each<{ name: string; line: string; item: Item; key?: string }>([
   // CRLF line endings and spaces around the object are whitespace to JSON.
   { name: 'a CRLF line', line: '  {"pk":"a","sk":1}  \r', item: { pk: { S: 'a' }, sk: { N: '1' } } },
   // Two spellings of one N key give one dedupe key, so last-wins holds inside a batch.
-  { name: 'an N key spelled 1.0', line: '{"pk":"a","sk":1.0}', item: { pk: { S: 'a' }, sk: { N: '1.0' } }, key: 'a\u00001e0' },
+  {
+    name: 'an N key spelled 1.0',
+    line: '{"pk":"a","sk":1.0}',
+    item: { pk: { S: 'a' }, sk: { N: '1.0' } },
+    key: 'a\u00001e0',
+  },
 ])('JSON Lines maps $name', ({ line, item, key = 'a\u00001e0' }) => {
   it('to the item the line holds', () => {
     expect(mapOne(line)).toEqual({ ok: true, item, key });
@@ -48,9 +64,17 @@ describe.each<{ name: string; line: string; item: Item; key?: string }>([
 
 describe.each([
   // Not JSON: the reason says what and at which column; the importer adds line and byte offset.
-  { name: 'a line is not JSON', line: '{"pk":"a",sk:1}', reason: 'invalid JSON: expected a string key "s" at column 11' },
+  {
+    name: 'a line is not JSON',
+    line: '{"pk":"a",sk:1}',
+    reason: 'invalid JSON: expected a string key "s" at column 11',
+  },
   // Column 18: past the line's LF, which is whitespace to JSON.
-  { name: 'a line is cut short', line: '{"pk":"a","sk":1', reason: "invalid JSON: expected ',' or '}' at column 18, where the text ends" },
+  {
+    name: 'a line is cut short',
+    line: '{"pk":"a","sk":1',
+    reason: "invalid JSON: expected ',' or '}' at column 18, where the text ends",
+  },
   // Valid JSON that is not an object has no attributes to write.
   { name: 'a line holds an array', line: '[1,2]', reason: 'not a JSON object: the line holds an array' },
   { name: 'a line holds a number', line: '42', reason: 'not a JSON object: the line holds a number' },
@@ -60,13 +84,33 @@ describe.each([
   { name: 'a line holds only spaces', line: '   ', reason: 'invalid JSON: the text ends where a value should be' },
   // Key attributes: present, of the table's type (S from a string, N from a number), not empty.
   { name: 'the sort key is missing', line: '{"pk":"a"}', reason: 'key attribute "sk" (RANGE, N) is missing' },
-  { name: 'an N key holds a string', line: '{"pk":"a","sk":"1"}', reason: 'key attribute "sk" must be of type N, as the table defines it; got S' },
-  { name: 'an S key holds a number', line: '{"pk":7,"sk":1}', reason: 'key attribute "pk" must be of type S, as the table defines it; got N' },
+  {
+    name: 'an N key holds a string',
+    line: '{"pk":"a","sk":"1"}',
+    reason: 'key attribute "sk" must be of type N, as the table defines it; got S',
+  },
+  {
+    name: 'an S key holds a number',
+    line: '{"pk":7,"sk":1}',
+    reason: 'key attribute "pk" must be of type S, as the table defines it; got N',
+  },
   { name: 'the partition key is empty', line: '{"pk":"","sk":1}', reason: 'key attribute "pk" is empty' },
-  { name: 'the partition key is null', line: '{"pk":null,"sk":1}', reason: 'key attribute "pk" must be of type S, as the table defines it; got NULL' },
+  {
+    name: 'the partition key is null',
+    line: '{"pk":null,"sk":1}',
+    reason: 'key attribute "pk" must be of type S, as the table defines it; got NULL',
+  },
   // Numbers DynamoDB cannot store exactly reject the line, never a rounded or zeroed value.
-  { name: 'a number has 39 digits', line: '{"pk":"a","sk":1,"v":123456789012345678901234567890123456789}', reason: 'has 39 significant digits' },
-  { name: 'a number is out of range', line: '{"pk":"a","sk":1e126}', reason: 'JSON that DynamoDB cannot store: number 1e126 is outside' },
+  {
+    name: 'a number has 39 digits',
+    line: '{"pk":"a","sk":1,"v":123456789012345678901234567890123456789}',
+    reason: 'has 39 significant digits',
+  },
+  {
+    name: 'a number is out of range',
+    line: '{"pk":"a","sk":1e126}',
+    reason: 'JSON that DynamoDB cannot store: number 1e126 is outside',
+  },
   { name: 'an attribute name is empty', line: '{"pk":"a","sk":1,"":2}', reason: 'an object key is empty' },
 ])('JSON Lines', ({ name, line, reason }) => {
   it(`fails when ${name}`, () => {
@@ -79,20 +123,37 @@ describe.each([
 describe('JSON Lines', () => {
   it('fails when a line is not UTF-8, naming the byte in the object', () => {
     // 0xff at index 7 of a record at byte 100.
-    expect(mapOne(Buffer.from([...Buffer.from('{"pk":"'), 0xff, ...Buffer.from('"}\n')]))).toEqual({ ok: false, reason: 'invalid UTF-8 at byte 107' });
+    expect(mapOne(Buffer.from([...Buffer.from('{"pk":"'), 0xff, ...Buffer.from('"}\n')]))).toEqual({
+      ok: false,
+      reason: 'invalid UTF-8 at byte 107',
+    });
   });
 
   it('reads a B key from a base64 string, and fails when it is not base64', () => {
-    const byBinary = jsonLinesFormat().createMapper({ columns: [], types: {}, keys: [{ name: 'id', type: 'B', role: 'HASH' }] });
-    expect(byBinary([record('{"id":"AQID","note":"AQID"}')])[0]).toEqual({ ok: true, item: { id: { B: Buffer.from([1, 2, 3]) }, note: { S: 'AQID' } }, key: 'AQID' });
-    expect(byBinary([record('{"id":"AQI"}')])[0]).toEqual({ ok: false, reason: 'key attribute "id": not base64 for a binary key: "AQI"' });
+    const byBinary = jsonLinesFormat().createMapper({
+      columns: [],
+      types: {},
+      keys: [{ name: 'id', type: 'B', role: 'HASH' }],
+    });
+    expect(byBinary([record('{"id":"AQID","note":"AQID"}')])[0]).toEqual({
+      ok: true,
+      item: { id: { B: Buffer.from([1, 2, 3]) }, note: { S: 'AQID' } },
+      key: 'AQID',
+    });
+    expect(byBinary([record('{"id":"AQI"}')])[0]).toEqual({
+      ok: false,
+      reason: 'key attribute "id": not base64 for a binary key: "AQI"',
+    });
   });
 
   it('fails when the item is over 400 KB, and takes one of exactly 400 KB', () => {
     // Names and values: "pk" + "a" = 3, "sk" + N 1 = 2 + 2 = 4, "v" = 1: 8 bytes, so a value of 409592 makes 400 KB.
     const line = (bytes: number) => `{"pk":"a","sk":1,"v":"${'x'.repeat(bytes)}"}`;
     expect(mapOne(line(409_592)).ok).toBe(true);
-    expect(mapOne(line(409_593))).toEqual({ ok: false, reason: "item is 409601 bytes, over DynamoDB's 409600-byte (400 KB) limit" });
+    expect(mapOne(line(409_593))).toEqual({
+      ok: false,
+      reason: "item is 409601 bytes, over DynamoDB's 409600-byte (400 KB) limit",
+    });
   });
 
   it('maps a block to one result per record, in order', () => {
@@ -131,8 +192,16 @@ describe.each([
 
 describe.each([
   // A file written for another table: fails before any write, as a CSV header without the key column does.
-  { name: 'the first record lacks a key attribute', text: '{"id":"a","sk":1}\n', message: 'line 1: key attribute "pk" (HASH, S) is missing' },
-  { name: 'the first record holds a key of another type', text: '\n{"pk":"a","sk":"1"}\n', message: 'line 2: key attribute "sk" must be of type N' },
+  {
+    name: 'the first record lacks a key attribute',
+    text: '{"id":"a","sk":1}\n',
+    message: 'line 1: key attribute "pk" (HASH, S) is missing',
+  },
+  {
+    name: 'the first record holds a key of another type',
+    text: '\n{"pk":"a","sk":"1"}\n',
+    message: 'line 2: key attribute "sk" must be of type N',
+  },
 ])('JSON Lines readStart', ({ name, text, message }) => {
   it(`fails when ${name}`, async () => {
     await expect(start(text)).rejects.toThrow(InvalidRequestError);
