@@ -8,7 +8,10 @@ import { CsvImportPipeline, type CsvImportPipelineProps } from '../../lib/csv-im
 import { S3DdbImportStack, type S3DdbImportStackProps } from '../../lib/s3-ddb-import-stack.js';
 import { grantsOf, logicalId } from './role-grants.js';
 
-/** An SSE-KMS bucket: readers decrypt, writers of rejects and reports generate data keys, on that key only. */
+/**
+ * An SSE-KMS bucket: readers decrypt, writers of rejects, reports and staged pieces generate data keys, on that
+ * key only.
+ */
 const KEY_ARN = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const noBundling = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
@@ -18,7 +21,8 @@ function kmsGrants(template: Template, role: Parameters<typeof grantsOf>[1]): Re
 }
 
 function expectKeyGrants(template: Template, pipeline: CsvImportPipeline, keyArn: unknown): void {
-  expect(kmsGrants(template, pipeline.preflightFunction.role)).toEqual({ 'kms:Decrypt': [keyArn] });
+  // Preflight also stores the staged pieces of big compressed objects.
+  expect(kmsGrants(template, pipeline.preflightFunction.role)).toEqual({ 'kms:Decrypt': [keyArn], 'kms:GenerateDataKey': [keyArn] });
   expect(kmsGrants(template, pipeline.importFunction.role)).toEqual({
     'kms:Decrypt': [keyArn], 'kms:GenerateDataKey': [keyArn],
   });
