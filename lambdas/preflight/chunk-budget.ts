@@ -28,8 +28,11 @@ export function isStaged(compression: Compression, size: number, chunkBytes: num
   return compression !== 'none' && size * EXPECTED_COMPRESSION_RATIO > chunkBytes;
 }
 
-/** A staged piece is held in preflight's memory before its PUT: 256 MiB (and its copy) fit a 1,024 MB preflight. */
-export const MAX_PIECE_BYTES = 256 * MIB;
+/**
+ * A staged piece is held in preflight's memory for its PUT while the next is gathered and copied into one
+ * buffer: 3 x 128 MiB fit a 1,024 MB preflight with room for the decompressor and the SDK.
+ */
+export const MAX_PIECE_BYTES = 128 * MIB;
 
 export interface ChunkBudget {
   /** Target chunk size for plain objects (and the first staged pieces). */

@@ -43,29 +43,44 @@ export async function stageObject(params: StageParams): Promise<StageResult> {
   let pieceStart = from.offset;
   let pieceLine = from.line;
   let bufferStart = from.offset;
+  // One PUT in flight while the next piece is decompressed: staging runs at about the slower of the two rates.
+  let putting: Promise<void> = Promise.resolve();
   const store = async (end: number) => {
-    await put(stagedPieceKey(staging, object, pieceStart), Buffer.concat(parts));
+    const body = Buffer.concat(parts);
+    const key = stagedPieceKey(staging, object, pieceStart);
+    parts = [];
+    await putting;
+    putting = put(key, body);
+    putting.catch(() => undefined); // handled: a failure is thrown where `putting` is next awaited
     pieces.push({ start: pieceStart, end, line: pieceLine });
     pieceStart = end;
     pieceLine = from.line + scanner.lines;
-    parts = [];
   };
-  for await (const buf of read(from.offset, from.line)) {
-    scanner.feed(buf);
-    let taken = 0;
-    for (
-      let end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart);
-      end !== -1;
-      end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart)
-    ) {
-      parts.push(buf.subarray(taken, end));
-      taken = end;
-      await store(bufferStart + end);
-      if (shouldStop()) return { pieces, next: { offset: pieceStart, line: pieceLine } };
+  // Every piece returned is stored: the last PUT is awaited before any return.
+  const done = async (next: Checkpoint | null): Promise<StageResult> => {
+    await putting;
+    return { pieces, next };
+  };
+  try {
+    for await (const buf of read(from.offset, from.line)) {
+      scanner.feed(buf);
+      let taken = 0;
+      for (
+        let end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart);
+        end !== -1;
+        end = scanner.next(pieceStart + pieceBytes(pieces.length) - bufferStart)
+      ) {
+        parts.push(buf.subarray(taken, end));
+        taken = end;
+        await store(bufferStart + end);
+        if (shouldStop()) return await done({ offset: pieceStart, line: pieceLine });
+      }
+      if (taken < buf.length) parts.push(buf.subarray(taken));
+      bufferStart += buf.length;
     }
-    if (taken < buf.length) parts.push(buf.subarray(taken));
-    bufferStart += buf.length;
+    if (bufferStart > pieceStart) await store(bufferStart);
+    return await done(null);
+  } finally {
+    await putting.catch(() => undefined); // a failed PUT fails the call above; never leave one running
   }
-  if (bufferStart > pieceStart) await store(bufferStart);
-  return { pieces, next: null };
 }

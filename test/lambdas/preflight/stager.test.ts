@@ -72,6 +72,31 @@ describe('stageObject', () => {
     expect(calls.flat()).toEqual(once.pieces);
   });
 
+  it('returns only pieces whose PUT finished, one PUT in flight at a time', async () => {
+    const stored = new Map<string, Buffer>();
+    let inFlight = 0;
+    let most = 0;
+    const put = async (key: string, body: Buffer) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      stored.set(key, body);
+      inFlight--;
+    };
+    const { pieces } = await stage({ stored, put, shouldStop: () => true });
+    expect(pieces).toHaveLength(1);
+    expect(stored.has(`stage/run-1/3-${pieces[0].start}`)).toBe(true);
+    const all = await stage({ stored, put });
+    expect(all.pieces.every((p) => stored.has(`stage/run-1/3-${p.start}`))).toBe(true);
+    expect(most).toBe(1);
+  });
+
+  it('fails when a PUT fails', async () => {
+    const put = async () => {
+      throw Object.assign(new Error('slow down'), { name: 'SlowDown' });
+    };
+    await expect(stage({ stored: new Map(), put })).rejects.toMatchObject({ name: 'SlowDown' });
+  });
+
   it('grows pieces as the target it is given grows', async () => {
     const { pieces } = await stage({ stored: new Map(), pieceBytes: (made) => 2048 * 2 ** made });
     const sizes = pieces.slice(0, -1).map((p) => p.end - p.start);
