@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { resolveImportRequest } from '../../../lambdas/request/import-request.js';
 import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
 import { createBucket, createTable, dynamodb, s3, uniqueName } from '../harness.js';
 import { expectNgramTable, letterFile } from './letters.js';
@@ -74,40 +73,28 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
     await expectNgramTable(table, file.rows);
   });
 
-  const readsDynamodbJson = (() => {
-    try {
-      resolveImportRequest({ bucket: 'b', key: 'k', table: 't', format: { type: 'dynamodb-json' } });
-      return true;
-    } catch {
-      return false;
+  it('imports a DynamoDB export folder, or its manifest-summary.json, into an existing table', async () => {
+    const source = await createTable(['pk', 'S'], ['sk', 'N']);
+    await fillTable(dynamodb, source, allTypesItems(60));
+    const items = await scanTable(dynamodb, source);
+    // Written to S3 in the documented layout, then copied down as the user's folder.
+    const bucket = await createBucket();
+    const folder = 'exp/AWSDynamoDB/01767225600000-a1b2c3d4/';
+    await writeExport(s3, bucket, items, { folder, files: 2 });
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder }));
+    for (const { Key } of listed.Contents ?? []) {
+      const path = join(cwd, 'export', Key!.slice(folder.length));
+      await mkdir(join(path, '..'), { recursive: true });
+      const body = await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToByteArray();
+      await writeFile(path, body);
     }
-  })();
-
-  it.skipIf(!readsDynamodbJson)(
-    'imports a DynamoDB export folder, or its manifest-summary.json, into an existing table',
-    async () => {
-      const source = await createTable(['pk', 'S'], ['sk', 'N']);
-      await fillTable(dynamodb, source, allTypesItems(60));
-      const items = await scanTable(dynamodb, source);
-      // Written to S3 in the documented layout, then copied down as the user's folder.
-      const bucket = await createBucket();
-      const folder = 'exp/AWSDynamoDB/01767225600000-a1b2c3d4/';
-      await writeExport(s3, bucket, items, { folder, files: 2 });
-      const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
-      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder }));
-      for (const { Key } of listed.Contents ?? []) {
-        const path = join(cwd, 'export', Key!.slice(folder.length));
-        await mkdir(join(path, '..'), { recursive: true });
-        const body = await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key }))).Body!.transformToByteArray();
-        await writeFile(path, body);
-      }
-      for (const path of ['export', join('export', 'manifest-summary.json')]) {
-        const target = await createTable(['pk', 'S'], ['sk', 'N']);
-        const run = await cli(['local', path, '--table', target, '--json'], cwd);
-        expect(run.code, run.stderr).toBe(0);
-        const byKey = (list: Item[]) => new Map(list.map((item) => [`${item.pk.S}|${item.sk.N}`, item]));
-        expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
-      }
-    },
-  );
+    for (const path of ['export', join('export', 'manifest-summary.json')]) {
+      const target = await createTable(['pk', 'S'], ['sk', 'N']);
+      const run = await cli(['local', path, '--table', target, '--json'], cwd);
+      expect(run.code, run.stderr).toBe(0);
+      const byKey = (list: Item[]) => new Map(list.map((item) => [`${item.pk.S}|${item.sk.N}`, item]));
+      expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
+    }
+  });
 });
