@@ -1,8 +1,7 @@
-import type { ImportRequest } from '../lambdas/request/import-request.js';
 import type { LocalCommand } from './cli-args.js';
 import { LOCAL_BUCKET, ensureBucket, ensureTable, uploadKey, uploadSource } from './local-stack.js';
 import { createProgressPrinter } from './progress.js';
-import { loadRequestFile } from './request-file.js';
+import { buildRequest, readRequestFile } from './request-file.js';
 import { runLocalImport } from './runner.js';
 import { createWiring } from '../lambdas/runtime/wiring.js';
 import { startLocalServices } from './services/index.js';
@@ -16,11 +15,15 @@ export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from './summary.js';
  */
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
-  let payload: ImportRequest | undefined; // --request: checked before any server starts
+  // A --request payload is read and checked before any server starts, as if the file were uploaded as one key
+  // (the upload's real key or folder prefix replaces that below), so a bad payload costs nothing.
+  const flags = { ...command, table: command.table || undefined };
+  let file: Record<string, unknown> = {};
   try {
-    payload = command.requestFile
-      ? await loadRequestFile(command.requestFile, LOCAL_BUCKET, uploadKey(command.file))
-      : undefined;
+    if (command.requestFile) {
+      file = await readRequestFile(command.requestFile);
+      buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) });
+    }
   } catch (error) {
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
   }
@@ -31,10 +34,10 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);
     const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
-    const request = payload ? withSource(payload, source) : requestFromFlags(command, source);
     if (command.createTable && command.partitionKey) {
-      await ensureTable(dynamodb, request.table, command.partitionKey, command.sortKey);
+      await ensureTable(dynamodb, flags.table ?? String(file.table), command.partitionKey, command.sortKey);
     }
+    const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
     const progress = createProgressPrinter(output);
     const summary = await runLocalImport(request, {
       timeoutMs: command.timeoutSeconds * 1000,
@@ -51,23 +54,4 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   } finally {
     await services.stop();
   }
-}
-
-/** A --request payload for what was uploaded: its key, or the prefix a folder or an export went to. */
-function withSource(payload: ImportRequest, source: { key: string } | { prefix: string }): ImportRequest {
-  const { key: _key, prefix: _prefix, ...rest } = payload;
-  return { ...rest, bucket: LOCAL_BUCKET, ...source };
-}
-
-function requestFromFlags(command: LocalCommand, source: { key: string } | { prefix: string }): ImportRequest {
-  return {
-    bucket: LOCAL_BUCKET,
-    ...source,
-    table: command.table,
-    format: command.format,
-    types: command.types,
-    ...(command.chunkMiB !== undefined ? { chunkMiB: command.chunkMiB } : {}),
-    ...(command.maxWriteRate > 0 ? { maxWriteRate: command.maxWriteRate } : {}),
-    ...(command.spread ? { spread: true } : {}),
-  };
 }

@@ -13,11 +13,11 @@ import { printEstimate } from '../cloud/estimate-report.js';
 import { measureSample, readSample } from '../cloud/sample.js';
 import { sourceSizes } from '../cloud/source-sizes.js';
 import { resolveSource } from '../cloud/source.js';
-import { buildStartRequest, readRequestFile } from '../cloud/start-request.js';
+import { buildRequest, readRequestFile } from '../request-file.js';
 import { readTableCapacity } from '../cloud/table-capacity.js';
 import type { Output } from '../summary.js';
 
-export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--delimiter C|tab] [--no-header] [--columns a,b,c]
+export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--request req.json]
          [--concurrency N] [--json]
   Reads sizes, the first MiB and the table's capacity (no import, no upload) and prints rows, write units,
@@ -65,7 +65,7 @@ export async function runEstimateCommand(
   const where =
     source.kind === 'local' ? { bucket: 'local', key: first.name } : { bucket: source.bucket, key: first.name };
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
-  const asked = buildStartRequest(command.flags, file, where);
+  const asked = buildRequest(command.flags, file, where);
   const request = resolveImportRequest(asked);
   const table = await readTableCapacity(clients.dynamodb, request.table);
   const sampleBytes = await readSample(

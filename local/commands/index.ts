@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '../../lambdas/runtime/errors.js';
 import { USAGE as LOCAL_USAGE, UsageError } from '../cli-args.js';
 import { CloudCommandError, createCloudClients, explainAwsError, type CloudClients } from '../cloud/clients.js';
+import { RequestFileError } from '../request-file.js';
 import { EXIT_FAILED, type Output } from '../summary.js';
 import { ESTIMATE_USAGE, parseEstimateCommand, runEstimateCommand } from './estimate.js';
 import { START_USAGE, parseStartCommand, runStartCommand } from './start.js';
@@ -51,7 +52,7 @@ export async function runCommand(name: string, command: CliCommand, args: string
       output.err(`${e.message}\n${command.usage}`);
       return EXIT_FAILED;
     }
-    const known = e instanceof CloudCommandError || e instanceof InvalidRequestError;
+    const known = e instanceof CloudCommandError || e instanceof InvalidRequestError || e instanceof RequestFileError;
     const { name: errorName, message } = known ? e : explainAwsError(e);
     output.err(`${name} failed: ${errorName}: ${message}`);
     if (args.includes('--json')) output.out(JSON.stringify({ status: 'FAILED', error: errorName, message }));

@@ -5,14 +5,8 @@ import { REQUEST_FLAG_OPTIONS, UsageError, parseNumber, parseRequestFlags, type 
 import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
 import { followExecution } from '../cloud/follow.js';
 import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
-import {
-  buildStartRequest,
-  executionName,
-  readRequestFile,
-  stamp,
-  type Location,
-  type StartRequest,
-} from '../cloud/start-request.js';
+import { executionName, stamp, type StartRequest } from '../cloud/start-request.js';
+import { buildRequest, readRequestFile, type Location } from '../request-file.js';
 import { resolveSource, type Source } from '../cloud/source.js';
 import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
 import { createProgressRenderer } from '../progress/renderer.js';
@@ -26,7 +20,7 @@ import {
   type TargetFlags,
 } from './cloud-flags.js';
 
-export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--delimiter C|tab] [--no-header] [--columns a,b,c]
+export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--request req.json]
          [--stack NAME | --state-machine ARN [--bucket B]] [--upload-prefix P] [--part-mib N] [--name NAME]
          [--follow] [--poll-s N] [--json]
@@ -101,7 +95,7 @@ export async function runStartCommand(
   const source = await resolveSource(command.source);
   const at = now();
   const location = locate(source, target, `${command.uploadPrefix}${stamp(at)}/`);
-  const request = buildStartRequest(
+  const request = buildRequest(
     command.flags,
     command.requestFile ? await readRequestFile(command.requestFile) : {},
     location.location,
