@@ -1,24 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scanAll, uniqueName } from './harness.js';
+import { runCli, lastJsonLine } from './cli-process.js';
 
-const CLI = fileURLToPath(new URL('../../bin/s3-ddb-import.mjs', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../../sample/googlebooks-1gram-sample.tsv', import.meta.url));
 
-/** Runs the CLI as users do, against the test run's servers (AWS_ENDPOINT_URL_* set: it starts none). */
-function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
 describe('s3-ddb-import local', () => {
   it('imports the bundled sample, prints the --json summary last and exits 0', async () => {

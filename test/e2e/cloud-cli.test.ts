@@ -1,26 +1,12 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../local/cli-args.js';
 import { ESTIMATE_USAGE } from '../../local/commands/estimate.js';
 import { START_USAGE } from '../../local/commands/start.js';
 import { STATUS_USAGE } from '../../local/commands/status.js';
 import { startStandIn, type StandIn } from './control-plane/stand-in.js';
+import { runCli } from './cli-process.js';
 
-const CLI = fileURLToPath(new URL('../../bin/s3-ddb-import.mjs', import.meta.url));
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 let standIn: StandIn;
 beforeAll(async () => {

@@ -1,25 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateJsonLines } from '../../fixtures/json-lines.js';
 import { scanAll, uniqueName } from '../harness.js';
 import { comparable } from './normalize-item.js';
+import { runCli, lastJsonLine } from '../cli-process.js';
 
-const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
-
-/** Runs the CLI as users do, against the test run's servers (AWS_ENDPOINT_URL_* set: it starts none). */
-function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
 describe('s3-ddb-import local --format', () => {
   it('reads a .json file as JSON Lines when told --format jsonl (detection alone says DynamoDB JSON)', async () => {

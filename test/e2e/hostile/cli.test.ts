@@ -1,29 +1,21 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scanAll, uniqueName } from '../harness.js';
 import { loadCorpus, type HostileCase } from './corpus.js';
 import { expectItems } from './expect-items.js';
 import { expectRejects, parseRejectsFiles } from './rejects-file.js';
+import { runCli } from '../cli-process.js';
 
 /**
  * The corpus cases marked `"cli": true` run through the real CLI binary, as users run it, against the
  * test run's servers (AWS_ENDPOINT_URL_* are set, so it starts none): its exit code, its --json summary,
  * the table and the rejects it copies into ./s3-ddb-import-rejects must all match the expectation.
  */
-const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
 const cases = (await loadCorpus()).filter((c) => c.cli);
 
-function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
 /** The command line for a case's request; a request field the CLI has no flag for fails the test. */
 function argsFor(c: HostileCase, file: string, table: string): string[] {

@@ -1,27 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
 import { createBucket, createTable, dynamodb, s3, uniqueName } from '../harness.js';
 import { expectNgramTable, letterFile } from './letters.js';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { runCli, lastJsonLine } from '../cli-process.js';
 
-const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
+const cli = (args: string[], cwd: string) => runCli(args, { cwd });
 
-/** Runs the CLI as users do, against the test run's servers (AWS_ENDPOINT_URL_* set: it starts none). */
-function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
 const NGRAM_ARGS = [
   '--pk',
   'ngram',
