@@ -72,42 +72,27 @@ function contenders(ddbimport: string | undefined): Contender[] {
       String(workers),
     ],
   });
+  /** The `local` CLI of a checkout on the 1-gram file, as a user runs it. */
+  const localCli = (name: string, bin: string): Contender => ({
+    name,
+    command: (file, table) => [
+      process.execPath,
+      bin,
+      'local',
+      file,
+      '--table',
+      table,
+      '--types',
+      'match_count=N,volume_count=N',
+      '--json',
+    ],
+  });
   return [
-    {
-      name: 'pipeline',
-      command: (file, table) => [
-        process.execPath,
-        CLI,
-        'local',
-        file,
-        '--table',
-        table,
-        '--types',
-        'match_count=N,volume_count=N',
-        '--json',
-      ],
-    },
+    localCli('pipeline', CLI),
     ...(ddbimport ? [goPeer(8), goPeer(16)] : []),
     { name: 'rawLoop16', command: (file, table) => [process.execPath, RAW_LOOP, file, table, '16'] },
     // An older checkout's CLI, for before/after figures in one run; never counted as a peer.
-    ...(BASELINE_CLI
-      ? [
-          {
-            name: 'baseline',
-            command: (file: string, table: string) => [
-              process.execPath,
-              BASELINE_CLI,
-              'local',
-              file,
-              '--table',
-              table,
-              '--types',
-              'match_count=N,volume_count=N',
-              '--json',
-            ],
-          },
-        ]
-      : []),
+    ...(BASELINE_CLI ? [localCli('baseline', BASELINE_CLI)] : []),
   ];
 }
 
