@@ -48,19 +48,6 @@ export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
 
-/** Flags that shape the request: with --request the payload says all of that. */
-const REQUEST_FLAGS = [
-  'table',
-  'format',
-  'delimiter',
-  'no-header',
-  'columns',
-  'types',
-  'chunk-mib',
-  'max-write-rate',
-  'spread',
-] as const;
-
 /** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
 export function parseLocalCommand(args: string[]): LocalCommand {
   const { values, positionals } = parseArgs({
@@ -79,7 +66,9 @@ export function parseLocalCommand(args: string[]): LocalCommand {
   });
   if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
   if (values.request !== undefined) {
-    const given = REQUEST_FLAGS.find((flag) => values[flag] !== undefined && values[flag] !== false);
+    // The flags that shape the request (all of REQUEST_FLAG_OPTIONS but --json): the payload says all of that.
+    const shaping = Object.keys(REQUEST_FLAG_OPTIONS).filter((flag) => flag !== 'json') as (keyof typeof values)[];
+    const given = shaping.find((flag) => values[flag] !== undefined && values[flag] !== false);
     if (given)
       throw new UsageError(`--${given} cannot be combined with --request: the payload is the request, edit it there`);
   }
