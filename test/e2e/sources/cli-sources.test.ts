@@ -5,7 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
 import { createBucket, createTable, dynamodb, s3, uniqueName } from '../harness.js';
-import { expectNgramTable, letterFile } from './letters.js';
+import { letterFile } from './letters.js';
+import { expectTableMatches } from '../faults/fixture.js';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { runCli, lastJsonLine } from '../cli-process.js';
 
@@ -43,7 +44,7 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
       rejected: 0,
       chunks: 3,
     });
-    await expectNgramTable(
+    await expectTableMatches(
       table,
       files.flatMap((f) => f.rows),
     );
@@ -59,7 +60,7 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
 
     expect(run.code, run.stderr).toBe(0);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 900, written: 900 });
-    await expectNgramTable(table, file.rows);
+    await expectTableMatches(table, file.rows);
   });
 
   it('imports a DynamoDB export folder, or its manifest-summary.json, into an existing table', async () => {

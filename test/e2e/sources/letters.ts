@@ -1,7 +1,5 @@
-import { expect } from 'vitest';
 import type { NgramRow } from '../../fixtures/ngrams.js';
 import { seededRandom } from '../../fixtures/random.js';
-import { scanAll } from '../harness.js';
 
 export const NGRAM_HEADER = 'ngram\tyear\tmatch_count\tvolume_count';
 export const NGRAM_TYPES = { match_count: 'N', volume_count: 'N' } as const;
@@ -26,19 +24,4 @@ export function letterFile(
   }
   const lines = out.map((r) => `${r.ngram}\t${r.year}\t${r.match_count}\t${r.volume_count}`);
   return { text: `${NGRAM_HEADER}\n${lines.join('\n')}\n`, rows: out };
-}
-
-/** What landed in `table`, item by item, against the rows the files hold (and nothing else). */
-export async function expectNgramTable(table: string, rows: readonly NgramRow[]): Promise<void> {
-  const items = await scanAll(table);
-  expect(items).toHaveLength(rows.length);
-  const byKey = new Map(items.map((item) => [`${item.ngram.S}|${item.year.N}`, item]));
-  for (const row of rows) {
-    expect(byKey.get(`${row.ngram}|${row.year}`)).toEqual({
-      ngram: { S: row.ngram },
-      year: { N: String(row.year) },
-      match_count: { N: String(row.match_count) },
-      volume_count: { N: String(row.volume_count) },
-    });
-  }
 }
