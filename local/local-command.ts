@@ -19,10 +19,11 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   // (the upload's real key or folder prefix replaces that below), so a bad payload costs nothing.
   const flags = { ...command, table: command.table || undefined };
   let file: Record<string, unknown> = {};
+  let table = command.table;
   try {
     if (command.requestFile) {
       file = await readRequestFile(command.requestFile);
-      buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) });
+      ({ table } = buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) }));
     }
   } catch (error) {
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
@@ -35,7 +36,7 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     await ensureBucket(s3, LOCAL_BUCKET);
     const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
     if (command.createTable && command.partitionKey) {
-      await ensureTable(dynamodb, flags.table ?? String(file.table), command.partitionKey, command.sortKey);
+      await ensureTable(dynamodb, table, command.partitionKey, command.sortKey);
     }
     const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
     const progress = createProgressPrinter(output);
