@@ -2,7 +2,6 @@ import {
   ProvisionedThroughputExceededException,
   type BatchWriteItemCommandInput,
   type BatchWriteItemCommandOutput,
-  type DynamoDBClient,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { seededRandom } from '../test/fixtures/random.js';
@@ -36,11 +35,17 @@ async function admitted(
   };
 }
 
+/** A client whose BatchWriteItem calls pass through a middleware stack: the SDK's, or the import's BatchWriteClient. */
+interface WithMiddleware {
+  readonly middlewareStack: { add(middleware: never, options: never): void };
+}
+
 /**
- * Puts `admit` where DynamoDB's reply would be: SDK middleware in finalizeRequest at low priority, inside
- * the SDK's retry (which retries a throttle there, as it would a real one, unless the command skips it).
+ * Puts `admit` where DynamoDB's reply would be: middleware in finalizeRequest at low priority, inside the
+ * SDK client's retry (which retries a throttle there, as it would a real one); the BatchWriteClient has no
+ * retry, so there each request meets it once.
  */
-export function injectBatchWriteFaults(client: DynamoDBClient, admit: Admit): void {
+export function injectBatchWriteFaults(client: WithMiddleware, admit: Admit): void {
   const mw =
     (
       next: (args: { input: BatchWriteItemCommandInput }) => Promise<{ output: BatchWriteItemCommandOutput }>,

@@ -1,6 +1,6 @@
 import type { ChunkProgress, ImportChunkEvent } from '../request/workflow-payloads.js';
 import { executionOutputPrefix } from '../request/workflow-payloads.js';
-import { deleteObject, putObject, sendBatchWrite, sendGetObject } from '../runtime/aws-io.js';
+import { deleteObject, putObject, sendGetObject } from '../runtime/aws-io.js';
 import { DEFAULT_WRITE_CONFIG, type WriteConfig } from '../runtime/config.js';
 import { fitStopMargin, stopDeadline, type LambdaContextLike, type StopDeadline } from '../runtime/lambda-context.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
@@ -42,9 +42,9 @@ function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, offset: numb
 }
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export function createImportHandler({ s3, dynamodb, config }: Wiring) {
+export function createImportHandler({ s3, batchWrites, config }: Wiring) {
   const getObject = sendGetObject(s3);
-  const batchWrite = sendBatchWrite(dynamodb);
+  const batchWrite = batchWrites.send.bind(batchWrites);
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
   return async (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> => {
     const { job, chunk, chunkIndex, progress } = event;

@@ -1,4 +1,4 @@
-import { BatchWriteItemCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -7,8 +7,6 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { SendBatchWrite } from '../write/batch-writer.js';
-import { withoutSdkRetry } from './clients.js';
 import { SourceObjectNotFoundError, TableNotFoundError } from './errors.js';
 import type { PreflightIo } from '../preflight/preflight.js';
 import { readRange, type SendGetObject } from '../source/s3-range-reader.js';
@@ -17,10 +15,6 @@ import type { KeyAttribute } from '../request/workflow-payloads.js';
 /** The AWS calls the handlers make, bound to SDK clients; pure modules only see these functions. */
 export function sendGetObject(s3: S3Client): SendGetObject {
   return (input) => s3.send(new GetObjectCommand(input));
-}
-
-export function sendBatchWrite(dynamodb: DynamoDBClient): SendBatchWrite {
-  return (input) => dynamodb.send(withoutSdkRetry(new BatchWriteItemCommand(input)));
 }
 
 export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo {

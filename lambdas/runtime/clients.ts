@@ -4,7 +4,7 @@ import { Agent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { DEFAULT_WRITE_CONFIG } from './config.js';
 
-/** Sockets per client: 16 BatchWriteItem requests in flight plus S3 reads, with room to spare. */
+/** Sockets per client: an import's S3 reads and control calls (BatchWriteItem has its own: batch-write-client.ts). */
 const MAX_SOCKETS = 64;
 
 /**
@@ -73,27 +73,4 @@ export function createDynamoDbClient(options: ClientOptions = {}): DynamoDBClien
   const endpoint = options.dynamodbEndpoint;
   const timeout = options.dynamodbRequestTimeoutMs ?? DEFAULT_WRITE_CONFIG.requestTimeoutMs;
   return withoutSdkLogging(new DynamoDBClient({ ...common(options, timeout), ...(endpoint ? { endpoint } : {}) }));
-}
-
-interface CommandWithStack {
-  readonly middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
-}
-
-/**
- * One retry layer: this command skips the SDK's retry (its retry middleware is replaced, for this command
- * only, by a pass-through of the same name, step and priority). Used for BatchWriteItem, whose throttles,
- * unprocessed items and transient errors the BatchWriter retries with one bounded ladder and the adaptive
- * limit. Left to the SDK, each of our attempts would hide up to 3 of its own (500 ms-based waits for a
- * throttle), multiplying the waits and hiding the push-back from the limit. Other commands (DescribeTable,
- * S3) keep the SDK's standard retry.
- */
-export function withoutSdkRetry<C extends CommandWithStack>(command: C): C {
-  const passThrough = (next: unknown) => next;
-  command.middlewareStack.add(passThrough, {
-    step: 'finalizeRequest',
-    priority: 'high',
-    name: 'retryMiddleware',
-    override: true,
-  });
-  return command;
 }

@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { BatchWriteClient } from './batch-write-client.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
 import { DEFAULT_WRITE_CONFIG, readLambdaConfig, type LambdaConfig } from './config.js';
 import type { ControlPlane } from './control-plane.js';
@@ -16,13 +17,15 @@ import { AwsControlPlane } from './control-plane-aws.js';
 export interface Wiring {
   readonly s3: S3Client;
   readonly dynamodb: DynamoDBClient;
+  /** BatchWriteItem, the import's one hot call, on its own lean path over the DynamoDB client's configuration. */
+  readonly batchWrites: BatchWriteClient;
   readonly config: LambdaConfig;
   /** Running imports and Lambda concurrency, for preflight's queue and lanes. */
   readonly control: ControlPlane;
 }
 
 /**
- * A wiring with fresh keep-alive clients. The DynamoDB client's request timeout is the config's
+ * A wiring with fresh keep-alive clients. The DynamoDB clients' request timeout is the config's
  * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its control plane is Step
  * Functions and Lambda (clients made now, called only by preflight); the local runner replaces it with its own.
  */
@@ -30,9 +33,11 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
   const config = options.config ?? readLambdaConfig();
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
   const region = options.region ? { region: options.region } : {};
+  const dynamodb = createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs });
   return {
     s3: createS3Client(options),
-    dynamodb: createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs }),
+    dynamodb,
+    batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
     config,
     control: new AwsControlPlane(new SFNClient(region), new LambdaClient(region), config.importFunctionName ?? null),
   };

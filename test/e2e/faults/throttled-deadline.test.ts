@@ -30,6 +30,7 @@ const wiring = createWiring({
 afterAll(() => {
   removeFaultsFrom(wiring);
   wiring.dynamodb.destroy();
+  wiring.batchWrites.destroy();
   wiring.s3.destroy();
 });
 

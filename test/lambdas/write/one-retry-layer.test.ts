@@ -1,76 +1,73 @@
-import {
-  DeleteTableCommand,
-  DescribeTableCommand,
-  ProvisionedThroughputExceededException,
-} from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { createServer, type Socket } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { sendBatchWrite } from '../../../lambdas/runtime/aws-io.js';
+import { describe, expect, it } from 'vitest';
+import { BatchWriteClient } from '../../../lambdas/runtime/batch-write-client.js';
 import { createDynamoDbClient } from '../../../lambdas/runtime/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { BatchWriter } from '../../../lambdas/write/batch-writer.js';
-import { ensureTable } from '../../../local/local-stack.js';
-
-/** The handlers' DynamoDB client, against DynamoDB Local (endpoint from the env the test setup sets). */
-const client = createDynamoDbClient();
-const table = `retry-layer-${process.pid}-${Date.now()}`;
-afterAll(async () => {
-  await client.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
-  client.destroy();
-});
-
-const throttle = () =>
-  Object.assign(
-    new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: { httpStatusCode: 400 } }),
-    { $retryable: { throttling: true } },
-  );
 
 /**
- * A fault where DynamoDB's reply would be: inside the SDK's retry (finalizeRequest, low priority), so the
- * SDK would retry it if it retried this command. Counts the calls that reach it, per command.
+ * A stand-in for a throttling DynamoDB (DynamoDB Local never throttles): it answers the first `throttles`
+ * BatchWriteItem requests as DynamoDB does when a table is over its capacity, then accepts every item.
+ * It counts the requests that reach it, so a hidden retry anywhere in the client would show.
  */
-function throttleFirst(times: number): Map<string, number> {
-  const calls = new Map<string, number>();
-  const mw =
-    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-      const name = context.commandName ?? '';
-      const n = (calls.get(name) ?? 0) + 1;
-      calls.set(name, n);
-      if (n <= times) throw throttle();
-      return next(args);
-    };
-  client.middlewareStack.add(
-    mw as never,
-    { step: 'finalizeRequest', priority: 'low', name: 'throttle-first' } as never,
-  );
-  return calls;
+async function throttlingServer(throttles: number) {
+  const received: IncomingMessage[] = [];
+  const server = createHttpServer((request, reply) => {
+    request.resume();
+    request.on('end', () => {
+      received.push(request);
+      const throttled = received.length <= throttles;
+      const body = throttled
+        ? {
+            __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+            message: 'The level of configured provisioned throughput for the table was exceeded.',
+          }
+        : { UnprocessedItems: {} };
+      reply.writeHead(throttled ? 400 : 200, {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amzn-requestid': `request-${received.length}`,
+      });
+      reply.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { endpoint: `http://127.0.0.1:${port}`, received, close: () => server.close() };
 }
 
-describe('one retry layer for BatchWriteItem', () => {
-  it('the SDK does not retry a throttled BatchWriteItem: the BatchWriter sees each throttle and retries it', async () => {
-    await ensureTable(client, table, { name: 'pk', type: 'S' });
-    const calls = throttleFirst(2);
-    try {
-      const send = sendBatchWrite(client);
-      await expect(
-        send({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } }),
-      ).rejects.toMatchObject({
-        name: 'ProvisionedThroughputExceededException',
-      });
-      expect(calls.get('BatchWriteItemCommand')).toBe(1); // no hidden SDK attempts
+function clientFor(endpoint: string, requestTimeoutMs = 5_000) {
+  const dynamodb = createDynamoDbClient({ dynamodbEndpoint: endpoint, region: 'us-east-1' });
+  return { dynamodb, batchWrites: new BatchWriteClient(dynamodb, requestTimeoutMs) };
+}
 
-      const writer = new BatchWriter({ table, send, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 } });
+const oneItem = (table: string) => ({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } });
+
+describe('one retry layer for BatchWriteItem', () => {
+  it('a throttle reply fails the one request that got it: the BatchWriter sees each throttle and retries it', async () => {
+    const server = await throttlingServer(2);
+    const { dynamodb, batchWrites } = clientFor(server.endpoint);
+    try {
+      const error = await batchWrites.send(oneItem('t')).catch((e: Error) => e);
+      expect(error).toMatchObject({
+        name: 'ProvisionedThroughputExceededException',
+        $metadata: { httpStatusCode: 400, requestId: 'request-1' },
+      });
+      expect(isRetryable(error)).toBe(true);
+      expect(server.received).toHaveLength(1); // no hidden attempts
+
+      const send = batchWrites.send.bind(batchWrites);
+      const writer = new BatchWriter({ table: 't', send, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 } });
       await writer.add({ pk: { S: 'b' } }, 'b');
       await writer.flush();
       expect(writer.written).toBe(1);
-      expect(calls.get('BatchWriteItemCommand')).toBe(3); // the second throttle, then the write
-
-      // Other commands keep the SDK's retry: DescribeTable is throttled twice and still answers.
-      const described = await client.send(new DescribeTableCommand({ TableName: table }));
-      expect(described.Table?.TableName).toBe(table);
-      expect(calls.get('DescribeTableCommand')).toBe(3);
+      expect(writer.throttledRetries).toBe(1);
+      expect(server.received).toHaveLength(3); // the second throttle, then the write
     } finally {
-      client.middlewareStack.remove('throttle-first');
+      batchWrites.destroy();
+      dynamodb.destroy();
+      server.close();
     }
   });
 
@@ -80,17 +77,34 @@ describe('one retry layer for BatchWriteItem', () => {
     const silent = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
-    const hung = createDynamoDbClient({ dynamodbEndpoint: `http://127.0.0.1:${port}`, dynamodbRequestTimeoutMs: 300 });
+    const { dynamodb, batchWrites } = clientFor(`http://127.0.0.1:${port}`, 300);
     try {
-      const error = await sendBatchWrite(hung)({
-        RequestItems: { t: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] },
-      }).catch((e: Error) => e);
+      const started = performance.now();
+      const error = await batchWrites.send(oneItem('t')).catch((e: Error) => e);
       expect(error).toMatchObject({ name: 'TimeoutError' });
       expect(isRetryable(error)).toBe(true);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290); // at the timeout, not before
     } finally {
-      hung.destroy();
+      batchWrites.destroy();
+      dynamodb.destroy();
       for (const socket of sockets) socket.destroy();
       silent.close();
+    }
+  });
+
+  it("other commands keep the SDK client's retry: a DescribeTable throttled twice still answers", async () => {
+    const server = await throttlingServer(2);
+    const { dynamodb, batchWrites } = clientFor(server.endpoint);
+    try {
+      const described = await dynamodb.send(new DescribeTableCommand({ TableName: 't' }));
+      expect(described.$metadata.attempts).toBe(3);
+      expect(server.received.map((r) => r.headers['x-amz-target'])).toEqual(
+        Array(3).fill('DynamoDB_20120810.DescribeTable'),
+      );
+    } finally {
+      batchWrites.destroy();
+      dynamodb.destroy();
+      server.close();
     }
   });
 });
