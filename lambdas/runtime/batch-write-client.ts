@@ -1,5 +1,6 @@
 import {
   BatchWriteItemCommand,
+  type AttributeValue,
   type BatchWriteItemCommandInput,
   type BatchWriteItemCommandOutput,
   type DynamoDBClient,
@@ -77,7 +78,8 @@ export class BatchWriteClient {
 
   private async post(input: Input): Promise<{ output: Output; response: { statusCode: number } }> {
     const { url, signer } = await (this.target ??= this.resolveTarget(input));
-    const body = JSON.stringify(input, binaryAsBase64);
+    // A replacer costs a call per key: ~7% of the import's CPU, for binary values most files do not have.
+    const body = hasBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
     const signed = await signer.sign({
       method: 'POST',
       protocol: url.protocol,
@@ -136,6 +138,23 @@ export class BatchWriteClient {
     });
     return { url: new URL(endpoint.url.href), signer };
   }
+}
+
+/** Whether any item of the batch holds a binary value (B or BS, at any depth of its maps and lists). */
+function hasBinary(input: Input): boolean {
+  for (const requests of Object.values(input.RequestItems ?? {}))
+    for (const { PutRequest, DeleteRequest } of requests)
+      if (someBinary(Object.values(PutRequest?.Item ?? DeleteRequest?.Key ?? {}))) return true;
+  return false;
+}
+
+function someBinary(values: AttributeValue[]): boolean {
+  for (const value of values) {
+    if (value.B !== undefined || value.BS !== undefined) return true;
+    if (value.M !== undefined && someBinary(Object.values(value.M))) return true;
+    if (value.L !== undefined && someBinary(value.L)) return true;
+  }
+  return false;
 }
 
 /** JSON.stringify replacer: binary attribute values (B, BS) go as base64, as the JSON protocol wants. */

@@ -62,6 +62,18 @@ describe('BatchWriteClient', () => {
     }
   });
 
+  it('writes a binary value nested in a list in a map when no other value of the batch is binary', async () => {
+    const item = {
+      pk: { S: 'nested-binary' },
+      m: { M: { l: { L: [{ S: 'x' }, { B: new Uint8Array([0, 1, 254]) }] } } },
+    };
+    await batchWrites.send(put(item));
+    const read = await dynamodb.send(
+      new BatchGetItemCommand({ RequestItems: { [table]: { Keys: [{ pk: item.pk }] } } }),
+    );
+    expect(normalize(read.Responses?.[table]?.[0])).toEqual(normalize(item));
+  });
+
   it('fails when the table does not exist, with the name and status the SDK gives, not retryable', async () => {
     const missing = await batchWrites
       .send({ RequestItems: { [`${table}-missing`]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } })
