@@ -7,12 +7,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { constructStack } from '@smithy/core/client';
 import { getEndpointFromInstructions } from '@smithy/core/endpoints';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '@smithy/core/checksum';
 import type { AwsCredentialIdentityProvider, MiddlewareStack } from '@smithy/types';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { batchWriteError, timeoutError } from './batch-write-errors.js';
+import { BatchWriteSigner } from './batch-write-signer.js';
 
 type Input = BatchWriteItemCommandInput;
 type Output = BatchWriteItemCommandOutput;
@@ -26,7 +25,8 @@ const CONTEXT = { clientName: 'DynamoDBClient', commandName: 'BatchWriteItemComm
 /** Where the requests go and how they are signed, resolved once by the SDK client's own configuration chain. */
 interface Target {
   readonly url: URL;
-  readonly signer: SignatureV4;
+  readonly signer: BatchWriteSigner;
+  readonly credentials: AwsCredentialIdentityProvider;
 }
 
 /**
@@ -35,8 +35,8 @@ interface Target {
  * deserialize, re-resolves its endpoint and rebuilds the user agent: about 2.4 CPU-s per 100k items on
  * this path against ~1 for the POST itself, which on a 2-core laptop is CPU that DynamoDB Local does not
  * get (README "Speed"). The wire format is DynamoDB's JSON 1.0 protocol, whose body is the input as
- * JSON (binary values base64); signing is the SDK's SignatureV4; region, endpoint and credentials come
- * from the DynamoDB client's configuration, resolved once.
+ * JSON (binary values base64), signed with SigV4 (batch-write-signer.ts); region, endpoint and the
+ * credentials provider come from the DynamoDB client's configuration, resolved once.
  *
  * It does not retry: the BatchWriter is the one retry layer for throttles, unprocessed items and
  * transient errors (write/batch-retry.ts), with one bounded ladder and the adaptive limit. Left to the
@@ -77,25 +77,15 @@ export class BatchWriteClient {
   }
 
   private async post(input: Input): Promise<{ output: Output; response: { statusCode: number } }> {
-    const { url, signer } = await (this.target ??= this.resolveTarget(input));
+    const { url, signer, credentials } = await (this.target ??= this.resolveTarget(input));
     // A replacer costs a call per key: ~7% of the import's CPU, for binary values most files do not have.
     const body = hasBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
-    const signed = await signer.sign({
-      method: 'POST',
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      path: url.pathname,
-      query: {},
-      headers: {
-        host: url.host,
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': TARGET,
-        'content-length': String(Buffer.byteLength(body)),
-      },
-      body,
-    });
-    const response = await this.exchange(url, signed.headers, body);
+    const headers = signer.sign(
+      { host: url.host, path: url.pathname, target: TARGET, contentType: 'application/x-amz-json-1.0', body },
+      await credentials(), // the SDK's provider: cached, refreshed before expiry
+    );
+    headers['content-length'] = String(Buffer.byteLength(body));
+    const response = await this.exchange(url, headers, body);
     const text = response.body.toString('utf8');
     if (response.statusCode !== 200) throw batchWriteError(response.statusCode, response.headers, text);
     const $metadata = { httpStatusCode: 200, requestId: header(response.headers['x-amzn-requestid']) };
@@ -130,13 +120,12 @@ export class BatchWriteClient {
     const config = this.dynamodb.config;
     const endpoint = await getEndpointFromInstructions(input, BatchWriteItemCommand, config as never);
     const scheme = (endpoint.properties?.authSchemes as { signingRegion?: string }[] | undefined)?.[0];
-    const signer = new SignatureV4({
-      service: 'dynamodb',
-      region: scheme?.signingRegion ?? (await config.region()),
+    const signer = new BatchWriteSigner(scheme?.signingRegion ?? (await config.region()));
+    return {
+      url: new URL(endpoint.url.href),
+      signer,
       credentials: config.credentials as AwsCredentialIdentityProvider,
-      sha256: Sha256,
-    });
-    return { url: new URL(endpoint.url.href), signer };
+    };
   }
 }
 

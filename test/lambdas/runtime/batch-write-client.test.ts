@@ -93,7 +93,7 @@ describe('BatchWriteClient', () => {
     expect(isRetryable(error)).toBe(false);
   });
 
-  it('sends a SigV4-signed JSON 1.0 POST with the session token, as the SDK would', async () => {
+  it('sends a SigV4-signed JSON 1.0 POST with the session token', async () => {
     const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
     const server = createServer((request, reply) => {
       let body = '';
@@ -126,7 +126,7 @@ describe('BatchWriteClient', () => {
         'content-length': String(Buffer.byteLength(body)),
       });
       expect(headers.authorization).toMatch(
-        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-3\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]*content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/,
+        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-3\/dynamodb\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/,
       );
     } finally {
       lean.destroy();

@@ -1,0 +1,74 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { AwsCredentialIdentity } from '@smithy/types';
+
+/** The request BatchWriteClient signs: always a POST of a JSON body to one path, with these headers. */
+export interface BatchWriteRequest {
+  readonly host: string;
+  readonly path: string;
+  readonly target: string;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/**
+ * AWS Signature Version 4 for BatchWriteClient's one request shape, with node:crypto. The SDK's
+ * SignatureV4 is general (any method, query, header set; a signing-key cache keyed by an HMAC of the
+ * secret on every call) and cost ~13% of the import's CPU in a profile of a 200k-row run; this signs the
+ * same canonical request in a third of that. batch-write-signer.test.ts checks that both sign alike,
+ * with and without a session token, since DynamoDB Local does not check signatures.
+ * Algorithm: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
+ */
+export class BatchWriteSigner {
+  private key: { readonly scope: string; readonly secret: string; readonly value: Buffer } | undefined;
+
+  constructor(
+    private readonly region: string,
+    private readonly service = 'dynamodb',
+  ) {}
+
+  /** The headers to send: the signed ones (host, date and token if any included) and Authorization. */
+  sign(request: BatchWriteRequest, credentials: AwsCredentialIdentity, now = new Date()): Record<string, string> {
+    const amzDate = now.toISOString().replace(/[-:]|\.\d{3}/g, ''); // 20261123T220000Z
+    const date = amzDate.slice(0, 8);
+    const scope = `${date}/${this.region}/${this.service}/aws4_request`;
+    const token = credentials.sessionToken;
+    // Canonical headers: lowercase names in byte order, `name:value`, each on its own line.
+    const headers: [string, string][] = [
+      ['content-type', request.contentType],
+      ['host', request.host],
+      ['x-amz-date', amzDate],
+      ...(token ? ([['x-amz-security-token', token]] as [string, string][]) : []),
+      ['x-amz-target', request.target],
+    ];
+    const signedHeaders = headers.map(([name]) => name).join(';');
+    const canonicalRequest = [
+      'POST',
+      request.path,
+      '', // no query
+      ...headers.map(([name, value]) => `${name}:${value.trim()}`),
+      '',
+      signedHeaders,
+      sha256Hex(request.body),
+    ].join('\n');
+    const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
+    const signature = createHmac('sha256', this.signingKey(scope, date, credentials.secretAccessKey))
+      .update(stringToSign)
+      .digest('hex');
+    return {
+      ...Object.fromEntries(headers), // host too: what was signed is what is sent
+      authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
+    };
+  }
+
+  /** The day's key: four HMACs, made again only when the day, or the secret (rotated credentials), changes. */
+  private signingKey(scope: string, date: string, secret: string): Buffer {
+    if (this.key?.scope !== scope || this.key.secret !== secret) {
+      const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+      const value = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), this.region), this.service), 'aws4_request');
+      this.key = { scope, secret, value };
+    }
+    return this.key.value;
+  }
+}
+
+const sha256Hex = (data: string) => createHash('sha256').update(data).digest('hex');

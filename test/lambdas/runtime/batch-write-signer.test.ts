@@ -1,0 +1,84 @@
+import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '@smithy/core/checksum';
+import { describe, expect, it } from 'vitest';
+import { BatchWriteSigner, type BatchWriteRequest } from '../../../lambdas/runtime/batch-write-signer.js';
+
+const request: BatchWriteRequest = {
+  host: 'dynamodb.eu-west-3.amazonaws.com',
+  path: '/',
+  target: 'DynamoDB_20120810.BatchWriteItem',
+  contentType: 'application/x-amz-json-1.0',
+  body: JSON.stringify({ RequestItems: { t: [{ PutRequest: { Item: { pk: { S: 'é 𝄞 "q"' }, n: { N: '1' } } } }] } }),
+};
+const now = new Date('2026-11-23T22:04:05.678Z');
+
+/** The SDK's own signer on the same request: the reference, since DynamoDB Local does not check signatures. */
+async function sdkAuthorization(credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) {
+  const signer = new SignatureV4({
+    service: 'dynamodb',
+    region: 'eu-west-3',
+    credentials,
+    sha256: Sha256,
+    applyChecksum: false,
+  });
+  const signed = await signer.sign(
+    {
+      method: 'POST',
+      protocol: 'https:',
+      hostname: request.host,
+      path: request.path,
+      query: {},
+      headers: { host: request.host, 'content-type': request.contentType, 'x-amz-target': request.target },
+      body: request.body,
+    },
+    { signingDate: now },
+  );
+  return signed.headers;
+}
+
+describe('BatchWriteSigner', () => {
+  it.each([
+    ['long-term keys', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }],
+    [
+      'a session (Lambda role)',
+      { accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'secret/with+chars', sessionToken: 'IQoJb3JpZ2luX2VjEXAMPLE==' },
+    ],
+  ])('signs as the SDK SignatureV4 does, with %s', async (_, credentials) => {
+    const ours = new BatchWriteSigner('eu-west-3').sign(request, credentials, now);
+    const sdk = await sdkAuthorization(credentials);
+    expect(ours.authorization).toBe(sdk.authorization);
+    expect(ours['x-amz-date']).toBe('20261123T220405Z');
+    expect(ours['x-amz-security-token']).toBe(credentials.sessionToken);
+    expect(ours.host).toBe(request.host);
+  });
+
+  it('makes a new key for a new day and for rotated credentials', async () => {
+    const signer = new BatchWriteSigner('eu-west-3');
+    const first = { accessKeyId: 'AKID1', secretAccessKey: 'one' };
+    const rotated = { accessKeyId: 'AKID2', secretAccessKey: 'two', sessionToken: 'token' };
+    const nextDay = new Date('2026-11-24T00:00:01Z');
+    signer.sign(request, first, now);
+    expect(signer.sign(request, rotated, now).authorization).toBe((await sdkAuthorization(rotated)).authorization);
+    const later = signer.sign(request, first, nextDay).authorization;
+    const reference = new SignatureV4({
+      service: 'dynamodb',
+      region: 'eu-west-3',
+      credentials: first,
+      sha256: Sha256,
+      applyChecksum: false,
+    });
+    const expected = await reference.sign(
+      {
+        method: 'POST',
+        protocol: 'https:',
+        hostname: request.host,
+        path: '/',
+        query: {},
+        headers: { host: request.host, 'content-type': request.contentType, 'x-amz-target': request.target },
+        body: request.body,
+      },
+      { signingDate: nextDay },
+    );
+    expect(later).toBe(expected.headers.authorization);
+  });
+});
