@@ -37,7 +37,7 @@ async function sdkAuthorization(credentials: { accessKeyId: string; secretAccess
 }
 
 describe('BatchWriteSigner', () => {
-  it.each([
+  it.each<[string, { accessKeyId: string; secretAccessKey: string; sessionToken?: string }]>([
     ['long-term keys', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }],
     [
       'a session (Lambda role)',
