@@ -9,6 +9,12 @@ import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../request/wor
 /** Records are mapped in blocks of about this many bytes: one csv-parse call amortised over ~10k rows. */
 const BLOCK_BYTES = 256 * 1024;
 /**
+ * The first block of an invocation is this small, and each next one twice the last up to BLOCK_BYTES:
+ * the first write waits for one block to be parsed and mapped (~8k rows at full size, ~100 ms in which
+ * the table gets nothing), while later blocks are mapped with requests already in flight.
+ */
+const FIRST_BLOCK_BYTES = 16 * 1024;
+/**
  * A record longer than this cannot be a 400 KB item (its values alone would exceed it even with every
  * character an escaped quote), so its bytes are not kept in memory: it is rejected by byte range.
  */
@@ -51,6 +57,7 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
   let rows = 0;
   let block: RawRecord[] = [];
   let blockBytes = 0;
+  let blockLimit = FIRST_BLOCK_BYTES;
   let record = { offset: from.offset, line: from.line, parts: [] as Buffer[], length: 0 };
 
   /** Handles the block in file order; returns the first record left unhandled when told to stop. */
@@ -59,6 +66,7 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
     const mapped = mapBlock(records);
     block = [];
     blockBytes = 0;
+    blockLimit = Math.min(BLOCK_BYTES, blockLimit * 2);
     for (let i = 0; i < records.length; i++) {
       if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return records[i];
       rows++;
@@ -91,7 +99,7 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
       block.push({ raw, offset, line });
       blockBytes += raw.length;
     }
-    if (blockBytes < BLOCK_BYTES) return null;
+    if (blockBytes < blockLimit) return null;
     return (await handleBlock()) ?? (shouldStop() && record.offset < chunk.end ? record : null);
   };
 
