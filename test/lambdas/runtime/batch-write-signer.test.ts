@@ -13,7 +13,10 @@ const request: BatchWriteRequest = {
 const now = new Date('2026-11-23T22:04:05.678Z');
 
 /** The SDK's own signer on the same request: the reference, since DynamoDB Local does not check signatures. */
-async function sdkAuthorization(credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) {
+async function sdkAuthorization(
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
+  signingDate = now,
+) {
   const signer = new SignatureV4({
     service: 'dynamodb',
     region: 'eu-west-3',
@@ -31,7 +34,7 @@ async function sdkAuthorization(credentials: { accessKeyId: string; secretAccess
       headers: { host: request.host, 'content-type': request.contentType, 'x-amz-target': request.target },
       body: request.body,
     },
-    { signingDate: now },
+    { signingDate },
   );
   return signed.headers;
 }
@@ -60,25 +63,6 @@ describe('BatchWriteSigner', () => {
     signer.sign(request, first, now);
     expect(signer.sign(request, rotated, now).authorization).toBe((await sdkAuthorization(rotated)).authorization);
     const later = signer.sign(request, first, nextDay).authorization;
-    const reference = new SignatureV4({
-      service: 'dynamodb',
-      region: 'eu-west-3',
-      credentials: first,
-      sha256: Sha256,
-      applyChecksum: false,
-    });
-    const expected = await reference.sign(
-      {
-        method: 'POST',
-        protocol: 'https:',
-        hostname: request.host,
-        path: '/',
-        query: {},
-        headers: { host: request.host, 'content-type': request.contentType, 'x-amz-target': request.target },
-        body: request.body,
-      },
-      { signingDate: nextDay },
-    );
-    expect(later).toBe(expected.headers.authorization);
+    expect(later).toBe((await sdkAuthorization(first, nextDay)).authorization);
   });
 });
