@@ -10,7 +10,7 @@ import { getEndpointFromInstructions } from '@smithy/core/endpoints';
 import type { AwsCredentialIdentityProvider, MiddlewareStack } from '@smithy/types';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { batchWriteError, timeoutError } from './batch-write-errors.js';
+import { batchWriteError, firstHeader, timeoutError } from './batch-write-errors.js';
 import { BatchWriteSigner } from './batch-write-signer.js';
 
 type Input = BatchWriteItemCommandInput;
@@ -88,7 +88,7 @@ export class BatchWriteClient {
     const response = await this.exchange(url, headers, body);
     const text = response.body.toString('utf8');
     if (response.statusCode !== 200) throw batchWriteError(response.statusCode, response.headers, text);
-    const $metadata = { httpStatusCode: 200, requestId: header(response.headers['x-amzn-requestid']) };
+    const $metadata = { httpStatusCode: 200, requestId: firstHeader(response.headers['x-amzn-requestid']) };
     return { output: { ...(JSON.parse(text) as Omit<Output, '$metadata'>), $metadata }, response };
   }
 
@@ -151,5 +151,3 @@ function binaryAsBase64(this: Record<string, unknown>, key: string, value: unkno
   const raw = this[key];
   return raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : value;
 }
-
-const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

@@ -23,13 +23,13 @@ export function batchWriteError(statusCode: number, headers: IncomingHttpHeaders
   } catch {
     // not JSON: named by the header or the status below
   }
-  const raw = body.__type ?? body.code ?? header(headers['x-amzn-errortype']);
+  const raw = body.__type ?? body.code ?? firstHeader(headers['x-amzn-errortype']);
   const name = (raw && cleanErrorCode(raw)) || (statusCode >= 500 ? 'InternalServerError' : `Http${statusCode}Error`);
   const message = body.message ?? body.Message ?? (text.slice(0, 200) || `HTTP ${statusCode}`);
   return Object.assign(new Error(message), {
     name,
     $fault: statusCode >= 500 ? ('server' as const) : ('client' as const),
-    $metadata: { httpStatusCode: statusCode, requestId: header(headers['x-amzn-requestid']) },
+    $metadata: { httpStatusCode: statusCode, requestId: firstHeader(headers['x-amzn-requestid']) },
   });
 }
 
@@ -38,7 +38,8 @@ function cleanErrorCode(raw: string): string {
   return code.includes('#') ? code.split('#')[1] : code;
 }
 
-const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+/** A reply header's value (Node gives an array for a header sent more than once). */
+export const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** What a request that outlasts its timeout fails with: the name the SDK's NodeHttpHandler gives it. */
 export function timeoutError(timeoutMs: number): Error {

@@ -1,13 +1,13 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AwsControlPlane } from '../../../lambdas/runtime/control-plane-aws.js';
 
 /**
  * A stand-in for the control APIs that have no local server (Step Functions, Lambda, CloudFormation,
- * CloudWatch): it records every request the real SDK clients send over HTTP and answers from `answers`.
- * Tests check the exact requests.
+ * CloudWatch), and for DynamoDB replies DynamoDB Local never gives (a throttle): it records every request
+ * the real clients send over HTTP and answers from `answers`. Tests check the exact requests.
  */
 export interface RecordedRequest {
   readonly method: string;
@@ -15,6 +15,7 @@ export interface RecordedRequest {
   /** Step Functions' JSON protocol names the operation in X-Amz-Target, e.g. AWSStepFunctions.ListExecutions. */
   readonly target: string | undefined;
   readonly body: unknown;
+  readonly headers: IncomingHttpHeaders;
 }
 
 /**
@@ -27,6 +28,13 @@ export type Answers = Record<string, (body: Record<string, unknown>) => unknown>
 export interface XmlAnswer {
   readonly xml: string;
   readonly status?: number;
+}
+
+/** A JSON answer with its own status and headers, e.g. an error reply: 400 and `{ __type, message }`. */
+export interface JsonAnswer {
+  readonly json: unknown;
+  readonly status: number;
+  readonly headers?: Record<string, string>;
 }
 
 export interface StandIn {
@@ -54,7 +62,7 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
     const action = (body as { Action?: string } | undefined)?.Action;
     const target = (request.headers['x-amz-target'] as string | undefined) ?? action;
     const path = (request.url ?? '').split('?')[0];
-    requests.push({ method: request.method ?? '', path, target, body });
+    requests.push({ method: request.method ?? '', path, target, body, headers: request.headers });
     const answer = standIn.answers[target ?? `${request.method} ${path}`];
     if (!answer) {
       response
@@ -69,7 +77,11 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
         .end((answered as XmlAnswer).xml);
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answered));
+    const { json, status, headers } =
+      typeof answered === 'object' && answered !== null && 'json' in answered
+        ? (answered as JsonAnswer)
+        : { json: answered, status: 200, headers: {} };
+    response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', ...headers }).end(JSON.stringify(json));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -4,12 +4,12 @@ import {
   type AttributeValue,
   type BatchWriteItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriteClient } from '../../../lambdas/runtime/batch-write-client.js';
 import { createDynamoDbClient } from '../../../lambdas/runtime/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { ensureTable } from '../../../local/local-stack.js';
+import { startStandIn } from '../../e2e/control-plane/stand-in.js';
 
 /** The handlers' clients against DynamoDB Local (endpoint from the env the test setup sets). */
 const dynamodb = createDynamoDbClient();
@@ -94,20 +94,9 @@ describe('BatchWriteClient', () => {
   });
 
   it('sends a SigV4-signed JSON 1.0 POST with the session token', async () => {
-    const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
-    const server = createServer((request, reply) => {
-      let body = '';
-      request.on('data', (part: Buffer) => (body += part.toString()));
-      request.on('end', () => {
-        seen.push({ headers: request.headers, body });
-        reply.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
-        reply.end('{"UnprocessedItems":{}}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
+    const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
     const client = createDynamoDbClient({
-      dynamodbEndpoint: `http://127.0.0.1:${port}`,
+      dynamodbEndpoint: server.endpoint,
       region: 'eu-west-3',
       credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session-token' },
     } as never);
@@ -115,15 +104,15 @@ describe('BatchWriteClient', () => {
     try {
       const input = put({ pk: { S: 'a' }, b: { B: new Uint8Array([1, 2, 3]) } });
       await lean.send(input);
-      const [{ headers, body }] = seen;
-      expect(JSON.parse(body)).toEqual({
+      const [{ headers, body }] = server.requests;
+      expect(body).toEqual({
         RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' }, b: { B: 'AQID' } } } }] },
       });
       expect(headers).toMatchObject({
         'content-type': 'application/x-amz-json-1.0',
         'x-amz-target': 'DynamoDB_20120810.BatchWriteItem',
         'x-amz-security-token': 'session-token',
-        'content-length': String(Buffer.byteLength(body)),
+        'content-length': String(Buffer.byteLength(JSON.stringify(body))), // the body as sent: JSON.stringify's
       });
       expect(headers.authorization).toMatch(
         /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-3\/dynamodb\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/,
@@ -131,7 +120,7 @@ describe('BatchWriteClient', () => {
     } finally {
       lean.destroy();
       client.destroy();
-      server.close();
+      await server.close();
     }
   });
 

@@ -1,40 +1,37 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BatchWriteClient } from '../../../lambdas/runtime/batch-write-client.js';
 import { createDynamoDbClient } from '../../../lambdas/runtime/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
+import { startStandIn } from '../../e2e/control-plane/stand-in.js';
 import { BatchWriter } from '../../../lambdas/write/batch-writer.js';
 
+const BATCH_WRITE = 'DynamoDB_20120810.BatchWriteItem';
+
 /**
- * A stand-in for a throttling DynamoDB (DynamoDB Local never throttles): it answers the first `throttles`
- * BatchWriteItem requests as DynamoDB does when a table is over its capacity, then accepts every item.
- * It counts the requests that reach it, so a hidden retry anywhere in the client would show.
+ * A throttling DynamoDB on the control-plane stand-in (DynamoDB Local never throttles): the first
+ * `throttles` requests get DynamoDB's reply for a table over its capacity, later ones succeed (a
+ * BatchWriteItem with every item written; a DescribeTable with no table). Its `requests` count what
+ * reached it, so a hidden retry anywhere in the client would show.
  */
 async function throttlingServer(throttles: number) {
-  const received: IncomingMessage[] = [];
-  const server = createHttpServer((request, reply) => {
-    request.resume();
-    request.on('end', () => {
-      received.push(request);
-      const throttled = received.length <= throttles;
-      const body = throttled
-        ? {
+  let received = 0;
+  const answer = (success: unknown) => () =>
+    ++received <= throttles
+      ? {
+          status: 400,
+          headers: { 'x-amzn-requestid': `request-${received}` },
+          json: {
             __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
             message: 'The level of configured provisioned throughput for the table was exceeded.',
-          }
-        : { UnprocessedItems: {} };
-      reply.writeHead(throttled ? 400 : 200, {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amzn-requestid': `request-${received.length}`,
-      });
-      reply.end(JSON.stringify(body));
-    });
+          },
+        }
+      : success;
+  return startStandIn({
+    [BATCH_WRITE]: answer({ UnprocessedItems: {} }),
+    'DynamoDB_20120810.DescribeTable': answer({}),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { endpoint: `http://127.0.0.1:${port}`, received, close: () => server.close() };
 }
 
 function clientFor(endpoint: string, requestTimeoutMs = 5_000) {
@@ -55,7 +52,7 @@ describe('one retry layer for BatchWriteItem', () => {
         $metadata: { httpStatusCode: 400, requestId: 'request-1' },
       });
       expect(isRetryable(error)).toBe(true);
-      expect(server.received).toHaveLength(1); // no hidden attempts
+      expect(server.requests).toHaveLength(1); // no hidden attempts
 
       const send = batchWrites.send.bind(batchWrites);
       const writer = new BatchWriter({ table: 't', send, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 } });
@@ -63,11 +60,11 @@ describe('one retry layer for BatchWriteItem', () => {
       await writer.flush();
       expect(writer.written).toBe(1);
       expect(writer.throttledRetries).toBe(1);
-      expect(server.received).toHaveLength(3); // the second throttle, then the write
+      expect(server.requests).toHaveLength(3); // the second throttle, then the write
     } finally {
       batchWrites.destroy();
       dynamodb.destroy();
-      server.close();
+      await server.close();
     }
   });
 
@@ -98,13 +95,11 @@ describe('one retry layer for BatchWriteItem', () => {
     try {
       const described = await dynamodb.send(new DescribeTableCommand({ TableName: 't' }));
       expect(described.$metadata.attempts).toBe(3);
-      expect(server.received.map((r) => r.headers['x-amz-target'])).toEqual(
-        Array(3).fill('DynamoDB_20120810.DescribeTable'),
-      );
+      expect(server.requests.map((r) => r.target)).toEqual(Array(3).fill('DynamoDB_20120810.DescribeTable'));
     } finally {
       batchWrites.destroy();
       dynamodb.destroy();
-      server.close();
+      await server.close();
     }
   });
 });
