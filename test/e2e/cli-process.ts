@@ -23,5 +23,17 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   });
 }
 
+/** `local`'s flags for a 1-gram file (ngram, year, counts) into a table it creates, with the `--json` summary. */
+export const NGRAM_TABLE_ARGS = [
+  '--pk',
+  'ngram',
+  '--sk',
+  'year:N',
+  '--create-table',
+  '--types',
+  'match_count=N,volume_count=N',
+  '--json',
+];
+
 /** The `--json` summary: the last line on stdout. */
 export const lastJsonLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);

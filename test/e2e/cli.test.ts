@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scanAll, uniqueName } from './harness.js';
-import { runCli, lastJsonLine } from './cli-process.js';
+import { NGRAM_TABLE_ARGS, runCli, lastJsonLine } from './cli-process.js';
 
 const SAMPLE = fileURLToPath(new URL('../../sample/googlebooks-1gram-sample.tsv', import.meta.url));
 
@@ -14,23 +14,7 @@ describe('s3-ddb-import local', () => {
   it('imports the bundled sample, prints the --json summary last and exits 0', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
     const table = uniqueName('cli');
-    const run = await cli(
-      [
-        'local',
-        SAMPLE,
-        '--table',
-        table,
-        '--pk',
-        'ngram',
-        '--sk',
-        'year:N',
-        '--create-table',
-        '--types',
-        'match_count=N,volume_count=N',
-        '--json',
-      ],
-      cwd,
-    );
+    const run = await cli(['local', SAMPLE, '--table', table, ...NGRAM_TABLE_ARGS], cwd);
 
     expect(run.code).toBe(0);
     const summary = lastJsonLine(run.stdout);

@@ -8,20 +8,9 @@ import { createBucket, createTable, dynamodb, s3, uniqueName } from '../harness.
 import { letterFile } from './letters.js';
 import { expectTableMatches } from '../faults/fixture.js';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { runCli, lastJsonLine } from '../cli-process.js';
+import { NGRAM_TABLE_ARGS, runCli, lastJsonLine } from '../cli-process.js';
 
 const cli = (args: string[], cwd: string) => runCli(args, { cwd });
-
-const NGRAM_ARGS = [
-  '--pk',
-  'ngram',
-  '--sk',
-  'year:N',
-  '--create-table',
-  '--types',
-  'match_count=N,volume_count=N',
-  '--json',
-];
 
 describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () => {
   it('imports a folder of part files (sub-folders kept, markers skipped) as a prefix, and exits 0', async () => {
@@ -34,7 +23,7 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
     await writeFile(join(cwd, 'parts', '_SUCCESS'), '');
     const table = uniqueName('cli');
 
-    const run = await cli(['local', 'parts', '--table', table, ...NGRAM_ARGS], cwd);
+    const run = await cli(['local', 'parts', '--table', table, ...NGRAM_TABLE_ARGS], cwd);
 
     expect(run.code, run.stderr).toBe(0);
     expect(lastJsonLine(run.stdout)).toMatchObject({
@@ -56,7 +45,7 @@ describe('s3-ddb-import local with a folder, a .gz file, a DynamoDB export', () 
     await writeFile(join(cwd, '1gram-z.tsv.gz'), gzipSync(file.text));
     const table = uniqueName('cli');
 
-    const run = await cli(['local', '1gram-z.tsv.gz', '--table', table, ...NGRAM_ARGS], cwd);
+    const run = await cli(['local', '1gram-z.tsv.gz', '--table', table, ...NGRAM_TABLE_ARGS], cwd);
 
     expect(run.code, run.stderr).toBe(0);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 900, written: 900 });
