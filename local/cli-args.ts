@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FORMAT_TYPES, type FormatType } from '../lambdas/formats/detect-format.js';
 import { COLUMN_TYPES, type ColumnType, type RequestFormat } from '../lambdas/request/import-request.js';
 import {
@@ -50,21 +50,17 @@ export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B
 
 /** Parses the arguments after `local`. Throws UsageError naming the bad flag. */
 export function parseLocalCommand(args: string[]): LocalCommand {
-  const { values, positionals } = parseArgs({
+  const { values, source: file } = parseSourceCommandArgs(
     args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...REQUEST_FLAG_OPTIONS,
+    {
       pk: { type: 'string' },
       sk: { type: 'string' },
       'create-table': { type: 'boolean', default: false },
       concurrency: { type: 'string' },
       'timeout-s': { type: 'string' },
-      request: { type: 'string' },
     },
-  });
-  if (positionals.length !== 1) throw new UsageError(`expected one <file>, got ${positionals.length}`);
+    'file',
+  );
   if (values.request !== undefined) {
     // The flags that shape the request (all of REQUEST_FLAG_OPTIONS but --json): the payload says all of that.
     const shaping = Object.keys(REQUEST_FLAG_OPTIONS).filter((flag) => flag !== 'json') as (keyof typeof values)[];
@@ -77,7 +73,7 @@ export function parseLocalCommand(args: string[]): LocalCommand {
   const createTable = values['create-table'] === true;
   if (createTable && !values.pk) throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
   return {
-    file: positionals[0],
+    file,
     ...flags,
     table: flags.table ?? '',
     ...(values.request !== undefined ? { requestFile: values.request } : {}),
@@ -110,6 +106,23 @@ export const REQUEST_FLAG_OPTIONS = {
   spread: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
 } as const;
+
+type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * parseArgs for a command on one `<noun>` (`local`, `start`, `estimate`): the request flags, `--request`
+ * and the command's own `options`. Throws UsageError unless exactly one positional is given.
+ */
+export function parseSourceCommandArgs<const O extends OptionSpecs>(args: string[], options: O, noun: string) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { ...REQUEST_FLAG_OPTIONS, request: { type: 'string' }, ...options } as const,
+  });
+  if (positionals.length !== 1) throw new UsageError(`expected one <${noun}>, got ${positionals.length}`);
+  return { values, source: positionals[0] };
+}
 
 /** What REQUEST_FLAG_OPTIONS parse into; `table` is checked by each command (a request file may name it). */
 export type RequestFlags = Pick<LocalCommand, 'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread'> & {

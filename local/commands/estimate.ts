@@ -1,12 +1,5 @@
-import { parseArgs } from 'node:util';
 import { resolveImportRequest } from '../../lambdas/request/import-request.js';
-import {
-  REQUEST_FLAG_OPTIONS,
-  UsageError,
-  parseConcurrency,
-  parseRequestFlags,
-  type RequestFlags,
-} from '../cli-args.js';
+import { parseConcurrency, parseRequestFlags, parseSourceCommandArgs, type RequestFlags } from '../cli-args.js';
 import type { CloudClients } from '../cloud/clients.js';
 import { estimateImport } from '../cloud/estimate-model.js';
 import { printEstimate } from '../cloud/estimate-report.js';
@@ -33,20 +26,13 @@ export interface EstimateCommand {
 
 /** Parses the arguments after `estimate`; throws UsageError naming the bad flag. */
 export function parseEstimateCommand(args: string[]): EstimateCommand {
-  const { values, positionals } = parseArgs({
+  const { values, source } = parseSourceCommandArgs(
     args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...REQUEST_FLAG_OPTIONS,
-      request: { type: 'string' },
-      concurrency: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (positionals.length !== 1) throw new UsageError(`expected one <source>, got ${positionals.length}`);
+    { concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    'source',
+  );
   return {
-    source: positionals[0],
+    source,
     flags: parseRequestFlags(values),
     ...(values.request ? { requestFile: values.request } : {}),
     lanes: parseConcurrency(values.concurrency),

@@ -1,7 +1,6 @@
 import { StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { REQUEST_FLAG_OPTIONS, UsageError, parseNumber, parseRequestFlags, type RequestFlags } from '../cli-args.js';
+import { UsageError, parseNumber, parseRequestFlags, parseSourceCommandArgs, type RequestFlags } from '../cli-args.js';
 import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
 import { followExecution } from '../cloud/follow.js';
 import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
@@ -44,21 +43,17 @@ export interface StartCommand {
 
 /** Parses the arguments after `start`; throws UsageError naming the bad flag. */
 export function parseStartCommand(args: string[]): StartCommand {
-  const { values, positionals } = parseArgs({
+  const { values, source } = parseSourceCommandArgs(
     args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...REQUEST_FLAG_OPTIONS,
+    {
       ...TARGET_FLAG_OPTIONS,
       ...FOLLOW_FLAG_OPTIONS,
-      request: { type: 'string' },
       'upload-prefix': { type: 'string' },
       'part-mib': { type: 'string' },
       name: { type: 'string' },
     },
-  });
-  if (positionals.length !== 1) throw new UsageError(`expected one <source>, got ${positionals.length}`);
+    'source',
+  );
   const uploadPrefix = values['upload-prefix'] ?? DEFAULT_UPLOAD_PREFIX;
   if (uploadPrefix !== '' && !uploadPrefix.endsWith('/'))
     throw new UsageError(`--upload-prefix: must end with "/", got ${JSON.stringify(uploadPrefix)}`);
@@ -69,7 +64,7 @@ export function parseStartCommand(args: string[]): StartCommand {
     (n) => n * 2 ** 20 >= MIN_PART_BYTES,
   );
   return {
-    source: positionals[0],
+    source,
     flags: parseRequestFlags(values),
     ...(values.request ? { requestFile: values.request } : {}),
     target: parseTargetFlags(values),
