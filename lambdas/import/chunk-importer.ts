@@ -15,8 +15,8 @@ import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../request/wor
 const BLOCK_BYTES = 64 * 1024;
 /**
  * The first block of an invocation is this small, and each next one twice the last up to BLOCK_BYTES:
- * the first write waits for one block to be parsed and mapped (~8k rows at full size, ~100 ms in which
- * the table gets nothing), while later blocks are mapped with requests already in flight.
+ * the first write waits for one block to be parsed and mapped (~2k rows at full size, time in which the
+ * table gets nothing), while later blocks are mapped with requests already in flight.
  */
 const FIRST_BLOCK_BYTES = 16 * 1024;
 /**
