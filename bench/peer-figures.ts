@@ -54,6 +54,12 @@ async function ddbimportBinary(log: (line: string) => void): Promise<string | un
   }
 }
 
+/** The raw Node loop at 16 in flight: a peer, and the bench's warm-up run (it needs no Go). */
+const RAW_LOOP_16: Contender = {
+  name: 'rawLoop16',
+  command: (file, table) => [process.execPath, RAW_LOOP, file, table, '16'],
+};
+
 function contenders(ddbimport: string | undefined): Contender[] {
   const goPeer = (workers: number): Contender => ({
     name: `ddbimport${workers}`,
@@ -91,7 +97,7 @@ function contenders(ddbimport: string | undefined): Contender[] {
   return [
     localCli('pipeline', CLI),
     ...(ddbimport ? [goPeer(8), goPeer(16)] : []),
-    { name: 'rawLoop16', command: (file, table) => [process.execPath, RAW_LOOP, file, table, '16'] },
+    RAW_LOOP_16,
     // An older checkout's CLI, for before/after figures in one run; never counted as a peer.
     ...(BASELINE_CLI ? [localCli('baseline', BASELINE_CLI)] : []),
   ];
@@ -125,12 +131,11 @@ export async function peersFigure(ctx: PeerContext) {
   const all = contenders(await ddbimportBinary(ctx.log));
   // One uncounted run first: DynamoDB Local's JIT is cold on the first import after it starts, which made
   // whoever ran first (the pipeline, in round 1) ~20% slower than in its later rounds.
-  const warmUp = all.find((c) => c.name === 'rawLoop16')!;
   ctx.log('peers: warm-up run (not counted)');
-  await timeProcess(warmUp.command(file, await ctx.newTable()));
+  await timeProcess(RAW_LOOP_16.command(file, await ctx.newTable()));
   const runs: Record<string, { itemsPerSecond: number; cpuSecondsPer100k: number }[]> = {};
   for (let r = 0; r < ROUNDS; r++) {
-    // Rotate the order each round so no contender always runs first (a cold JVM) or last.
+    // Rotate the order each round so no contender always runs first or last (the JVM still warms over the runs).
     for (const c of [...all.slice(r % all.length), ...all.slice(0, r % all.length)]) {
       const table = await ctx.newTable();
       ctx.log(`peers: round ${r + 1}/${ROUNDS} ${c.name}`);
