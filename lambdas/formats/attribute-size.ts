@@ -11,18 +11,21 @@ export const MAX_ITEM_BYTES = 400 * 1024;
  */
 export function itemSize(item: Record<string, AttributeValue>): number {
   let size = 0;
-  for (const [name, value] of Object.entries(item)) size += Buffer.byteLength(name, 'utf8') + valueSize(value);
+  for (const [name, value] of Object.entries(item)) size += Buffer.byteLength(name, 'utf8') + attributeValueSize(value);
   return size;
 }
 
-const numberSize = (n: string) => Math.ceil(n.replace(/[^0-9]/g, '').replace(/^0+/, '').length / 2) + 1;
+/** A number's size from its digit count, leading zeros not counted. */
+export const numberSizeOfDigits = (digits: number) => Math.ceil(digits / 2) + 1;
+const numberSize = (n: string) => numberSizeOfDigits(n.replace(/[^0-9]/g, '').replace(/^0+/, '').length);
 
-function valueSize(value: AttributeValue): number {
+/** The size DynamoDB counts for one attribute value (without its name). */
+export function attributeValueSize(value: AttributeValue): number {
   if (value.S !== undefined) return Buffer.byteLength(value.S, 'utf8');
   if (value.N !== undefined) return numberSize(value.N);
   if (value.B !== undefined) return value.B.length;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
-  if (value.L !== undefined) return 3 + value.L.reduce((sum, v) => sum + 1 + valueSize(v), 0);
+  if (value.L !== undefined) return 3 + value.L.reduce((sum, v) => sum + 1 + attributeValueSize(v), 0);
   if (value.M !== undefined) return 3 + itemSize(value.M) + Object.keys(value.M).length;
   if (value.SS !== undefined) return value.SS.reduce((sum, s) => sum + Buffer.byteLength(s, 'utf8'), 0);
   if (value.NS !== undefined) return value.NS.reduce((sum, n) => sum + numberSize(n), 0);

@@ -1,5 +1,5 @@
 /** DynamoDB keeps up to 38 significant digits... */
-const MAX_SIGNIFICANT_DIGITS = 38;
+export const MAX_SIGNIFICANT_DIGITS = 38;
 /** ...for magnitudes from 1E-130 up to 9.99...E+125: these bound the exponent of the leading digit. */
 const MIN_EXPONENT = -130;
 const MAX_EXPONENT = 125;

@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../write/item-sink.js';
-import { MAX_ITEM_BYTES, itemSize } from '../attribute-size.js';
+import { MAX_ITEM_BYTES, attributeValueSize, itemSize, numberSizeOfDigits } from '../attribute-size.js';
 import { decodeBase64 } from '../base64.js';
-import { checkDynamoNumber } from '../dynamo-number.js';
+import { MAX_SIGNIFICANT_DIGITS, checkDynamoNumber } from '../dynamo-number.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
 import type { MappedRecord } from '../record-format.js';
 import type { ColumnType } from '../../request/import-request.js';
@@ -29,8 +29,15 @@ export function createRowMapper({ columns, types, keys }: RowMapperOptions): (fi
   const keyTypes = new Map<string, ValueType>(keys.map((k) => [k.name, k.type]));
   // Object.hasOwn: a column named "constructor" or "toString" must not find Object.prototype's function.
   const typeOf = (name: string): ValueType => keyTypes.get(name) ?? (Object.hasOwn(types, name) ? types[name] : 'S');
-  const plan = columns.map((name) => ({ name, type: typeOf(name), isKey: keyTypes.has(name) }));
-  const keyIndexes = keys.map((k) => columns.indexOf(k.name));
+  const plan = columns.map((name) => ({
+    name,
+    type: typeOf(name),
+    /** Where this column's canonical value goes in the key string, or -1 for a non-key column. */
+    keyPart: keys.findIndex((k) => k.name === name),
+    nameBytes: Buffer.byteLength(name, 'utf8'),
+  }));
+  // The item's size is added up column by column; a repeated column name (the last one wins) is measured whole.
+  const namesRepeat = new Set(columns).size !== columns.length;
 
   return (fields) => {
     if (fields.length !== plan.length) {
@@ -38,24 +45,56 @@ export function createRowMapper({ columns, types, keys }: RowMapperOptions): (fi
     }
     const item: Item = {};
     const keyParts: string[] = [];
+    let size = 0;
     for (let i = 0; i < plan.length; i++) {
-      const { name, type, isKey } = plan[i];
+      const { name, type, keyPart, nameBytes } = plan[i];
       const text = fields[i];
       if (text === '') {
-        if (isKey) return { ok: false, reason: `key attribute ${JSON.stringify(name)} is empty` };
+        if (keyPart >= 0) return { ok: false, reason: `key attribute ${JSON.stringify(name)} is empty` };
+        continue;
+      }
+      // The common cases inline, without a result object per field: a string, a plain integer that is not a key.
+      if (type === 'S') {
+        item[name] = { S: text };
+        size += nameBytes + Buffer.byteLength(text, 'utf8');
+        if (keyPart >= 0) keyParts[keyPart] = text;
+        continue;
+      }
+      const digits = type === 'N' && keyPart < 0 ? plainIntegerDigits(text) : 0;
+      if (digits > 0) {
+        item[name] = { N: text };
+        size += nameBytes + numberSizeOfDigits(digits);
         continue;
       }
       const converted = convert(text, type);
       if (!converted.ok) return { ok: false, reason: `column ${JSON.stringify(name)}: ${converted.reason}` };
       item[name] = converted.value;
-      if (isKey) keyParts[keyIndexes.indexOf(i)] = converted.canonical;
+      size += nameBytes + attributeValueSize(converted.value);
+      if (keyPart >= 0) keyParts[keyPart] = converted.canonical;
     }
-    const size = itemSize(item);
+    if (namesRepeat) size = itemSize(item);
     if (size > MAX_ITEM_BYTES) {
       return { ok: false, reason: `item is ${size} bytes, over DynamoDB's ${MAX_ITEM_BYTES}-byte (400 KB) limit` };
     }
     return { ok: true, item, key: keyParts.join('\u0000') };
   };
+}
+
+/**
+ * The digit count of an integer DynamoDB stores as written (optional minus, no leading zero, 1 to 38
+ * digits), else 0: such a number needs no other check, which is most numbers in most files.
+ */
+function plainIntegerDigits(text: string): number {
+  const start = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  const digits = text.length - start;
+  if (digits < 1 || digits > MAX_SIGNIFICANT_DIGITS) return 0;
+  const first = text.charCodeAt(start);
+  if (first < 49 || first > 57) return 0; // 1-9
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return 0;
+  }
+  return digits;
 }
 
 function convert(text: string, type: ValueType): Converted {

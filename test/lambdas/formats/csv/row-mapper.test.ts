@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { MAX_ITEM_BYTES, itemSize } from '../../../../lambdas/formats/attribute-size.js';
 import { checkDynamoNumber } from '../../../../lambdas/formats/dynamo-number.js';
 import { createRowMapper } from '../../../../lambdas/formats/csv/row-mapper.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
@@ -216,6 +217,35 @@ describe('createRowMapper', () => {
     expect(mapRow(row(409_589)).ok).toBe(true);
     const reason = "item is 409601 bytes, over DynamoDB's 409600-byte (400 KB) limit";
     expect(mapRow(row(409_590))).toEqual({ ok: false, reason });
+  });
+
+  it('sizes an item as itemSize does, whichever way each value was read', () => {
+    // Plain integers and strings are sized inline; other numbers, booleans and JSON through the value.
+    const columns = ['pk', 'n', 'é', 'flag', 'doc', 'pk'];
+    const types = { n: 'N', é: 'N', flag: 'BOOL', doc: 'JSON' } as const;
+    const map = createRowMapper({ columns: columns.slice(0, 5), types, keys: [PK] });
+    const repeated = createRowMapper({ columns, types, keys: [PK] }); // "pk" twice: the last one is the item's
+    const rows = [
+      ['ключ', '12345678901234567890123456789012345678', '-7', 'true', '{"a":[1,"ü"]}'],
+      ['k', `1${'0'.repeat(40)}`, '-0.000', 'false', '[]'],
+      ['k', '0012', '3.25e5', '', '"s"'],
+    ];
+    for (const row of rows) {
+      // The padded field is the item's "pk": the first column, or the last one when "pk" repeats.
+      for (const [mapper, fields, at] of [
+        [map, row, 0],
+        [repeated, [...row, 'last'], row.length],
+      ] as const) {
+        const mapped = mapper(fields);
+        const size = itemSize(mapped.ok ? mapped.item : {});
+        const padded = (bytes: number) => fields.map((f, i) => (i === at ? f + 'x'.repeat(bytes) : f));
+        expect(mapper(padded(MAX_ITEM_BYTES - size)).ok, JSON.stringify(fields)).toBe(true);
+        expect(mapper(padded(MAX_ITEM_BYTES - size + 1)), JSON.stringify(fields)).toEqual({
+          ok: false,
+          reason: `item is ${MAX_ITEM_BYTES + 1} bytes, over DynamoDB's ${MAX_ITEM_BYTES}-byte (400 KB) limit`,
+        });
+      }
+    }
   });
 
   it('gives one key string to spellings of the same N key, and distinct ones otherwise', () => {
