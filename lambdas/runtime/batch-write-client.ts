@@ -8,8 +8,9 @@ import {
 import { constructStack } from '@smithy/core/client';
 import { getEndpointFromInstructions } from '@smithy/core/endpoints';
 import type { AwsCredentialIdentityProvider, MiddlewareStack } from '@smithy/types';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { batchWriteError, firstHeader, timeoutError } from './batch-write-errors.js';
 import { BatchWriteSigner } from './batch-write-signer.js';
 
@@ -25,6 +26,8 @@ const CONTEXT = { clientName: 'DynamoDBClient', commandName: 'BatchWriteItemComm
 /** Where the requests go and how they are signed, resolved once by the SDK client's own configuration chain. */
 interface Target {
   readonly url: URL;
+  /** The URL as http.request options, converted once: given a URL, Node converts it on every request. */
+  readonly where: RequestOptions;
   readonly signer: BatchWriteSigner;
   readonly credentials: AwsCredentialIdentityProvider;
 }
@@ -77,15 +80,16 @@ export class BatchWriteClient {
   }
 
   private async post(input: Input): Promise<{ output: Output; response: { statusCode: number } }> {
-    const { url, signer, credentials } = await (this.target ??= this.resolveTarget(input));
+    const { url, where, signer, credentials } = await (this.target ??= this.resolveTarget(input));
     // A replacer costs a call per key: ~7% of the import's CPU, for binary values most files do not have.
-    const body = hasBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
+    const json = hasBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
+    const body = Buffer.from(json); // encoded once, for the signature's hash, the length and the socket
     const headers = signer.sign(
       { host: url.host, path: url.pathname, target: TARGET, contentType: 'application/x-amz-json-1.0', body },
       await credentials(), // the SDK's provider: cached, refreshed before expiry
     );
-    headers['content-length'] = String(Buffer.byteLength(body));
-    const response = await this.exchange(url, headers, body);
+    headers['content-length'] = String(body.length);
+    const response = await this.exchange(where, headers, body);
     const text = response.body.toString('utf8');
     if (response.statusCode !== 200) throw batchWriteError(response.statusCode, response.headers, text);
     const $metadata = { httpStatusCode: 200, requestId: firstHeader(response.headers['x-amzn-requestid']) };
@@ -93,11 +97,11 @@ export class BatchWriteClient {
   }
 
   /** One POST on a keep-alive socket; fails with TimeoutError when the whole exchange outlasts the timeout. */
-  private exchange(url: URL, headers: Record<string, string>, body: string) {
+  private exchange(where: RequestOptions, headers: Record<string, string>, body: Buffer) {
     return new Promise<{ statusCode: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const agent = this.agents[url.protocol as keyof typeof this.agents];
-      const request = send(url, { method: 'POST', headers, agent }, (reply) => {
+      const send = where.protocol === 'https:' ? httpsRequest : httpRequest;
+      const agent = this.agents[where.protocol as keyof typeof this.agents];
+      const request = send({ ...where, method: 'POST', headers, agent }, (reply) => {
         const parts: Buffer[] = [];
         reply.on('data', (part: Buffer) => parts.push(part));
         reply.on('error', reject);
@@ -121,8 +125,10 @@ export class BatchWriteClient {
     const endpoint = await getEndpointFromInstructions(input, BatchWriteItemCommand, config as never);
     const scheme = (endpoint.properties?.authSchemes as { signingRegion?: string }[] | undefined)?.[0];
     const signer = new BatchWriteSigner(scheme?.signingRegion ?? (await config.region()));
+    const url = new URL(endpoint.url.href);
     return {
-      url: new URL(endpoint.url.href),
+      url,
+      where: urlToHttpOptions(url),
       signer,
       credentials: config.credentials as AwsCredentialIdentityProvider,
     };
