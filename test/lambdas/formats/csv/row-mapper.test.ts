@@ -232,10 +232,11 @@ describe('createRowMapper', () => {
     ];
     for (const row of rows) {
       // The padded field is the item's "pk": the first column, or the last one when "pk" repeats.
-      for (const [mapper, fields, at] of [
+      const cases: [typeof map, string[], number][] = [
         [map, row, 0],
         [repeated, [...row, 'last'], row.length],
-      ] as const) {
+      ];
+      for (const [mapper, fields, at] of cases) {
         const mapped = mapper(fields);
         const size = itemSize(mapped.ok ? mapped.item : {});
         const padded = (bytes: number) => fields.map((f, i) => (i === at ? f + 'x'.repeat(bytes) : f));
