@@ -47,6 +47,7 @@ export class BatchWriter {
   private batch = new Map<string, Item>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly keyOwners = new Map<string, Promise<void>>();
+  private slotWaiters: (() => void)[] = [];
   private failure: Error | undefined;
   private readonly retry: RetryPolicy;
   /** Requests allowed in flight now: halved on a throttle, grown back by one step at a time. */
@@ -55,6 +56,7 @@ export class BatchWriter {
   constructor(private readonly options: BatchWriterOptions) {
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
     this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    options.stopping?.addEventListener('abort', () => this.wakeSlotWaiters(), { once: true });
   }
 
   /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
@@ -84,13 +86,19 @@ export class BatchWriter {
   private async waitForSlot(): Promise<void> {
     const signal = this.options.stopping;
     while (this.inFlight.size >= this.limit.value && !signal?.aborted) {
-      let onAbort = () => undefined as void;
-      const aborted = new Promise<void>((resolve) =>
-        signal?.addEventListener('abort', (onAbort = () => resolve()), { once: true }),
-      );
-      await Promise.race([...this.inFlight, aborted]);
-      signal?.removeEventListener('abort', onAbort);
+      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
     }
+  }
+
+  /**
+   * Wakes whoever waits for a slot, to look again: on each finished request and on the stop signal. A
+   * Promise.race over the requests in flight did the same, but left a reaction on each of them per wait,
+   * ~16 no-op callbacks to run for every request that finished.
+   */
+  private wakeSlotWaiters(): void {
+    const waiters = this.slotWaiters;
+    this.slotWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private async dispatch(): Promise<void> {
@@ -107,6 +115,7 @@ export class BatchWriter {
       .finally(() => {
         this.inFlight.delete(sending);
         for (const [key] of entries) if (this.keyOwners.get(key) === sending) this.keyOwners.delete(key);
+        this.wakeSlotWaiters();
       });
     this.inFlight.add(sending);
     for (const [key] of entries) this.keyOwners.set(key, sending);

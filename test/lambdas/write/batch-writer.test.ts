@@ -222,3 +222,58 @@ describe('BatchWriter retry budget', () => {
     await expect(writer.add(items[25], 'k25')).rejects.toBe(failure);
   });
 });
+
+describe('BatchWriter slots', () => {
+  const table = 'slots';
+  const items = Array.from({ length: 50 }, (_, i) => itemOf(`k${i}`, i));
+  /** A send whose replies the test releases one by one. */
+  function heldSend() {
+    const replies: (() => void)[] = [];
+    const send = vi.fn<SendBatchWrite>(
+      (input) =>
+        new Promise<BatchWriteItemCommandOutput>((resolve) =>
+          replies.push(() => resolve({ UnprocessedItems: {}, $metadata: { httpStatusCode: 200 } })),
+        ),
+    );
+    return { send, release: () => replies.shift()!() };
+  }
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
+  const addAll = async (writer: BatchWriter, from: number, to: number) => {
+    for (const item of items.slice(from, to)) await writer.add(item, item.pk.S!);
+  };
+
+  it('holds a full batch while the requests in flight are at the limit, and sends it when one finishes', async () => {
+    const { send, release } = heldSend();
+    const writer = new BatchWriter({ table, send, maxInFlight: 1 });
+    await addAll(writer, 0, 25); // the first batch goes out
+    const second = addAll(writer, 25, 50); // its 25th item waits for the slot
+    await settled();
+    expect(send).toHaveBeenCalledTimes(1);
+    release();
+    await second;
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(send.mock.calls[1][0].RequestItems?.[table].map((r) => r.PutRequest?.Item?.pk.S)).toEqual(
+      items.slice(25).map((item) => item.pk.S),
+    );
+    release();
+    await writer.flush();
+    expect(writer.written).toBe(50);
+  });
+
+  it('sends a full batch without waiting for a slot once the import is stopping', async () => {
+    const { send, release } = heldSend();
+    const stopping = new AbortController();
+    const writer = new BatchWriter({ table, send, maxInFlight: 1, stopping: stopping.signal });
+    await addAll(writer, 0, 25);
+    const second = addAll(writer, 25, 50);
+    await settled();
+    expect(send).toHaveBeenCalledTimes(1);
+    stopping.abort(); // the first request is still in flight
+    await second;
+    expect(send).toHaveBeenCalledTimes(2);
+    release();
+    release();
+    await writer.flush();
+    expect(writer.written).toBe(50);
+  });
+});
