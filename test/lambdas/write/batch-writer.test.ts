@@ -230,7 +230,7 @@ describe('BatchWriter slots', () => {
   function heldSend() {
     const replies: (() => void)[] = [];
     const send = vi.fn<SendBatchWrite>(
-      (input) =>
+      () =>
         new Promise<BatchWriteItemCommandOutput>((resolve) =>
           replies.push(() => resolve({ UnprocessedItems: {}, $metadata: { httpStatusCode: 200 } })),
         ),
