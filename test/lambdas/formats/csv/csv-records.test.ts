@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
   csvParseOptions,
@@ -5,6 +6,7 @@ import {
   parseRecords,
   type RawRecord,
 } from '../../../../lambdas/formats/csv/csv-records.js';
+import { seededRandom } from '../../../fixtures/random.js';
 
 const CSV = csvParseOptions({ delimiter: ',', quote: '"' });
 
@@ -24,6 +26,48 @@ function recordsOf(...raws: Array<string | Buffer>): RawRecord[] {
 /** What each record became: its fields, or `{ error }`. */
 const outcomes = (records: RawRecord[], options = CSV) =>
   parseRecords(records, options).map((parsed) => ('error' in parsed ? { error: parsed.error } : parsed.fields));
+
+describe('parseRecords reads as csv-parse does', () => {
+  // Blocks without quotes are split directly, the rest go to csv-parse: both must give csv-parse's fields.
+  const pick = seededRandom(11);
+  const ALPHABET = ['a', 'Z', '7', ' ', 'é', '𝄞', ',', '\t', ';', '"', "'", '\r', '', '-'];
+  const field = (allowed: string[]) =>
+    Array.from({ length: Math.floor(pick() * 5) }, () => allowed[Math.floor(pick() * allowed.length)]).join('');
+  /** Records of 1-4 fields; `special` characters (quotes, CR) only in the last record's last field, if at all. */
+  function block(delimiter: string, special: string[], lastNewline: boolean) {
+    const plain = ALPHABET.filter((c) => c !== delimiter && !['"', "'", '\r'].includes(c));
+    const count = 1 + Math.floor(pick() * 6);
+    const raws = Array.from({ length: count }, (_, r) => {
+      const fields = Array.from({ length: 1 + Math.floor(pick() * 4) }, () => field(plain));
+      if (r === count - 1 && special.length > 0) fields.push(field([...plain, ...special]) + special[0]);
+      return fields.join(delimiter) + (r < count - 1 || lastNewline ? '\n' : '');
+    });
+    return recordsOf(...raws.filter((raw) => raw !== '\n' && raw !== '')); // the scanner drops blank lines
+  }
+  const dialects = [
+    { delimiter: ',', quote: '"' },
+    { delimiter: '\t', quote: '"' },
+    { delimiter: ';', quote: "'" },
+    { delimiter: '\t', quote: '' },
+  ];
+
+  it.each(dialects)('with delimiter $delimiter and quote $quote, on 300 random blocks', (dialect) => {
+    const options = csvParseOptions(dialect);
+    for (let i = 0; i < 300; i++) {
+      const special = [[], [], ['"'], ["'"], ['\r']][i % 5];
+      const records = block(dialect.delimiter, special, i % 3 !== 0);
+      if (records.length === 0) continue;
+      let whole: string[][];
+      try {
+        whole = parse(Buffer.concat(records.map((r) => r.raw)), options) as string[][];
+      } catch {
+        continue; // an unclosed quote: the record-by-record path's case, tested above
+      }
+      if (whole.length !== records.length) continue; // a quote made records join: the same
+      expect(outcomes(records, options), JSON.stringify(records.map((r) => r.raw.toString()))).toEqual(whole);
+    }
+  });
+});
 
 describe('csvParseOptions', () => {
   it('passes the delimiter and quote, and turns an empty quote into no quoting', () => {
