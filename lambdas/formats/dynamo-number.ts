@@ -1,5 +1,5 @@
 /** DynamoDB keeps up to 38 significant digits... */
-export const MAX_SIGNIFICANT_DIGITS = 38;
+const MAX_SIGNIFICANT_DIGITS = 38;
 /** ...for magnitudes from 1E-130 up to 9.99...E+125: these bound the exponent of the leading digit. */
 const MIN_EXPONENT = -130;
 const MAX_EXPONENT = 125;
@@ -14,6 +14,7 @@ export type NumberCheck =
  * (`-123e-2` for "-1.230") so that keys equal as numbers compare equal as strings.
  */
 export function checkDynamoNumber(text: string): NumberCheck {
+  if (plainIntegerDigits(text) > 0) return { ok: true, canonical: plainIntegerCanonical(text) };
   const match = NUMBER_SYNTAX.exec(text);
   if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
     return { ok: false, reason: `not a number: ${JSON.stringify(text)}` };
@@ -36,4 +37,28 @@ export function checkDynamoNumber(text: string): NumberCheck {
   }
   const canonicalExponent = leadExponent - (significant.length - 1);
   return { ok: true, canonical: `${sign === '-' ? '-' : ''}${significant}e${canonicalExponent}` };
+}
+
+/**
+ * The digit count of an integer DynamoDB stores as written (optional minus, no leading zero, 1 to 38
+ * digits), else 0: such a number needs no other check, and it is most numbers in most files.
+ */
+export function plainIntegerDigits(text: string): number {
+  const start = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  const digits = text.length - start;
+  if (digits < 1 || digits > MAX_SIGNIFICANT_DIGITS) return 0;
+  const first = text.charCodeAt(start);
+  if (first < 49 || first > 57) return 0; // 1-9
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return 0;
+  }
+  return digits;
+}
+
+/** checkDynamoNumber's canonical form of a plain integer: its digits without trailing zeros, e<their count>. */
+function plainIntegerCanonical(text: string): string {
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48) end--; // '0'; the first digit is not one
+  return `${text.slice(0, end)}e${text.length - end}`;
 }

@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../write/item-sink.js';
 import { MAX_ITEM_BYTES, attributeValueSize, itemSize, numberSizeOfDigits } from '../attribute-size.js';
 import { decodeBase64 } from '../base64.js';
-import { MAX_SIGNIFICANT_DIGITS, checkDynamoNumber } from '../dynamo-number.js';
+import { checkDynamoNumber, plainIntegerDigits } from '../dynamo-number.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
 import type { MappedRecord } from '../record-format.js';
 import type { ColumnType } from '../../request/import-request.js';
@@ -78,23 +78,6 @@ export function createRowMapper({ columns, types, keys }: RowMapperOptions): (fi
     }
     return { ok: true, item, key: keyParts.join('\u0000') };
   };
-}
-
-/**
- * The digit count of an integer DynamoDB stores as written (optional minus, no leading zero, 1 to 38
- * digits), else 0: such a number needs no other check, which is most numbers in most files.
- */
-function plainIntegerDigits(text: string): number {
-  const start = text.charCodeAt(0) === 45 ? 1 : 0; // '-'
-  const digits = text.length - start;
-  if (digits < 1 || digits > MAX_SIGNIFICANT_DIGITS) return 0;
-  const first = text.charCodeAt(start);
-  if (first < 49 || first > 57) return 0; // 1-9
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return 0;
-  }
-  return digits;
 }
 
 function convert(text: string, type: ValueType): Converted {

@@ -4,6 +4,7 @@ import { MAX_ITEM_BYTES, itemSize } from '../../../../lambdas/formats/attribute-
 import { checkDynamoNumber } from '../../../../lambdas/formats/dynamo-number.js';
 import { createRowMapper } from '../../../../lambdas/formats/csv/row-mapper.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
+import { seededRandom } from '../../../fixtures/random.js';
 import type { KeyAttribute } from '../../../../lambdas/request/workflow-payloads.js';
 
 describe.each([
@@ -23,9 +24,32 @@ describe.each([
   { text: `1${'0'.repeat(40)}`, canonical: '1e40' },
   // Every zero is the same zero.
   { text: '-0.000', canonical: '0' },
+  // Plain integers (the fast path): trailing zeros become the exponent.
+  { text: '1810', canonical: '181e1' },
+  { text: '-1000', canonical: '-1e3' },
+  { text: `9${'0'.repeat(37)}`, canonical: '9e37' },
 ])('checkDynamoNumber accepts $text', ({ text, canonical }) => {
   it(`with canonical form ${canonical}`, () => {
     expect(checkDynamoNumber(text)).toEqual({ ok: true, canonical });
+  });
+});
+
+describe('checkDynamoNumber on plain integers', () => {
+  it('gives the canonical form of the same number written with a fraction or an exponent', () => {
+    // "N", "N.0" and "Ne0" are one number: the first takes the plain-integer path, the others the general one.
+    const pick = seededRandom(3);
+    for (let i = 0; i < 2000; i++) {
+      const length = 1 + Math.floor(pick() * 38);
+      const digits = Array.from({ length }, (_, d) =>
+        String(Math.floor(pick() * (d === 0 ? 9 : 10)) + (d === 0 ? 1 : 0)),
+      );
+      const zeros = Math.floor(pick() * Math.min(4, length)); // some end in zeros
+      const text = `${pick() < 0.3 ? '-' : ''}${digits.slice(0, length - zeros).join('')}${'0'.repeat(zeros)}`;
+      const plain = checkDynamoNumber(text);
+      expect(plain.ok, text).toBe(true);
+      expect(checkDynamoNumber(`${text}.0`), text).toEqual(plain);
+      expect(checkDynamoNumber(`${text}e0`), text).toEqual(plain);
+    }
   });
 });
 
