@@ -77,8 +77,10 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
       rows++;
       const { offset, line, raw } = records[i];
       const result = mapped[i];
-      if (result.ok) await sink.add(result.item, result.key);
-      else rejects.push({ line, offset, raw, length: raw.length, reason: result.reason });
+      if (result.ok) {
+        const queued = sink.add(result.item, result.key);
+        if (queued) await queued;
+      } else rejects.push({ line, offset, raw, length: raw.length, reason: result.reason });
     }
     return null;
   };

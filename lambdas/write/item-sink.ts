@@ -5,8 +5,11 @@ export type Item = Record<string, AttributeValue>;
 
 /** Where items go: the BatchWriter, or anything with its shape (the SpreadingSink wraps one). */
 export interface ItemSink {
-  /** Queues one item under its key (the key's canonical text: a repeated key keeps the last item). */
-  add(item: Item, key: string): Promise<void>;
+  /**
+   * Queues one item under its key (the key's canonical text: a repeated key keeps the last item). Returns
+   * a promise when the caller must wait for it before adding more (a batch it completed waits to be sent).
+   */
+  add(item: Item, key: string): Promise<void> | undefined;
   /** Sends what is queued and waits until it is written. */
   flush(): Promise<void>;
   /** Items acknowledged by the table so far. */

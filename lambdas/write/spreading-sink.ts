@@ -22,10 +22,10 @@ export class SpreadingSink implements ItemSink {
     return this.inner.written;
   }
 
-  async add(item: Item, key: string): Promise<void> {
+  add(item: Item, key: string): Promise<void> | undefined {
     this.window.delete(key); // re-inserting moves the key to its latest position: last row wins
     this.window.set(key, item);
-    if (this.window.size >= this.windowSize) await this.drain();
+    return this.window.size >= this.windowSize ? this.drain() : undefined;
   }
 
   async flush(): Promise<void> {
@@ -38,7 +38,10 @@ export class SpreadingSink implements ItemSink {
     this.window = new Map();
     const stride = Math.ceil(entries.length / BATCH);
     for (let start = 0; start < stride; start++) {
-      for (let i = start; i < entries.length; i += stride) await this.inner.add(entries[i][1], entries[i][0]);
+      for (let i = start; i < entries.length; i += stride) {
+        const queued = this.inner.add(entries[i][1], entries[i][0]);
+        if (queued) await queued;
+      }
     }
   }
 }
