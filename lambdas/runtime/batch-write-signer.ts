@@ -21,7 +21,7 @@ export interface BatchWriteRequest {
  */
 export class BatchWriteSigner {
   private key: { readonly scope: string; readonly secret: string; readonly value: Buffer } | undefined;
-  /** The last request's second and its X-Amz-Date: ~300 requests a second share one. */
+  /** The last request's second and its X-Amz-Date: hundreds of requests a second share one. */
   private stamp = { second: NaN, amzDate: '' };
 
   constructor(
