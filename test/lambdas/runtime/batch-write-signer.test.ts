@@ -65,4 +65,21 @@ describe('BatchWriteSigner', () => {
     const later = signer.sign(request, first, nextDay).authorization;
     expect(later).toBe((await sdkAuthorization(first, nextDay)).authorization);
   });
+
+  it('dates each request by its own second, as the SDK does, in any order of calls', async () => {
+    const signer = new BatchWriteSigner('eu-west-3');
+    const credentials = { accessKeyId: 'AKID1', secretAccessKey: 'one' };
+    const at = (iso: string) => new Date(iso);
+    for (const iso of [
+      '2026-11-23T22:04:05.100Z',
+      '2026-11-23T22:04:05.900Z', // same second: the date kept from the last request
+      '2026-11-23T22:04:06.000Z',
+      '2026-11-23T22:04:05.500Z', // an earlier second again
+    ]) {
+      const ours = signer.sign(request, credentials, at(iso));
+      const sdk = await sdkAuthorization(credentials, at(iso));
+      expect(ours['x-amz-date'], iso).toBe(sdk['x-amz-date']);
+      expect(ours.authorization, iso).toBe(sdk.authorization);
+    }
+  });
 });
