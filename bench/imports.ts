@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { resolveImportRequest } from '../lambdas/request/import-request.js';
 import type { ImportChunkEvent } from '../lambdas/request/workflow-payloads.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
+import { handlerBundlePath } from '../local/handler-bundles.js';
 import { runLocalImport } from '../local/runner.js';
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
@@ -62,12 +63,9 @@ export async function importInChild(table: string, bucket: string, key: string, 
     chunk: { object: 0, start: header, end: Math.min(chunkEnd, size), line: 2 },
     chunkIndex: 0,
   };
-  const child = fileURLToPath(new URL('./import-child.ts', import.meta.url));
-  const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-  const { stdout } = await promisify(execFile)(tsx, [child, JSON.stringify({ event, timeoutMs: 64_000 })], {
-    env: process.env,
-    maxBuffer: 1e6,
-  });
+  const child = fileURLToPath(new URL('./import-child.mjs', import.meta.url));
+  const job = JSON.stringify({ bundle: handlerBundlePath('ImportChunk'), event, timeoutMs: 64_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [child, job], { env: process.env, maxBuffer: 1e6 });
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
     rows: number;
     written: number;
