@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { plainIntegerDigits } from './dynamo-number.js';
 
 /** DynamoDB's item size limit: 400 KB, counted in bytes of names plus values. */
 export const MAX_ITEM_BYTES = 400 * 1024;
@@ -15,9 +16,11 @@ export function itemSize(item: Record<string, AttributeValue>): number {
   return size;
 }
 
-/** A number's size from its digit count, leading zeros not counted. */
-export const numberSizeOfDigits = (digits: number) => Math.ceil(digits / 2) + 1;
-const numberSize = (n: string) => numberSizeOfDigits(n.replace(/[^0-9]/g, '').replace(/^0+/, '').length);
+/** About one byte per two digits, leading zeros not counted, plus one; a plain integer skips the regexes. */
+function numberSize(n: string): number {
+  const digits = plainIntegerDigits(n) || n.replace(/[^0-9]/g, '').replace(/^0+/, '').length;
+  return Math.ceil(digits / 2) + 1;
+}
 
 /** The size DynamoDB counts for one attribute value (without its name). */
 export function attributeValueSize(value: AttributeValue): number {

@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../write/item-sink.js';
-import { MAX_ITEM_BYTES, attributeValueSize, itemSize, numberSizeOfDigits } from '../attribute-size.js';
+import { MAX_ITEM_BYTES, attributeValueSize, itemSize } from '../attribute-size.js';
 import { decodeBase64 } from '../base64.js';
-import { checkDynamoNumber, plainIntegerDigits } from '../dynamo-number.js';
+import { checkDynamoNumber } from '../dynamo-number.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
 import type { MappedRecord } from '../record-format.js';
 import type { ColumnType } from '../../request/import-request.js';
@@ -53,17 +53,11 @@ export function createRowMapper({ columns, types, keys }: RowMapperOptions): (fi
         if (keyPart >= 0) return { ok: false, reason: `key attribute ${JSON.stringify(name)} is empty` };
         continue;
       }
-      // The common cases inline, without a result object per field: a string, a plain integer that is not a key.
       if (type === 'S') {
+        // Most columns: inline, without convert's result object per field.
         item[name] = { S: text };
         size += nameBytes + Buffer.byteLength(text, 'utf8');
         if (keyPart >= 0) keyParts[keyPart] = text;
-        continue;
-      }
-      const digits = type === 'N' && keyPart < 0 ? plainIntegerDigits(text) : 0;
-      if (digits > 0) {
-        item[name] = { N: text };
-        size += nameBytes + numberSizeOfDigits(digits);
         continue;
       }
       const converted = convert(text, type);

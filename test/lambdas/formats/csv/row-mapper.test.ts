@@ -244,7 +244,7 @@ describe('createRowMapper', () => {
   });
 
   it('sizes an item as itemSize does, whichever way each value was read', () => {
-    // Plain integers and strings are sized inline; other numbers, booleans and JSON through the value.
+    // Strings are sized inline; numbers (plain integers by their digit count), booleans and JSON by their value.
     const columns = ['pk', 'n', 'é', 'flag', 'doc', 'pk'];
     const types = { n: 'N', é: 'N', flag: 'BOOL', doc: 'JSON' } as const;
     const map = createRowMapper({ columns: columns.slice(0, 5), types, keys: [PK] });
