@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { parseJsonAttribute } from '../lambdas/formats/json/exact-json.js';
 import type { RawRecord } from '../lambdas/formats/record-format.js';
 import { createRecordFormat } from '../lambdas/formats/record-formats.js';
-import type { KeyAttribute } from '../lambdas/request/workflow-payloads.js';
+import type { KeyAttribute } from '../lambdas/contract/workflow-payloads.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 
 const KEYS: KeyAttribute[] = [

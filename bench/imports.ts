@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { resolveImportRequest } from '../lambdas/request/import-request.js';
-import type { ImportChunkEvent } from '../lambdas/request/workflow-payloads.js';
-import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
-import { handlerBundlePath } from '../local/handler-bundles.js';
-import { runLocalImport } from '../local/runner.js';
+import { resolveImportRequest } from '../lambdas/request/resolve-request.js';
+import type { ImportChunkEvent } from '../lambdas/contract/workflow-payloads.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
+import { handlerBundlePath } from '../cli/local-run/handler-bundles.js';
+import { runLocalImport } from '../cli/local-run/runner.js';
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 

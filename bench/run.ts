@@ -11,8 +11,8 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { ensureTable } from '../local/local-stack.js';
-import { applyServiceEnv, startLocalServices } from '../local/services/index.js';
+import { ensureTable } from '../cli/local-run/local-stack.js';
+import { applyServiceEnv, startLocalServices } from '../cli/services/index.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 import { formatFigures } from './format-figures.js';
 import { importInChild, timedImport } from './imports.js';

@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { sendGetObject } from '../lambdas/runtime/aws-io.js';
+import { sendGetObject } from '../lambdas/wiring/aws-io.js';
 import { planChunks } from '../lambdas/preflight/chunk-planner.js';
 import { RecordScanner, scannerDialect } from '../lambdas/source/record-scanner.js';
 import type { SourceObject } from '../lambdas/source/source-object.js';

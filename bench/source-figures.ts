@@ -1,8 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
 import { stageObject } from '../lambdas/preflight/stager.js';
-import { sendGetObject } from '../lambdas/runtime/aws-io.js';
-import { putObject } from '../lambdas/runtime/aws-io.js';
+import { sendGetObject } from '../lambdas/wiring/aws-io.js';
+import { putObject } from '../lambdas/wiring/aws-io.js';
 import { decompressedFrom } from '../lambdas/source/decompressed-reader.js';
 import { scannerDialect } from '../lambdas/source/record-scanner.js';
 import { readRange } from '../lambdas/source/s3-range-reader.js';

@@ -1,7 +1,7 @@
 import { BatchWriteItemCommand, DynamoDBClient, paginateScan, type WriteRequest } from '@aws-sdk/client-dynamodb';
-import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/runtime/limits.js';
-import { createWiring } from '../lambdas/runtime/wiring.js';
-import { runLocalImport } from '../local/runner.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
+import { createWiring } from '../lambdas/wiring/wiring.js';
+import { runLocalImport } from '../cli/local-run/runner.js';
 import { generateNgrams, type NgramRow } from '../test/fixtures/ngrams.js';
 import { injectBatchWriteFaults, rateLimitedTable, scatteredFaults, type Admit } from './fault-layer.js';
 import { prebuiltBatches } from './write-loops.js';

@@ -1,5 +1,5 @@
 import { BUILD_DIR } from '../lib/bundle-settings.js';
-import { buildBundles } from '../local/build-bundles.js';
+import { buildBundles } from './build-bundles.js';
 
 /** `npm run build` (npm ci runs it as `prepare`): the handler and CLI bundles, into dist/. */
 const started = Date.now();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Written by local/build-bundles.ts: `{ startedMs, inputs }`, the build's start and the files it read. */
+/** Written by bin/build-bundles.ts: `{ startedMs, inputs }`, the build's start and the files it read. */
 const BUILD_INFO = join(ROOT, 'dist/build-info.json');
 
 /** Why the bundles need building, or undefined when no file they were built from changed since. */

@@ -1,9 +1,9 @@
-import { USAGE, UsageError, parseLocalCommand } from '../local/cli-args.js';
-import { CLOUD_COMMANDS, LOCAL_SUBCOMMANDS, mainUsage, runCommand } from '../local/commands/index.js';
-import { loadHandlerFactories } from '../local/handler-bundles.js';
-import { EXIT_FAILED, runLocalCommand } from '../local/local-command.js';
-import { colorAllowed } from '../local/progress/renderer.js';
-import { runLocalWatchCli } from '../local/watch/watch-command.js';
+import { USAGE, UsageError, parseLocalCommand } from '../cli/flags/cli-args.js';
+import { CLOUD_COMMANDS, LOCAL_SUBCOMMANDS, mainUsage, runCommand } from '../cli/commands/index.js';
+import { loadHandlerFactories } from '../cli/local-run/handler-bundles.js';
+import { EXIT_FAILED, runLocalCommand } from '../cli/local-run/local-command.js';
+import { colorAllowed } from '../cli/progress/renderer.js';
+import { runLocalWatchCli } from '../cli/watch/watch-command.js';
 
 /** CLI entry: `s3-ddb-import local <file> ...`, `start`, `status`, `estimate` (see mainUsage). */
 async function main(argv: string[]): Promise<number> {

@@ -48,7 +48,7 @@ function executionsArn(stateMachine: sfn.StateMachine, suffix: string): string {
 }
 
 /**
- * What preflight's control-plane calls need (lambdas/runtime/control-plane-aws.ts): ListExecutions on the state
+ * What preflight's control-plane calls need (lambdas/control-plane/control-plane-aws.ts): ListExecutions on the state
  * machine and DescribeExecution on its executions (the per-table queue), GetFunctionConcurrency on the import
  * function, and GetAccountSettings only when that function has no reservation to read (the lanes). The state
  * machine grants go in a separate policy: preflight's default policy cannot name the machine that invokes it.

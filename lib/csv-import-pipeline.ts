@@ -9,8 +9,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../lambdas/runtime/config.js';
-import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/runtime/limits.js';
+import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../lambdas/environment/config.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../lambdas/contract/limits.js';
 import { grantObjectDelete, grantObjectPut, grantSourceRead } from './bucket-grants.js';
 import { grantControlPlaneReads, grantDistributedMap } from './control-plane-grants.js';
 import { acknowledge, acknowledgeGrantInvoke } from './nag-acknowledgments.js';
@@ -88,7 +88,7 @@ export interface CsvImportPipelineProps {
   /**
    * How long staged pieces a failed import left behind are kept: a lifecycle rule on the staging prefix, added
    * when `bucket` is an `s3.Bucket` of this app (an imported bucket cannot be changed here: add such a rule to it
-   * yourself). It must outlast the longest import (a chunk may take up to 4 days, see runtime/limits.ts).
+   * yourself). It must outlast the longest import (a chunk may take up to 4 days, see contract/limits.ts).
    * @default Duration.days(7)
    */
   readonly stagingExpiration?: Duration;

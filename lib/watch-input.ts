@@ -1,5 +1,6 @@
-import { InvalidRequestError } from '../lambdas/runtime/errors.js';
-import { resolveImportRequest, type ImportRequest } from '../lambdas/request/import-request.js';
+import { InvalidRequestError } from '../lambdas/contract/errors.js';
+import { resolveImportRequest } from '../lambdas/request/resolve-request.js';
+import { type ImportRequest } from '../lambdas/contract/import-request.js';
 import {
   applyInputTransformer,
   matchesEventPattern,
@@ -14,7 +15,7 @@ import {
  */
 
 /**
- * The request fields a watch fixes for every upload: the one request type (lambdas/request/import-request.ts)
+ * The request fields a watch fixes for every upload: the one request type (lambdas/contract/import-request.ts)
  * less what each event gives (bucket, key) and the folder form (a watch fires per object). Derived, so a field
  * added to the request (`spread`, `format.type`, ...) is one a watch can set too.
  */

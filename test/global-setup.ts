@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { buildBundles } from '../local/build-bundles.js';
-import { applyServiceEnv, startLocalServices } from '../local/services/index.js';
+import { buildBundles } from '../bin/build-bundles.js';
+import { applyServiceEnv, startLocalServices } from '../cli/services/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,5 +1,5 @@
-import type { ColumnType } from '../request/import-request.js';
-import type { KeyAttribute } from '../request/workflow-payloads.js';
+import type { ColumnType } from '../contract/import-request.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { ScannerDialect } from '../source/record-scanner.js';
 import type { ReadFrom } from '../source/source-object.js';
 import type { Item } from '../write/item-sink.js';

@@ -2,7 +2,7 @@ import { csvRecordFormat } from './csv/csv-format.js';
 import { dynamoJsonFormat } from './json/dynamo-json-format.js';
 import { jsonLinesFormat } from './json/json-lines-format.js';
 import type { RecordFormat } from './record-format.js';
-import type { ResolvedFormat } from '../request/import-request.js';
+import type { ResolvedFormat } from '../contract/import-request.js';
 
 /**
  * The reader and mapper for a request's format. A format without `type` is CSV: workflow state written

@@ -4,7 +4,7 @@ import { createRecordFormat } from '../formats/record-formats.js';
 import { RecordScanner } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
 import type { ItemSink } from '../write/item-sink.js';
-import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../request/workflow-payloads.js';
+import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../contract/workflow-payloads.js';
 
 /**
  * Records are mapped in blocks of about this many bytes (~2k 1-gram rows per csv-parse call). Mapping a

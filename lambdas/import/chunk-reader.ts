@@ -1,4 +1,4 @@
-import type { Checkpoint, Chunk, ImportJob } from '../request/workflow-payloads.js';
+import type { Checkpoint, Chunk, ImportJob } from '../contract/workflow-payloads.js';
 import { compressionOf, type Compression } from '../source/compression.js';
 import { decompressedFrom, type Damage } from '../source/decompressed-reader.js';
 import { readRange, type SendGetObject } from '../source/s3-range-reader.js';

@@ -1,10 +1,15 @@
-import type { ChunkProgress, ImportChunkEvent } from '../request/workflow-payloads.js';
-import { executionOutputPrefix } from '../request/workflow-payloads.js';
-import { deleteObject, putObject, sendGetObject } from '../runtime/aws-io.js';
-import { DEFAULT_WRITE_CONFIG, type WriteConfig } from '../runtime/config.js';
-import { fitStopMargin, stopDeadline, type LambdaContextLike, type StopDeadline } from '../runtime/lambda-context.js';
-import { createLogger, type Logger } from '../runtime/logger.js';
-import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
+import type { ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
+import { executionOutputPrefix } from '../contract/workflow-payloads.js';
+import { deleteObject, putObject, sendGetObject } from '../wiring/aws-io.js';
+import { DEFAULT_WRITE_CONFIG, type WriteConfig } from '../environment/config.js';
+import {
+  fitStopMargin,
+  stopDeadline,
+  type LambdaContextLike,
+  type StopDeadline,
+} from '../environment/lambda-context.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { importChunk } from './chunk-importer.js';
 import { chunkReader } from './chunk-reader.js';

@@ -1,6 +1,6 @@
-import type { ImportChunkEvent } from '../request/workflow-payloads.js';
-import type { LambdaConfig } from '../runtime/config.js';
-import { importMetricsLine } from '../runtime/metrics.js';
+import type { ImportChunkEvent } from '../contract/workflow-payloads.js';
+import type { LambdaConfig } from '../environment/config.js';
+import { importMetricsLine } from '../observability/metrics.js';
 import type { BatchWriter } from '../write/batch-writer.js';
 
 /** The dimension value when the event carries no state machine (a handler invoked outside the workflow). */

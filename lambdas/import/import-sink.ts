@@ -3,8 +3,8 @@ import type { ItemSink } from '../write/item-sink.js';
 import { chunkWriteRate, createChunkLimiter, systemClock, type Clock } from '../write/rate-limiter.js';
 import { SpreadingSink } from '../write/spreading-sink.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
-import type { WriteConfig } from '../runtime/config.js';
-import type { Chunk, ImportJob } from '../request/workflow-payloads.js';
+import type { WriteConfig } from '../environment/config.js';
+import type { Chunk, ImportJob } from '../contract/workflow-payloads.js';
 
 export interface ImportSinkOptions {
   readonly write: WriteConfig;

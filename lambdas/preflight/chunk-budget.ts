@@ -1,10 +1,10 @@
-import { SourceTooLargeError } from '../runtime/errors.js';
+import { SourceTooLargeError } from '../contract/errors.js';
 import type { Compression } from '../source/compression.js';
 
 const MIB = 1024 * 1024;
 
 /**
- * At most 1,000 chunks: their list stays within its share of the 256 KB state limit (runtime/limits.ts), and
+ * At most 1,000 chunks: their list stays within its share of the 256 KB state limit (contract/limits.ts), and
  * each chunk is one child execution of the Distributed Map, which costs the parent history nothing per chunk.
  */
 export const MAX_CHUNKS = 1000;

@@ -1,6 +1,6 @@
 import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import type { ReadFrom } from '../source/source-object.js';
-import type { Checkpoint, Chunk } from '../request/workflow-payloads.js';
+import type { Checkpoint, Chunk } from '../contract/workflow-payloads.js';
 
 /** A chunk's range within its object: the planner cuts one object; its caller names which. */
 export type ByteRange = Omit<Chunk, 'object'>;

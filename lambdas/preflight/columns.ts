@@ -1,6 +1,7 @@
-import { InvalidRequestError } from '../runtime/errors.js';
-import { checkColumnNames, type ResolvedRequest } from '../request/import-request.js';
-import type { KeyAttribute } from '../request/workflow-payloads.js';
+import { InvalidRequestError } from '../contract/errors.js';
+import { checkColumnNames } from '../request/resolve-request.js';
+import { type ResolvedRequest } from '../contract/import-request.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
 /**
  * The column names rows are read with: the header's, or format.columns (which rename the header's).

@@ -1,8 +1,8 @@
-import type { PreflightEvent, ScanState } from '../request/workflow-payloads.js';
-import { preflightIo } from '../runtime/aws-io.js';
-import { deadlineCheck, type LambdaContextLike } from '../runtime/lambda-context.js';
-import { createLogger } from '../runtime/logger.js';
-import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
+import type { PreflightEvent, ScanState } from '../contract/workflow-payloads.js';
+import { preflightIo } from './preflight-io.js';
+import { deadlineCheck, type LambdaContextLike } from '../environment/lambda-context.js';
+import { createLogger } from '../observability/logger.js';
+import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */

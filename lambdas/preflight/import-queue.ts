@@ -1,20 +1,5 @@
-import type { ExecutionRef, RunningImport } from '../runtime/control-plane.js';
-
-/**
- * Imports into one table run one at a time, in the order they started: the table's write capacity is what
- * bounds an import, so two at once finish no sooner in all, each would see half its rate (and twice the
- * Lambda lanes), and a `maxWriteRate` meant for one import would be exceeded. A later import waits in the
- * workflow's Wait state and asks again. The order is total (start time, then id), so no two wait for each other.
- */
-export interface QueueState {
-  readonly waiting: boolean;
-  /** The earliest running import into the same table that this one waits for. */
-  readonly behind: string | null;
-  /** How long the Wait state waits before preflight asks again. */
-  readonly waitSeconds: number;
-  /** Seconds waited so far in all. */
-  readonly waitedSeconds: number;
-}
+import type { ExecutionRef, RunningImport } from '../control-plane/control-plane.js';
+import type { QueueState } from '../contract/workflow-payloads.js';
 
 /** The first wait; each next one doubles, up to QUEUE_MAX_WAIT_SECONDS. */
 export const QUEUE_FIRST_WAIT_SECONDS = 5;

@@ -1,13 +1,5 @@
-import type { ImportConcurrency } from '../runtime/control-plane.js';
-
-/** How many chunks the Map imports at once, and why: shown in the preflight output and the console. */
-export interface Lanes {
-  /** The construct's maxConcurrency (the ASL's MaxConcurrency substitution). */
-  readonly configured: number;
-  /** What the Map uses: configured, lowered to what the account's Lambda concurrency leaves free. */
-  readonly granted: number;
-  readonly reason: string;
-}
+import type { ImportConcurrency } from '../control-plane/control-plane.js';
+import type { Lanes } from '../contract/workflow-payloads.js';
 
 /**
  * Of the account's unreserved concurrency, the share one import takes at most: half, so that the account's

@@ -1,8 +1,8 @@
 import type { DataStart } from '../formats/record-format.js';
 import { createRecordFormat } from '../formats/record-formats.js';
-import { InvalidRequestError } from '../runtime/errors.js';
-import type { ResolvedRequest } from '../request/import-request.js';
-import type { KeyAttribute } from '../request/workflow-payloads.js';
+import { InvalidRequestError } from '../contract/errors.js';
+import type { ResolvedRequest } from '../contract/import-request.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { Compression } from '../source/compression.js';
 import { peek } from '../source/object-data.js';
 import type { ReadFrom } from '../source/source-object.js';
@@ -79,19 +79,4 @@ export function checkHeadersAgree(headers: readonly NamedHeader[]): string[] | n
   }
   const [first] = groups.keys();
   return first === undefined ? null : (JSON.parse(first) as string[]);
-}
-
-/** Runs `task` over `items`, `atOnce` at a time, keeping the results in order. */
-export async function mapAtMost<T, R>(
-  items: readonly T[],
-  atOnce: number,
-  task: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await task(items[i], i);
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
-  return results;
 }

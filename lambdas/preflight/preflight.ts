@@ -2,18 +2,20 @@ import { chunkBudget, isStaged, MAX_CHUNKS } from './chunk-budget.js';
 import { resolveColumns } from './columns.js';
 import { NOT_QUEUED, queuePosition } from './import-queue.js';
 import { grantLanes } from './lanes.js';
-import { checkHeadersAgree, HEADER_READS_AT_ONCE, mapAtMost, readObjectStart } from './object-headers.js';
+import { checkHeadersAgree, HEADER_READS_AT_ONCE, readObjectStart } from './object-headers.js';
+import { mapAtMost } from '../async/map-at-most.js';
 import { scanObjects, type ScanIo } from './object-scan.js';
 import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
-import { InvalidRequestError } from '../runtime/errors.js';
-import type { ControlPlane } from '../runtime/control-plane.js';
-import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../runtime/config.js';
-import { resolveImportRequest, type ResolvedRequest } from '../request/import-request.js';
+import { InvalidRequestError } from '../contract/errors.js';
+import type { ControlPlane } from '../control-plane/control-plane.js';
+import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
+import { resolveImportRequest } from '../request/resolve-request.js';
+import { type ResolvedRequest } from '../contract/import-request.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
 import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
-import type { KeyAttribute, PreflightEvent, ScanState, SourceSet } from '../request/workflow-payloads.js';
+import type { KeyAttribute, PreflightEvent, ScanState, SourceSet } from '../contract/workflow-payloads.js';
 
 export { MAX_CHUNKS };
 
@@ -27,7 +29,7 @@ export interface PreflightIo extends SourceIo, ScanIo {
 export interface PreflightOptions {
   readonly allowedTables: readonly string[] | null;
   readonly shouldStop: () => boolean;
-  /** Running imports and the Lambda concurrency; see runtime/control-plane.ts. */
+  /** Running imports and the Lambda concurrency; see control-plane/control-plane.ts. */
   readonly control: ControlPlane;
   /** The first wait when queued behind another import. @default QUEUE_FIRST_WAIT_SECONDS */
   readonly queueFirstWaitSeconds?: number;

@@ -1,7 +1,7 @@
-import { InvalidRequestError, NoSourceObjectsError } from '../runtime/errors.js';
-import { MAX_SOURCE_OBJECTS } from '../runtime/limits.js';
-import type { ResolvedRequest } from '../request/import-request.js';
-import type { SourceSet } from '../request/workflow-payloads.js';
+import { InvalidRequestError, NoSourceObjectsError } from '../contract/errors.js';
+import { MAX_SOURCE_OBJECTS } from '../contract/limits.js';
+import type { ResolvedRequest } from '../contract/import-request.js';
+import type { SourceSet } from '../contract/workflow-payloads.js';
 import {
   MANIFEST_FILES,
   candidateKeys,

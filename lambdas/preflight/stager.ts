@@ -1,7 +1,7 @@
 import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import { stagedPieceKey } from '../source/staged-piece.js';
 import type { ByteRange } from './chunk-planner.js';
-import type { Checkpoint } from '../request/workflow-payloads.js';
+import type { Checkpoint } from '../contract/workflow-payloads.js';
 
 /** Stores one staged piece (a PutObject of the bytes under its key). */
 export type PutPiece = (key: string, body: Buffer) => Promise<void>;

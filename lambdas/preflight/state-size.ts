@@ -1,18 +1,18 @@
-import { InvalidRequestError } from '../runtime/errors.js';
+import { InvalidRequestError } from '../contract/errors.js';
 import {
   MAX_SCAN_STATE_BYTES,
   MAX_SOURCES_STATE_BYTES,
   MAX_SOURCE_OBJECTS,
   STATE_PAYLOAD_LIMIT_BYTES,
-} from '../runtime/limits.js';
-import type { ScanState } from '../request/workflow-payloads.js';
+} from '../contract/limits.js';
+import type { ScanState } from '../contract/workflow-payloads.js';
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 /**
  * Refuses a request whose workflow state would be too large to carry before any work, with the sizes, instead
  * of a later States.DataLimitExceeded: a header of thousands of columns or a huge `types` map (the state less
- * its object list), or an object list too long (many objects, long keys). The budget is in runtime/limits.ts.
+ * its object list), or an object list too long (many objects, long keys). The budget is in contract/limits.ts.
  */
 export function checkStateSize(state: ScanState): void {
   const problems: string[] = [];

@@ -1,6 +1,6 @@
 import * as zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
-import { UnsupportedCompressionError } from '../runtime/errors.js';
+import { UnsupportedCompressionError } from '../contract/errors.js';
 
 /** How an object's bytes are stored. Compressed objects cannot be range-read: they are decompressed from the start. */
 export type Compression = 'none' | 'gzip' | 'zstd';

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../runtime/errors.js';
+import { InvalidRequestError } from '../contract/errors.js';
 import type { ListedObject } from './source-set.js';
 
 /**

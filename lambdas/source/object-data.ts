@@ -1,4 +1,4 @@
-import { CorruptSourceError } from '../runtime/errors.js';
+import { CorruptSourceError } from '../contract/errors.js';
 import type { Compression } from './compression.js';
 import { decompressedFrom, type Damage } from './decompressed-reader.js';
 import type { ReadFrom } from './source-object.js';

@@ -1,8 +1,8 @@
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import { fullJitterDelay, sleep, type RetryPolicy } from '../runtime/backoff.js';
+import { fullJitterDelay, sleep, type RetryPolicy } from '../async/backoff.js';
 import type { SourceObject } from './source-object.js';
-import { SourceObjectChangedError, SourceObjectNotFoundError, TransientReadError } from '../runtime/errors.js';
+import { SourceObjectChangedError, SourceObjectNotFoundError, TransientReadError } from '../contract/errors.js';
 
 export type SendGetObject = (input: GetObjectCommandInput) => Promise<GetObjectCommandOutput>;
 

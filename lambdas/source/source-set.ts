@@ -1,4 +1,4 @@
-import type { SourceEntry, SourceSet } from '../request/workflow-payloads.js';
+import type { SourceEntry, SourceSet } from '../contract/workflow-payloads.js';
 import type { SourceObject } from './source-object.js';
 
 /** An object as found in S3: its full key, size and ETag. */

@@ -1,7 +1,7 @@
-import type { ImportSummary, SummarizeEvent } from '../request/workflow-payloads.js';
-import { putObject } from '../runtime/aws-io.js';
-import { createLogger } from '../runtime/logger.js';
-import { withDefaultWiring, type Wiring } from '../runtime/wiring.js';
+import type { ImportSummary, SummarizeEvent } from '../contract/workflow-payloads.js';
+import { putObject } from '../wiring/aws-io.js';
+import { createLogger } from '../observability/logger.js';
+import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { summarize, totalsByObject } from './summarize.js';
 
 /** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */

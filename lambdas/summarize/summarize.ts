@@ -3,7 +3,7 @@ import {
   type ImportCounts,
   type ImportSummary,
   type SummarizeEvent,
-} from '../request/workflow-payloads.js';
+} from '../contract/workflow-payloads.js';
 import { objectKey } from '../source/source-set.js';
 
 /** Totals the Map's per-chunk counts into the execution's summary. */

@@ -1,4 +1,4 @@
-import { backoffCeilingMs, fullJitterDelay, type RetryPolicy } from '../runtime/backoff.js';
+import { backoffCeilingMs, fullJitterDelay, type RetryPolicy } from '../async/backoff.js';
 
 /** BatchWriteItem takes at most 25 put requests. */
 export const BATCH_SIZE = 25;
@@ -25,7 +25,7 @@ const RETRYABLE = new Set([
 
 /**
  * Throttles, a request past its timeout, a dropped connection, a 5xx. The SDK does not retry
- * BatchWriteItem (runtime/clients.ts), so these all come here, once each.
+ * BatchWriteItem (wiring/clients.ts), so these all come here, once each.
  */
 export function isRetryable(error: unknown): boolean {
   const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };

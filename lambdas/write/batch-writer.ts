@@ -1,8 +1,8 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
-import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../runtime/backoff.js';
-import { BatchWriteFailedError } from '../runtime/errors.js';
+import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
+import { BatchWriteFailedError } from '../contract/errors.js';
 import type { Item } from './item-sink.js';
 
 export { BATCH_SIZE } from './batch-retry.js';

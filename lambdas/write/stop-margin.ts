@@ -1,4 +1,4 @@
-import type { RetryPolicy } from '../runtime/backoff.js';
+import type { RetryPolicy } from '../async/backoff.js';
 import { BATCH_SIZE, longestBackoffMs } from './batch-retry.js';
 
 /** What the import's stop margin is derived from. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USAGE } from '../../local/cli-args.js';
-import { ESTIMATE_USAGE } from '../../local/commands/estimate.js';
-import { START_USAGE } from '../../local/commands/start.js';
-import { STATUS_USAGE } from '../../local/commands/status.js';
+import { USAGE } from '../../cli/flags/cli-args.js';
+import { ESTIMATE_USAGE } from '../../cli/commands/estimate.js';
+import { START_USAGE } from '../../cli/commands/start.js';
+import { STATUS_USAGE } from '../../cli/commands/status.js';
 import { startStandIn, type StandIn } from './control-plane/stand-in.js';
 import { runCli } from './cli-process.js';
 

@@ -7,10 +7,10 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
-import type { ImportRequest } from '../../lambdas/request/import-request.js';
-import { ensureTable } from '../../local/local-stack.js';
-import type { ImportSummary } from '../../lambdas/request/workflow-payloads.js';
-import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../local/runner.js';
+import type { ImportRequest } from '../../lambdas/contract/import-request.js';
+import { ensureTable } from '../../cli/local-run/local-stack.js';
+import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
+import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../cli/local-run/runner.js';
 
 /** Clients for the DynamoDB Local and MinIO that test/global-setup.ts started (endpoints from the env). */
 export const dynamodb = new DynamoDBClient({});

@@ -7,7 +7,7 @@ import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 import type { TaskStateName } from '../../lib/workflow-tasks.js';
-import { handlerBundlePath } from '../../local/handler-bundles.js';
+import { handlerBundlePath } from '../../cli/local-run/handler-bundles.js';
 
 // A real bundling synth (esbuild, as `cdk synth` runs it), into a folder of its own; Docker is never a fallback.
 vi.stubEnv('CDK_DOCKER', '/bin/false');

@@ -9,7 +9,7 @@ import {
   PROMISED_MAX_OBJECT_BYTES,
   PROMISED_MAX_QUEUED_HOURS,
   PROMISED_MIN_SCAN_BYTES_PER_SECOND,
-} from '../../lambdas/runtime/limits.js';
+} from '../../lambdas/contract/limits.js';
 import { ASL_DEFINITION_FILE } from '../../lib/workflow-tasks.js';
 
 interface State {

@@ -5,7 +5,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
 import { CsvImportPipeline, type CsvImportPipelineProps } from '../../lib/csv-import-pipeline.js';
-import { IMPORT_METRIC_NAMES } from '../../lambdas/runtime/metrics.js';
+import { IMPORT_METRIC_NAMES } from '../../lambdas/observability/metrics.js';
 import { logicalId } from './role-grants.js';
 
 type Extra = Partial<Omit<CsvImportPipelineProps, 'bucket' | 'tables'>>;

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { STACK_OUTPUTS } from '../../local/cloud/stack-outputs.js';
+import { STACK_OUTPUTS } from '../../cli/cloud/stack-outputs.js';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 
 // Bundling is skipped (cdk-synth.test.ts covers it): the outputs are the same.
@@ -14,7 +14,7 @@ const synth = (watches?: { prefix: string; table: string }[]) =>
   );
 
 describe('the stack outputs the CLI reads (public contract)', () => {
-  it('names the state machine, the bucket and the watched prefixes by the names local/cloud/stack-outputs.ts reads', () => {
+  it('names the state machine, the bucket and the watched prefixes by the names cli/cloud/stack-outputs.ts reads', () => {
     const outputs = synth([{ prefix: 'imports/ngrams/', table: 'ngrams' }]).toJSON().Outputs as Record<
       string,
       { Value: unknown }

@@ -10,7 +10,7 @@ import {
 } from '../../lib/eventbridge-semantics.js';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 import { checkWatchPrefix, checkWatchRequest, requestForEvent, type WatchedPrefix } from '../../lib/watch-input.js';
-import { objectCreatedEvent } from '../../local/watch/object-created-event.js';
+import { objectCreatedEvent } from '../../cli/watch/object-created-event.js';
 
 /** AWS's sample "Object Created" event (https://docs.aws.amazon.com/AmazonS3/latest/userguide/ev-events.html). */
 const SAMPLE = JSON.parse(readFileSync(new URL('../fixtures/events/s3-object-created.json', import.meta.url), 'utf8'));

@@ -2,7 +2,7 @@ import { csvParseOptions, parseRecords } from './csv-records.js';
 import { readHeader } from './header.js';
 import { createRowMapper } from './row-mapper.js';
 import type { RecordFormat } from '../record-format.js';
-import type { ResolvedCsvFormat } from '../../request/import-request.js';
+import type { ResolvedCsvFormat } from '../../contract/import-request.js';
 import { scannerDialect } from '../../source/record-scanner.js';
 
 /**

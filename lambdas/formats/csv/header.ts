@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import { csvParseOptions, firstInvalidUtf8 } from './csv-records.js';
-import { InvalidRequestError } from '../../runtime/errors.js';
+import { InvalidRequestError } from '../../contract/errors.js';
 import { RecordScanner, bomLength, type ScannerDialect } from '../../source/record-scanner.js';
 import type { ReadFrom } from '../../source/source-object.js';
 

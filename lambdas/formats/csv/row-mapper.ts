@@ -5,8 +5,8 @@ import { decodeBase64 } from '../base64.js';
 import { checkDynamoNumber } from '../dynamo-number.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
 import type { MappedRecord } from '../record-format.js';
-import type { ColumnType } from '../../request/import-request.js';
-import type { KeyAttribute } from '../../request/workflow-payloads.js';
+import type { ColumnType } from '../../contract/import-request.js';
+import type { KeyAttribute } from '../../contract/workflow-payloads.js';
 
 /** A row became an item (with its key as a string, for de-duplication), or was rejected with a reason. */
 export type MappedRow = MappedRecord;

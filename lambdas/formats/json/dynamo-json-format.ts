@@ -2,7 +2,7 @@ import { typedMap, TypedValueError } from './dynamo-json-value.js';
 import { finishItem } from './item-keys.js';
 import { LINE_DIALECT, describeJson, lineText, readLinesStart, type LineItem } from './json-lines.js';
 import type { MappedRecord, RawRecord, RecordFormat } from '../record-format.js';
-import type { KeyAttribute } from '../../request/workflow-payloads.js';
+import type { KeyAttribute } from '../../contract/workflow-payloads.js';
 
 /** A `\uD800`-`\uDFFF` escape: the only way a line of valid UTF-8 can spell a lone surrogate. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;

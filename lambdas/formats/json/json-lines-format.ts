@@ -4,7 +4,7 @@ import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from './exact-jso
 import { finishItem } from './item-keys.js';
 import { LINE_DIALECT, lineText, readLinesStart, type LineItem } from './json-lines.js';
 import type { MappedRecord, RawRecord, RecordFormat } from '../record-format.js';
-import type { KeyAttribute } from '../../request/workflow-payloads.js';
+import type { KeyAttribute } from '../../contract/workflow-payloads.js';
 
 /** The line's object is the item, level 0; its attributes are level 1, as CSV columns are. */
 const ITEM_DEPTH = 0;

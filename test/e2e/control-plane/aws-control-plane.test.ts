@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => standIn.close());
 
-describe('the deployed control plane (lambdas/runtime/control-plane-aws.ts)', () => {
+describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts)', () => {
   it("lists the running executions page by page and reads each one's table from its input", async () => {
     standIn.requests.length = 0;
     const pages: Record<string, unknown> = {

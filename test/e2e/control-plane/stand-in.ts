@@ -2,7 +2,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AwsControlPlane } from '../../../lambdas/runtime/control-plane-aws.js';
+import { AwsControlPlane } from '../../../lambdas/control-plane/control-plane-aws.js';
 
 /**
  * A stand-in for the control APIs that have no local server (Step Functions, Lambda, CloudFormation,

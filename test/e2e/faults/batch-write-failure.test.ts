@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Chunk } from '../../../lambdas/request/workflow-payloads.js';
-import { runLocalImport, type RunnerEvent } from '../../../local/runner.js';
+import type { Chunk } from '../../../lambdas/contract/workflow-payloads.js';
+import { runLocalImport, type RunnerEvent } from '../../../cli/local-run/runner.js';
 import {
   chunkAt,
   expectTableMatches,

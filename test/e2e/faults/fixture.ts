@@ -4,9 +4,9 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { expect } from 'vitest';
-import type { ImportRequest } from '../../../lambdas/request/import-request.js';
-import type { Chunk, ImportSummary } from '../../../lambdas/request/workflow-payloads.js';
-import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../../local/runner.js';
+import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
+import type { Chunk, ImportSummary } from '../../../lambdas/contract/workflow-payloads.js';
+import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
 import { createBucket, createTable, putText, scanAll } from '../harness.js';
 import { faultWiring } from './inject.js';

@@ -1,6 +1,6 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
-import { createWiring, type Wiring } from '../../../lambdas/runtime/wiring.js';
+import { createWiring, type Wiring } from '../../../lambdas/wiring/wiring.js';
 
 /**
  * Faults are SDK v3 middleware on the clients the handlers are built with (this file's `faultWiring`, which

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Chunk } from '../../../lambdas/request/workflow-payloads.js';
-import type { RunnerEvent, StateEvent } from '../../../local/runner.js';
+import type { Chunk } from '../../../lambdas/contract/workflow-payloads.js';
+import type { RunnerEvent, StateEvent } from '../../../cli/local-run/runner.js';
 import { chunkAt, expectTableMatches, gate, ngramImport, putKey, runWithEvents } from './fixture.js';
 import { faultBatchWrites, removeFaults } from './inject.js';
 

@@ -1,7 +1,7 @@
 import { S3ServiceException, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunnerEvent } from '../../../local/runner.js';
+import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { putText, scanAll } from '../harness.js';
 import { expectTableMatches, NGRAM_KEY, ngramImport, runWithEvents } from './fixture.js';

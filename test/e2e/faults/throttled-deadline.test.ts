@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/runtime/backoff.js';
-import { readLambdaConfig } from '../../../lambdas/runtime/config.js';
-import { createWiring } from '../../../lambdas/runtime/wiring.js';
+import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { readLambdaConfig } from '../../../lambdas/environment/config.js';
+import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import { importStopMarginMs } from '../../../lambdas/write/stop-margin.js';
-import type { RunnerEvent } from '../../../local/runner.js';
-import { runningTask } from '../../../local/running-task.js';
+import type { RunnerEvent } from '../../../cli/local-run/runner.js';
+import { runningTask } from '../../../cli/local-run/running-task.js';
 import { expectTableMatches, ngramImport, putKey, runWithEvents, throttleError } from './fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaultsFrom } from './inject.js';
 

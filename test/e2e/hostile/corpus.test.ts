@@ -1,7 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/runtime/config.js';
-import { executionOutputPrefix } from '../../../lambdas/request/workflow-payloads.js';
+import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/environment/config.js';
+import { executionOutputPrefix } from '../../../lambdas/contract/workflow-payloads.js';
 import { createBucket, createTable, listKeys, putText, runImport, s3, scanAll, uniqueName } from '../harness.js';
 import { exitCodeOf, loadCorpus, type HostileCase } from './corpus.js';
 import { expectItems } from './expect-items.js';

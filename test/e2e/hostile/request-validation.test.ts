@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportRequest } from '../../../lambdas/request/import-request.js';
+import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import { createBucket, createTable, listKeys, putText, runImport, scanAll, uniqueName } from '../harness.js';
 
 /**

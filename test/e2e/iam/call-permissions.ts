@@ -75,7 +75,7 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
     ...(succeeded(outcome) ? [{ action: 'kms:Decrypt', resource: BUCKET_KEY }] : []),
   ],
   // Only s3:PutObject: the ACL, tagging and object-lock actions the reference lists with PutObject apply when
-  // the request carries those headers, and putObject() (lambdas/runtime/aws-io.ts) sends Body and ContentType.
+  // the request carries those headers, and putObject() (lambdas/wiring/aws-io.ts) sends Body and ContentType.
   'S3Client.PutObjectCommand': (input, _outcome, arn) => [
     { action: 's3:PutObject', resource: objectArn(input, arn) },
     { action: 'kms:GenerateDataKey', resource: BUCKET_KEY },

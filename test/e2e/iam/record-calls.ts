@@ -1,5 +1,5 @@
-import type { Wiring } from '../../../lambdas/runtime/wiring.js';
-import { runningTask } from '../../../local/running-task.js';
+import type { Wiring } from '../../../lambdas/wiring/wiring.js';
+import { runningTask } from '../../../cli/local-run/running-task.js';
 import { permissionsFor, type ArnContext, type Permission } from './call-permissions.js';
 
 // These calls are told apart by the task that made them (off unless a test asks: see running-task.ts).
@@ -7,7 +7,7 @@ runningTask.track();
 
 /** What a function needed for its calls of one kind, with how many calls there were. */
 export interface RecordedCall {
-  /** The Task state whose handler made the call (local/running-task.ts), or OUTSIDE_TASKS. */
+  /** The Task state whose handler made the call (cli/local-run/running-task.ts), or OUTSIDE_TASKS. */
   readonly task: string;
   /** `<client name>.<command name>`, e.g. `S3Client.GetObjectCommand`. */
   readonly command: string;

@@ -1,8 +1,8 @@
 import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { expect } from 'vitest';
-import type { Wiring } from '../../../lambdas/runtime/wiring.js';
-import type { RunnerEvent } from '../../../local/runner.js';
+import type { Wiring } from '../../../lambdas/wiring/wiring.js';
+import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';

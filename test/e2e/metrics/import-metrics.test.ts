@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readLambdaConfig } from '../../../lambdas/runtime/config.js';
-import { createWiring, type Wiring } from '../../../lambdas/runtime/wiring.js';
+import { readLambdaConfig } from '../../../lambdas/environment/config.js';
+import { createWiring, type Wiring } from '../../../lambdas/wiring/wiring.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, removeFaultsFrom } from '../faults/inject.js';
 import { createBucket, createTable, putText, runImport } from '../harness.js';
 import { parseEmf, type EmfMetric } from './emf.js';
 
-/** The name in `$$.StateMachine.Name` when the local runner runs the workflow (local/runner.ts). */
+/** The name in `$$.StateMachine.Name` when the local runner runs the workflow (cli/local-run/runner.ts). */
 const LOCAL_STATE_MACHINE = 's3-ddb-import-local';
 const THROTTLES = 4;
 const PARTIAL_REPLIES = 3;

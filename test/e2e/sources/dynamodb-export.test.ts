@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../lambdas/preflight/preflight.js';
-import type { ImportRequest } from '../../../lambdas/request/import-request.js';
-import type { ScanState } from '../../../lambdas/request/workflow-payloads.js';
-import { preflightIo } from '../../../lambdas/runtime/aws-io.js';
+import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
+import type { ScanState } from '../../../lambdas/contract/workflow-payloads.js';
+import { preflightIo } from '../../../lambdas/preflight/preflight-io.js';
 import { objectKey } from '../../../lambdas/source/source-set.js';
-import { localControlPlane } from '../../../local/local-control-plane.js';
+import { localControlPlane } from '../../../cli/local-run/local-control-plane.js';
 import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
 import { createBucket, createTable, dynamodb, putText, runImport, s3 } from '../harness.js';
 

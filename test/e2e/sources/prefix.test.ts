@@ -1,6 +1,6 @@
 import { HeadObjectCommand, type GetObjectCommandInput } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunnerEvent } from '../../../local/runner.js';
+import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import { runWithEvents, expectTableMatches } from '../faults/fixture.js';
 import { faultGetObjects, removeFaults } from '../faults/inject.js';
 import { createBucket, createTable, getText, listKeys, putText, s3, scanAll } from '../harness.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHUNKS_MAP_LABEL } from '../../../lib/workflow-tasks.js';
-import { ASL_PATH, type StateEvent } from '../../../local/runner.js';
+import { ASL_PATH, type StateEvent } from '../../../cli/local-run/runner.js';
 import { expectTableMatches, ngramImport, runWithEvents } from '../faults/fixture.js';
 
 interface MapState {

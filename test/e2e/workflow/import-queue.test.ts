@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/runtime/config.js';
-import { createWiring } from '../../../lambdas/runtime/wiring.js';
-import type { RunnerEvent } from '../../../local/runner.js';
+import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/environment/config.js';
+import { createWiring } from '../../../lambdas/wiring/wiring.js';
+import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents } from '../faults/fixture.js';
 import { createBucket, createTable, putText } from '../harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunnerEvent } from '../../../local/runner.js';
-import { LOCAL_STATE_MACHINE_ARN } from '../../../local/runner.js';
+import type { RunnerEvent } from '../../../cli/local-run/runner.js';
+import { LOCAL_STATE_MACHINE_ARN } from '../../../cli/local-run/runner.js';
 import { startStandIn, standInControlPlane, type StandIn } from '../control-plane/stand-in.js';
 import { expectTableMatches, ngramImport, runWithEvents } from '../faults/fixture.js';
 import { createBucket, createTable, putText, scanAll } from '../harness.js';

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { planChunks, type ByteRange, type PlanChunksParams } from '../../../lambdas/preflight/chunk-planner.js';
 import type { ReadFrom } from '../../../lambdas/source/source-object.js';
 import { scannerDialect } from '../../../lambdas/source/record-scanner.js';
-import type { Checkpoint } from '../../../lambdas/request/workflow-payloads.js';
+import type { Checkpoint } from '../../../lambdas/contract/workflow-payloads.js';
 import { seededRandom } from '../../fixtures/random.js';
 
 const CSV = scannerDialect({ delimiter: ',', quote: '"' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHeadersAgree, mapAtMost } from '../../../lambdas/preflight/object-headers.js';
+import { checkHeadersAgree } from '../../../lambdas/preflight/object-headers.js';
+import { mapAtMost } from '../../../lambdas/async/map-at-most.js';
 
 describe('checkHeadersAgree', () => {
   it('gives the common header, leaving out objects without one (empty ones)', () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CHUNKS } from '../../../lambdas/preflight/chunk-budget.js';
 import { checkStateSize } from '../../../lambdas/preflight/state-size.js';
-import { resolveImportRequest } from '../../../lambdas/request/import-request.js';
-import type { ScanState, SourceEntry } from '../../../lambdas/request/workflow-payloads.js';
+import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
+import type { ScanState, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';
 import {
   MAX_SCAN_STATE_BYTES,
   MAX_SOURCES_STATE_BYTES,
   MAX_SOURCE_OBJECTS,
   STATE_PAYLOAD_LIMIT_BYTES,
-} from '../../../lambdas/runtime/limits.js';
+} from '../../../lambdas/contract/limits.js';
 
 const ETAG = `"${'d41d8cd98f00b204e9800998ecf8427e'}"`;
 const entry = (name: string): SourceEntry => ({ key: name, size: 12_345_678, etag: ETAG });
@@ -50,7 +50,7 @@ function mostObjects(): SourceEntry[] {
   return objects;
 }
 
-describe('the workflow state at its largest (runtime/limits.ts)', () => {
+describe('the workflow state at its largest (contract/limits.ts)', () => {
   it('stays under 256 KiB: 64 KiB of request and header, 40 KiB of objects, 1,000 chunks and 1,000 results', () => {
     // The widest header that passes, with the longest object list that passes.
     let columns = 1000;

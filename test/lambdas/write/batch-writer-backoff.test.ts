@@ -2,7 +2,7 @@ import { BatchWriteItemCommand, DeleteTableCommand, DynamoDBClient, paginateScan
 import { afterAll, describe, expect, it } from 'vitest';
 import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
-import { ensureTable } from '../../../local/local-stack.js';
+import { ensureTable } from '../../../cli/local-run/local-stack.js';
 
 /** Adaptive back-off: the writer's in-flight limit halves on throttles and grows back slowly. */
 const client = new DynamoDBClient({});

@@ -8,7 +8,7 @@ import {
   type BatchWriteItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/runtime/backoff.js';
+import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../fixtures/random.js';

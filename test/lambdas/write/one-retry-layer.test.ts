@@ -1,8 +1,8 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BatchWriteClient } from '../../../lambdas/runtime/batch-write-client.js';
-import { createDynamoDbClient } from '../../../lambdas/runtime/clients.js';
+import { BatchWriteClient } from '../../../lambdas/dynamodb-transport/batch-write-client.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { startStandIn } from '../../e2e/control-plane/stand-in.js';
 import { BatchWriter } from '../../../lambdas/write/batch-writer.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/runtime/backoff.js';
-import { DEFAULT_WRITE_CONFIG } from '../../../lambdas/runtime/config.js';
-import { fitStopMargin } from '../../../lambdas/runtime/lambda-context.js';
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { DEFAULT_WRITE_CONFIG } from '../../../lambdas/environment/config.js';
+import { fitStopMargin } from '../../../lambdas/environment/lambda-context.js';
 import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
 import { importStopMarginMs } from '../../../lambdas/write/stop-margin.js';
 

@@ -5,7 +5,7 @@ import { checkDynamoNumber } from '../../../../lambdas/formats/dynamo-number.js'
 import { createRowMapper } from '../../../../lambdas/formats/csv/row-mapper.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../../fixtures/random.js';
-import type { KeyAttribute } from '../../../../lambdas/request/workflow-payloads.js';
+import type { KeyAttribute } from '../../../../lambdas/contract/workflow-payloads.js';
 
 describe.each([
   // Integers, signs, fractions without a leading digit and exponents are all plain DynamoDB numbers.

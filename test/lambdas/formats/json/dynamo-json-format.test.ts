@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dynamoJsonFormat } from '../../../../lambdas/formats/json/dynamo-json-format.js';
 import type { RawRecord } from '../../../../lambdas/formats/record-format.js';
-import type { KeyAttribute } from '../../../../lambdas/request/workflow-payloads.js';
+import type { KeyAttribute } from '../../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
 
 const PK: KeyAttribute = { name: 'pk', type: 'S', role: 'HASH' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLinesFormat } from '../../../../lambdas/formats/json/json-lines-format.js';
-import { InvalidRequestError } from '../../../../lambdas/runtime/errors.js';
+import { InvalidRequestError } from '../../../../lambdas/contract/errors.js';
 import type { RawRecord } from '../../../../lambdas/formats/record-format.js';
-import type { KeyAttribute } from '../../../../lambdas/request/workflow-payloads.js';
+import type { KeyAttribute } from '../../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
 
 const PK: KeyAttribute = { name: 'pk', type: 'S', role: 'HASH' };

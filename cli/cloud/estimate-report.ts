@@ -1,0 +1,96 @@
+import { duration } from '../progress/renderer.js';
+import type { Output } from '../output/summary.js';
+import {
+  ITEMS_PER_SECOND_PER_LANE,
+  PRICES,
+  SCAN_BYTES_PER_SECOND,
+  type Binding,
+  type Estimate,
+} from './estimate-model.js';
+import type { SampleFigures } from './sample.js';
+import type { SizedObject } from './source-sizes.js';
+import type { TableCapacity } from './table-capacity.js';
+
+export interface EstimateReport {
+  readonly source: string;
+  readonly objects: readonly SizedObject[];
+  readonly sampleBytes: number;
+  readonly sample: SampleFigures;
+  readonly table: TableCapacity;
+  readonly estimate: Estimate;
+  readonly chunkMiB: number;
+}
+
+const WHY: Record<Binding, string> = {
+  table: 'the table binds first',
+  lanes: 'the Lambda lanes bind first (raise maxConcurrency or make smaller chunks)',
+  'max-write-rate': 'your maxWriteRate binds first',
+  preflight: 'the preflight scan binds first (it takes longer than the import)',
+};
+
+/** Prints the estimate: a few readable lines, or with --json one object as the last stdout line. */
+export function printEstimate(report: EstimateReport, json: boolean, output: Output): void {
+  const { sample, table, estimate: e } = report;
+  const totalBytes = report.objects.reduce((sum, o) => sum + o.size, 0);
+  if (json) {
+    output.out(
+      JSON.stringify({
+        source: report.source,
+        objects: report.objects.length,
+        bytes: totalBytes,
+        sample: {
+          bytes: report.sampleBytes,
+          ...sample,
+          bytesPerRow: sample.rows > 0 ? sample.rowBytes / sample.rows : null,
+        },
+        table: {
+          name: table.name,
+          billingMode: table.billingMode,
+          writeUnitsPerSecond: table.writeUnitsPerSecond,
+          from: table.from,
+        },
+        rows: e.rows,
+        items: e.items,
+        writeUnits: e.writeUnits,
+        chunks: e.chunks,
+        lanes: e.lanes,
+        itemsPerSecond: { table: e.rates.table, lanes: e.rates.lanes, maxWriteRate: finite(e.rates['max-write-rate']) },
+        binding: e.binding,
+        scanSeconds: e.scanSeconds,
+        importSeconds: e.importSeconds,
+        seconds: e.seconds,
+        lambdaGbSeconds: e.lambdaGbSeconds,
+        costUsd: e.cost,
+        prices: PRICES,
+      }),
+    );
+    return;
+  }
+  const n = (value: number) => Math.round(value).toLocaleString('en-US');
+  const perRow = sample.rows > 0 ? (sample.rowBytes / sample.rows).toFixed(1) : '?';
+  const mode = table.billingMode === 'PAY_PER_REQUEST' ? 'on-demand' : 'provisioned';
+  output.out(`source: ${report.source}: ${report.objects.length} object(s), ${n(totalBytes)} bytes`);
+  output.out(
+    `sample: first ${n(report.sampleBytes)} bytes: ${n(sample.rows)} rows of ${perRow} bytes, items of ${n(sample.averageItemBytes)} bytes ` +
+      `(${sample.writeUnitsPerItem.toFixed(2)} write units each), ${n(sample.rejected)} would be rejected`,
+  );
+  output.out(`rows: ~${n(e.rows)}; items: ~${n(e.items)}; write units: ~${n(e.writeUnits)}`);
+  output.out(
+    `table ${table.name}: ${mode}, ${n(table.writeUnitsPerSecond)} write units/s (${table.from}): ~${n(e.rates.table)} items/s`,
+  );
+  output.out(
+    `lanes: ${n(e.chunks)} chunks of ${report.chunkMiB} MiB, ${n(e.lanes)} at once: ~${n(e.rates.lanes)} items/s of Lambda CPU (${n(ITEMS_PER_SECOND_PER_LANE)} each)`,
+  );
+  output.out(
+    `preflight: scans ${n(totalBytes)} bytes in ~${duration(e.scanSeconds)} at ${SCAN_BYTES_PER_SECOND / 1e6} MB/s`,
+  );
+  output.out(`time: ~${duration(e.seconds)}; ${WHY[e.binding]} (~${n(e.itemsPerSecond)} items/s)`);
+  output.out(
+    `cost: ~$${e.cost.dynamodb.toFixed(2)} DynamoDB ${mode === 'on-demand' ? `writes ($${PRICES.onDemandWritePerMillion} per million write units)` : `capacity for the duration ($${PRICES.provisionedWcuHour} per WCU-hour)`}` +
+      ` + ~$${e.cost.lambda.toFixed(2)} Lambda (${n(e.lambdaGbSeconds)} GB-s at $${PRICES.lambdaArmGbSecond}); us-east-1 list prices, check yours`,
+  );
+}
+
+function finite(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
+}

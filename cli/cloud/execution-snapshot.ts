@@ -1,0 +1,131 @@
+import { DescribeExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import { compressionOf } from '../../lambdas/source/compression.js';
+import { objectKey } from '../../lambdas/source/source-set.js';
+import type { ChunkResult, ScanState } from '../../lambdas/contract/workflow-payloads.js';
+import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
+import { estimateTotalRows, rateAndEta, type ProgressSnapshot } from '../progress/snapshot.js';
+import type { CloudClients } from './clients.js';
+import { readHistoryPosition } from './history.js';
+import { readFinishedChunks, readMapRun, type MapRunCounts } from './map-run.js';
+import { readImportMetrics } from './metrics.js';
+import { measureSample, readSample } from './sample.js';
+
+/** What a follow keeps between polls, so each poll asks only for what changed. */
+export interface FollowMemory {
+  mapRunArn: string | null;
+  /** Counts of the chunks already imported, by child execution ARN. */
+  readonly finished: Map<string, ChunkResult>;
+  /** Rows per byte from the object's first MiB, for an ETA before any chunk finishes; null when unreadable. */
+  sample?: { rows: number; bytes: number } | null;
+}
+
+export function newFollowMemory(): FollowMemory {
+  return { mapRunArn: null, finished: new Map() };
+}
+
+/** A poll's answer: the execution as DescribeExecution gives it, and the progress view while it runs. */
+export interface ExecutionLook {
+  readonly described: DescribeExecutionCommandOutput;
+  readonly snapshot: ProgressSnapshot | null;
+}
+
+/**
+ * One look at a deployed execution. DescribeExecution says whether it runs; while it does, the history gives
+ * the state it is in and the last Preflight output (scan offset of size, chunks cut, queue), the Map Run
+ * gives chunks succeeded/failed/running of total, and rows so far come from the metrics (items written and
+ * rejected) or from the finished chunks' outputs, whichever has counted more so far.
+ */
+export async function lookAtExecution(
+  clients: CloudClients,
+  executionArn: string,
+  memory: FollowMemory,
+  nowMs: number,
+): Promise<ExecutionLook> {
+  const described = await clients.sfn.send(new DescribeExecutionCommand({ executionArn }));
+  if (described.status !== 'RUNNING') return { described, snapshot: null };
+  const { state, scan } = await readHistoryPosition(clients.sfn, executionArn);
+  if (state !== CHUNKS_MAP_LABEL && state !== 'Summarize') return { described, snapshot: scanSnapshot(state, scan) };
+  const mapRun = await readMapRun(clients.sfn, executionArn, memory.mapRunArn);
+  if (!mapRun) return { described, snapshot: scanSnapshot(state, scan) };
+  memory.mapRunArn = mapRun.mapRunArn;
+  const finished = await readFinishedChunks(clients.sfn, mapRun.mapRunArn, memory.finished);
+  const metrics = await readImportMetrics(
+    clients.cloudwatch,
+    described.stateMachineArn ?? '',
+    mapRun.startDate,
+    new Date(nowMs),
+  );
+  if (scan && memory.sample === undefined && finished.length === 0)
+    memory.sample = await sampleRowsPerByte(clients, scan);
+  const snapshot = importSnapshot(state, mapRun, finished, metrics, scan, memory.sample ?? null, nowMs);
+  return { described, snapshot };
+}
+
+function scanSnapshot(state: string | null, scan: ScanState | null): ProgressSnapshot {
+  if (scan?.queue.waiting || state === 'WaitForTable') {
+    return {
+      phase: 'queued',
+      queue: { behind: scan?.queue.behind ?? null, waitSeconds: scan?.queue.waitSeconds ?? 0 },
+    };
+  }
+  const size = scan?.object.size ?? 0;
+  return {
+    phase: 'scanning',
+    scan: {
+      offset: scan?.checkpoint.offset ?? 0,
+      size,
+      chunks: scan?.chunks.length ?? 0,
+      complete: scan?.scanComplete ?? false,
+    },
+  };
+}
+
+function importSnapshot(
+  state: string,
+  mapRun: MapRunCounts,
+  finished: ChunkResult[],
+  metrics: { written: number; rejected: number } | null,
+  scan: ScanState | null,
+  sample: { rows: number; bytes: number } | null,
+  nowMs: number,
+): ProgressSnapshot {
+  const fromChunks = { rows: sum(finished, (c) => c.rows), rejected: sum(finished, (c) => c.rejected) };
+  const fromMetrics = metrics ? { rows: metrics.written + metrics.rejected, rejected: metrics.rejected } : null;
+  const rows = fromMetrics && fromMetrics.rows > fromChunks.rows ? fromMetrics : fromChunks;
+  const chunkBytes = (c: ChunkResult) =>
+    scan?.chunks[c.chunk] ? scan.chunks[c.chunk].end - scan.chunks[c.chunk].start : 0;
+  const perByte = finished.length > 0 ? { rows: fromChunks.rows, bytes: sum(finished, chunkBytes) } : sample;
+  const total = scan ? estimateTotalRows(scan.dataBytes, perByte) : null;
+  return {
+    phase: state === 'Summarize' ? 'summarizing' : 'importing',
+    chunks: {
+      done: mapRun.succeeded,
+      total: mapRun.total || (scan?.chunks.length ?? 0),
+      running: mapRun.running,
+      failed: mapRun.failed,
+    },
+    rows,
+    ...rateAndEta(rows.rows, mapRun.startDate.getTime(), nowMs, total),
+  };
+}
+
+/** Rows per byte of the object's first MiB, measured as `estimate` does; null when it cannot be read. */
+async function sampleRowsPerByte(
+  clients: CloudClients,
+  scan: ScanState,
+): Promise<{ rows: number; bytes: number } | null> {
+  try {
+    // The first object stands for all (a folder's part files are alike); a compressed one has no ETA until a chunk ends.
+    const key = objectKey(scan.sources, 0);
+    if (compressionOf(key, scan.request.format.compression) !== 'none') return null;
+    const sample = await readSample({ s3: clients.s3, bucket: scan.request.bucket, key });
+    const figures = await measureSample(sample, sample.length >= scan.object.size, scan.request, scan.keys);
+    return figures.rows > 0 ? { rows: figures.rows, bytes: figures.rowBytes } : null;
+  } catch {
+    return null; // no ETA until a chunk finishes
+  }
+}
+
+function sum<T>(items: readonly T[], of: (item: T) => number): number {
+  return items.reduce((total, item) => total + of(item), 0);
+}

@@ -1,0 +1,61 @@
+import { InvalidRequestError } from '../../lambdas/contract/errors.js';
+import { USAGE as LOCAL_USAGE, UsageError } from '../flags/cli-args.js';
+import { CloudCommandError, createCloudClients, explainAwsError, type CloudClients } from '../cloud/clients.js';
+import { RequestFileError } from '../flags/request-file.js';
+import { EXIT_FAILED, type Output } from '../output/summary.js';
+import { ESTIMATE_USAGE, parseEstimateCommand, runEstimateCommand } from './estimate.js';
+import { START_USAGE, parseStartCommand, runStartCommand } from './start.js';
+import { STATUS_USAGE, parseStatusCommand, runStatusCommand } from './status.js';
+
+/** A subcommand of the CLI: its --help text and how it runs (its own flags parsed inside). */
+export interface CliCommand {
+  readonly usage: string;
+  run(args: string[], output: Output): Promise<number>;
+}
+
+const withClients =
+  <C>(parse: (args: string[]) => C, run: (command: C, clients: CloudClients, output: Output) => Promise<number>) =>
+  (args: string[], output: Output) =>
+    run(parse(args), createCloudClients(), output);
+
+/** The commands against a deployed stack. */
+export const CLOUD_COMMANDS: Record<string, CliCommand> = {
+  start: { usage: START_USAGE, run: withClients(parseStartCommand, runStartCommand) },
+  status: { usage: STATUS_USAGE, run: withClients(parseStatusCommand, runStatusCommand) },
+  estimate: { usage: ESTIMATE_USAGE, run: withClients(parseEstimateCommand, runEstimateCommand) },
+};
+
+/** Subcommands of `local` (`local <name> ...`), e.g. `local watch`; `local <file>` is the import itself. */
+export const LOCAL_SUBCOMMANDS: Record<string, CliCommand> = {};
+
+/** The top-level help: every command's usage. */
+export function mainUsage(): string {
+  const local = [LOCAL_USAGE, ...Object.values(LOCAL_SUBCOMMANDS).map((c) => c.usage)];
+  return [...local, ...Object.values(CLOUD_COMMANDS).map((c) => c.usage)].join('\n\n');
+}
+
+/**
+ * Runs a command: --help prints its usage on stdout (exit 0); a wrong flag prints the problem and the usage on
+ * stderr (exit 1); any other failure prints `<name> failed: <error>: <message>` naming the fix where it can,
+ * and with --json a FAILED object on stdout, as `local` does (exit 1).
+ */
+export async function runCommand(name: string, command: CliCommand, args: string[], output: Output): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    output.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(args, output);
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    if (e instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
+      output.err(`${e.message}\n${command.usage}`);
+      return EXIT_FAILED;
+    }
+    const known = e instanceof CloudCommandError || e instanceof InvalidRequestError || e instanceof RequestFileError;
+    const { name: errorName, message } = known ? e : explainAwsError(e);
+    output.err(`${name} failed: ${errorName}: ${message}`);
+    if (args.includes('--json')) output.out(JSON.stringify({ status: 'FAILED', error: errorName, message }));
+    return EXIT_FAILED;
+  }
+}

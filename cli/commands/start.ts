@@ -1,0 +1,197 @@
+import { StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { basename, resolve } from 'node:path';
+import {
+  UsageError,
+  parseNumber,
+  parseRequestFlags,
+  parseSourceCommandArgs,
+  type RequestFlags,
+} from '../flags/cli-args.js';
+import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
+import { followExecution } from '../cloud/follow.js';
+import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
+import { executionName, stamp, type StartRequest } from '../cloud/start-request.js';
+import { buildRequest, readRequestFile, type Location } from '../flags/request-file.js';
+import { resolveSource, type Source } from '../cloud/source.js';
+import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
+import { createProgressRenderer } from '../progress/renderer.js';
+import type { Output } from '../output/summary.js';
+import {
+  FOLLOW_FLAG_OPTIONS,
+  TARGET_FLAG_OPTIONS,
+  parsePollSeconds,
+  parseTargetFlags,
+  resolveTarget,
+  type TargetFlags,
+} from './cloud-flags.js';
+
+export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--request req.json]
+         [--stack NAME | --state-machine ARN [--bucket B]] [--upload-prefix P] [--part-mib N] [--name NAME]
+         [--follow] [--poll-s N] [--json]
+  <source>: s3://bucket/key, s3://bucket/folder/ (every object under it), or a local file or folder,
+  uploaded first to the stack's bucket under --upload-prefix (default ${'s3-ddb-import/uploads/'}<UTC time>/)`;
+
+/** Where local files go in the stack's bucket; must not be under a watched prefix (checked). */
+export const DEFAULT_UPLOAD_PREFIX = 's3-ddb-import/uploads/';
+
+export interface StartCommand {
+  readonly source: string;
+  readonly flags: RequestFlags;
+  readonly requestFile?: string;
+  readonly target: TargetFlags;
+  readonly uploadPrefix: string;
+  readonly partBytes: number;
+  readonly name?: string;
+  readonly follow: boolean;
+  readonly pollSeconds: number;
+}
+
+/** Parses the arguments after `start`; throws UsageError naming the bad flag. */
+export function parseStartCommand(args: string[]): StartCommand {
+  const { values, source } = parseSourceCommandArgs(
+    args,
+    {
+      ...TARGET_FLAG_OPTIONS,
+      ...FOLLOW_FLAG_OPTIONS,
+      'upload-prefix': { type: 'string' },
+      'part-mib': { type: 'string' },
+      name: { type: 'string' },
+    },
+    'source',
+  );
+  const uploadPrefix = values['upload-prefix'] ?? DEFAULT_UPLOAD_PREFIX;
+  if (uploadPrefix !== '' && !uploadPrefix.endsWith('/'))
+    throw new UsageError(`--upload-prefix: must end with "/", got ${JSON.stringify(uploadPrefix)}`);
+  const partMiB = parseNumber(
+    values['part-mib'],
+    '--part-mib',
+    DEFAULT_PART_BYTES / 2 ** 20,
+    (n) => n * 2 ** 20 >= MIN_PART_BYTES,
+  );
+  return {
+    source,
+    flags: parseRequestFlags(values),
+    ...(values.request ? { requestFile: values.request } : {}),
+    target: parseTargetFlags(values),
+    uploadPrefix,
+    partBytes: Math.round(partMiB * 2 ** 20),
+    ...(values.name ? { name: values.name } : {}),
+    follow: values.follow === true,
+    pollSeconds: parsePollSeconds(values['poll-s']),
+  };
+}
+
+/**
+ * `s3-ddb-import start`: finds the stack, builds and checks the request, uploads a local source, starts the
+ * execution and, with --follow, shows its progress to the end.
+ */
+export async function runStartCommand(
+  command: StartCommand,
+  clients: CloudClients,
+  output: Output,
+  now = () => new Date(),
+): Promise<number> {
+  const target = await resolveTarget(clients, command.target);
+  const source = await resolveSource(command.source);
+  const at = now();
+  const location = locate(source, target, `${command.uploadPrefix}${stamp(at)}/`);
+  const request = buildRequest(
+    command.flags,
+    command.requestFile ? await readRequestFile(command.requestFile) : {},
+    location.location,
+  );
+  const name = command.name ?? executionName(request, at);
+  if (source.kind === 'local') await upload(clients, source, location, command.partBytes, output);
+  const executionArn = await startExecution(clients, target.stateMachineArn, name, request);
+  output.err(`started ${executionArn}`);
+  if (command.follow)
+    return followExecution(clients, executionArn, output, {
+      json: command.flags.json,
+      pollSeconds: command.pollSeconds,
+    });
+  const where = request.key !== undefined ? { key: request.key } : { prefix: request.prefix };
+  if (command.flags.json)
+    output.out(
+      JSON.stringify({ status: 'RUNNING', executionArn, executionName: name, bucket: request.bucket, ...where }),
+    );
+  else {
+    output.out(`RUNNING: ${executionArn}`);
+    output.out(`follow it with: s3-ddb-import status ${name} --follow`);
+  }
+  return 0;
+}
+
+interface Located {
+  readonly location: Location;
+  /** For a local source: the key prefix the files are uploaded under. */
+  readonly uploadPrefix?: string;
+}
+
+/**
+ * Where the request points. A local source goes under the upload prefix of the stack's bucket, which must not
+ * be a watched prefix: there the bucket's own rule would start a second import of the same upload.
+ */
+function locate(source: Source, target: StackTarget, uploadPrefix: string): Located {
+  if (source.kind === 's3-object') return { location: { bucket: source.bucket, key: source.key } };
+  if (source.kind === 's3-prefix') return { location: { bucket: source.bucket, prefix: source.prefix } };
+  if (!target.bucketName) {
+    throw new CloudCommandError(
+      "a local source is uploaded to the stack's bucket: name the stack with --stack NAME, or give --bucket B with --state-machine",
+    );
+  }
+  const folderPrefix = source.folder ? `${uploadPrefix}${basename(resolve(source.root))}/` : uploadPrefix;
+  for (const file of source.files) {
+    const watched = watchedPrefixOf(`${folderPrefix}${file.name}`, target.watchedPrefixes);
+    if (watched) {
+      throw new CloudCommandError(
+        `the upload key ${folderPrefix}${file.name} is under the watched prefix ${JSON.stringify(watched)}, whose rule would ` +
+          `start an import of its own: give another --upload-prefix, or upload with \`aws s3 cp\` and let the watch import it`,
+      );
+    }
+  }
+  const bucket = target.bucketName;
+  const location = source.folder
+    ? { bucket, prefix: folderPrefix }
+    : { bucket, key: `${folderPrefix}${source.files[0].name}` };
+  return { location, uploadPrefix: folderPrefix };
+}
+
+async function upload(
+  clients: CloudClients,
+  source: Extract<Source, { kind: 'local' }>,
+  located: Located,
+  partBytes: number,
+  output: Output,
+): Promise<void> {
+  const renderer = createProgressRenderer(output);
+  await uploadFiles(clients.s3, located.location.bucket, located.uploadPrefix ?? '', source.files, {
+    partBytes,
+    onProgress: (loaded, total) => renderer.render({ phase: 'uploading', upload: { loaded, total } }),
+  });
+  renderer.done();
+}
+
+/** StartExecution (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html). */
+async function startExecution(
+  clients: CloudClients,
+  stateMachineArn: string,
+  name: string,
+  request: StartRequest,
+): Promise<string> {
+  try {
+    const started = await clients.sfn.send(
+      new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(request) }),
+    );
+    return started.executionArn ?? '';
+  } catch (error) {
+    const e = error as Error;
+    const fixes: Record<string, string> = {
+      ExecutionAlreadyExists: `an execution named ${name} ran with another input (names last 90 days): give another --name`,
+      InvalidName: `--name ${JSON.stringify(name)}: use only letters, digits, - and _ (at most 80)`,
+      StateMachineDoesNotExist: `the state machine ${stateMachineArn} does not exist: redeploy the stack, or check --stack/--state-machine and AWS_REGION`,
+    };
+    if (fixes[e.name]) throw new CloudCommandError(`${e.name}: ${fixes[e.name]}`, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+import type { LocalCommand } from '../flags/cli-args.js';
+import { LOCAL_BUCKET, ensureBucket, ensureTable, uploadKey, uploadSource } from './local-stack.js';
+import { createProgressPrinter } from './progress-printer.js';
+import { buildRequest, readRequestFile } from '../flags/request-file.js';
+import { runLocalImport } from './runner.js';
+import { createWiring } from '../../lambdas/wiring/wiring.js';
+import { startLocalServices } from '../services/index.js';
+import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
+import { keepRejects } from '../output/rejects-copy.js';
+
+export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
+
+/**
+ * `s3-ddb-import local`: start local services, upload the file (or folder, or DynamoDB export), run the workflow,
+ * print the summary.
+ */
+export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
+  const started = Date.now();
+  // A --request payload is read and checked before any server starts, as if the file were uploaded as one key
+  // (the upload's real key or folder prefix replaces that below), so a bad payload costs nothing.
+  const flags = { ...command, table: command.table || undefined };
+  let file: Record<string, unknown> = {};
+  let table = command.table;
+  try {
+    if (command.requestFile) {
+      file = await readRequestFile(command.requestFile);
+      ({ table } = buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) }));
+    }
+  } catch (error) {
+    return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
+  }
+  const services = await startLocalServices({ log: output.err });
+  try {
+    process.env.LOG_LEVEL ??= 'warn'; // handler logs are for CloudWatch; the CLI shows its own progress
+    const wiring = createWiring(services); // the handlers talk to exactly the servers started here
+    const { s3, dynamodb } = wiring;
+    await ensureBucket(s3, LOCAL_BUCKET);
+    const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
+    if (command.createTable && command.partitionKey) {
+      await ensureTable(dynamodb, table, command.partitionKey, command.sortKey);
+    }
+    const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
+    const progress = createProgressPrinter(output);
+    const summary = await runLocalImport(request, {
+      timeoutMs: command.timeoutSeconds * 1000,
+      maxConcurrency: command.concurrency,
+      onEvent: progress.onEvent,
+      wiring,
+    });
+    progress.done();
+    const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;
+    printSummary(summary, { json: command.json, durationMs: Date.now() - started, rejectsDir }, output);
+    return exitCodeOf(summary);
+  } catch (error) {
+    return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
+  } finally {
+    await services.stop();
+  }
+}

@@ -1,0 +1,34 @@
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
+import type { Output } from './summary.js';
+
+/** Copies the rejected rows and the report to ./s3-ddb-import-rejects/<execution>/; returns the folder. */
+export async function keepRejects(s3: S3Client, summary: ImportSummary, output: Output): Promise<string> {
+  const dir = resolve(join('s3-ddb-import-rejects', summary.rejectsKey!.split('/').filter(Boolean).pop() ?? 'rejects'));
+  const files = await downloadPrefix(s3, summary.bucket, summary.rejectsKey!, dir);
+  output.err(`${summary.rejected} rejected rows: ${files.length} files in ${dir}`);
+  return dir;
+}
+
+/** Copies every object under `prefix` into `dir` (local S3 stops with the command; a deployed bucket's rejects come home). */
+export async function downloadPrefix(s3: S3Client, bucket: string, prefix: string, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files: string[] = [];
+  let token: string | undefined;
+  do {
+    // A deployed import of 1,000 chunks can leave more rejects files than one page of 1,000 keys.
+    const listed = await s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const object of listed.Contents ?? []) {
+      const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
+      const target = join(dir, basename(object.Key ?? 'object'));
+      await writeFile(target, await response.Body!.transformToByteArray());
+      files.push(target);
+    }
+    token = listed.NextContinuationToken;
+  } while (token);
+  return files;
+}

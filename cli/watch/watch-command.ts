@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises';
+import { readLambdaConfig } from '../../lambdas/environment/config.js';
+import { createWiring } from '../../lambdas/wiring/wiring.js';
+import { readWatches } from '../../lib/app-context.js';
+import { checkWatchPrefix, checkWatchRequest, type WatchedPrefix } from '../../lib/watch-input.js';
+import { UsageError } from '../flags/cli-args.js';
+import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
+import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
+import { startLocalServices } from '../services/index.js';
+import { startLocalWatch } from './local-watch.js';
+import { parseWatchCommand, WATCH_USAGE, type WatchCommand } from './watch-args.js';
+import { createWatchPrinter } from './watch-printer.js';
+
+/** The watches to run: the flags' one, else cdk.json's context.watches; each checked as the construct checks it. */
+async function loadWatches(command: WatchCommand): Promise<WatchedPrefix[]> {
+  let watches = command.watch ? [command.watch] : undefined;
+  if (!watches) {
+    const text = await readFile(command.cdkJson, 'utf8').catch(() => undefined);
+    if (text === undefined)
+      throw new UsageError(
+        `no watch: give --prefix P --table T, or run where ${command.cdkJson} exists (or --cdk-json FILE)`,
+      );
+    watches = readWatches((JSON.parse(text) as { context?: { watches?: unknown } }).context?.watches);
+    if (!watches?.length)
+      throw new UsageError(`no watch: ${command.cdkJson} has no context.watches; give --prefix P --table T`);
+  }
+  const { rejectsPrefix } = readLambdaConfig();
+  for (const watch of watches) {
+    checkWatchPrefix(watch, rejectsPrefix);
+    checkWatchRequest(watch);
+  }
+  return watches;
+}
+
+/** `s3-ddb-import local watch ...`: parses, runs until Ctrl-C, returns the exit code. */
+export async function runLocalWatchCli(args: string[], output: Output): Promise<number> {
+  if (args.includes('--help')) {
+    output.out(WATCH_USAGE);
+    return EXIT_OK;
+  }
+  let command: WatchCommand;
+  let watches: WatchedPrefix[];
+  try {
+    command = parseWatchCommand(args);
+    watches = await loadWatches(command);
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    output.err(usage ? `${(error as Error).message}\n${WATCH_USAGE}` : `local watch: ${(error as Error).message}`);
+    return EXIT_FAILED;
+  }
+  return runLocalWatch(command, watches, output);
+}
+
+/**
+ * Keeps the local services up and imports each upload under a watched prefix until SIGINT. Ctrl-C stops
+ * watching at once; imports still running are abandoned (their servers stop with the command when it started
+ * them), reported, and the exit code is 1; a second Ctrl-C exits immediately.
+ */
+async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], output: Output): Promise<number> {
+  const services = await startLocalServices({ log: output.err });
+  process.env.LOG_LEVEL ??= 'warn'; // handler logs are for CloudWatch; the watch prints its own lines
+  let stopping = false;
+  let stop = async () => undefined as void;
+  const onSigint = () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    void stop();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const wiring = createWiring(services);
+    await ensureBucket(wiring.s3, command.bucket);
+    if (command.createTable) {
+      for (const table of new Set(watches.map((w) => w.table))) {
+        await ensureTable(wiring.dynamodb, table, command.createTable.partitionKey, command.createTable.sortKey);
+      }
+    }
+    const watch = await startLocalWatch({
+      watches,
+      bucket: command.bucket,
+      region: services.region,
+      wiring,
+      maxConcurrency: command.concurrency,
+      timeoutMs: command.timeoutSeconds * 1000,
+      onEvent: createWatchPrinter(output, command.json),
+    });
+    stop = watch.stop;
+    if (stopping) await stop();
+    for (const w of watches) output.err(`watching s3://${command.bucket}/${w.prefix} -> ${w.table}`);
+    output.err(
+      `upload with: AWS_ACCESS_KEY_ID=${services.credentials.accessKeyId} AWS_SECRET_ACCESS_KEY=${services.credentials.secretAccessKey} ` +
+        `aws --endpoint-url ${services.s3Endpoint} s3 cp FILE s3://${command.bucket}/${watches[0].prefix}   (Ctrl-C to stop)`,
+    );
+    await watch.closed;
+    const abandoned = watch.inFlight();
+    if (abandoned.length === 0) return EXIT_OK;
+    output.err(
+      `stopped with ${abandoned.length} imports unfinished: ${abandoned.join(', ')} (upload them again to import them)`,
+    );
+    await services.stop();
+    process.exit(EXIT_FAILED); // their retries would keep the process alive for minutes against stopped servers
+  } catch (error) {
+    output.err(`local watch failed: ${(error as Error).name}: ${(error as Error).message}`);
+    return EXIT_FAILED;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await services.stop();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The execution input: the request users send to StartExecution, the CLI builds and a watch's rule makes.
+ * Types only, at the bottom of the layers, so every handler, format and the CLI can name them;
+ * request/ checks a request and applies its defaults.
+ */
+/** The formats a source object may be in: CSV/TSV, JSON Lines, DynamoDB JSON (as a table export writes it). */
+export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json';
+export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json'];
+
+/** How a source object's bytes are compressed. */
+export type Compression = 'none' | 'gzip' | 'zstd';
+export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'zstd'];
+
+/** How a column's text becomes a DynamoDB attribute. Key attribute types come from the table. */
+export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON';
+export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON'];
+
+/** The CSV/TSV dialect of the source object. */
+export interface CsvFormat {
+  /** One character. @default "\t" for *.tsv (and *.tab), "," otherwise */
+  readonly delimiter?: string;
+  /** The first record holds column names. @default true */
+  readonly header?: boolean;
+  /** Column names; required when `header` is false, renames the header's columns otherwise. */
+  readonly columns?: string[];
+  /** One character, or "" to turn quoting off (plain TSV). @default '"' */
+  readonly quote?: string;
+}
+
+/** The source object's format: CSV's dialect fields apply to `type: "csv"` only. */
+export interface RequestFormat extends CsvFormat {
+  /** @default - from the key's extension (request/detect-format.ts); CSV when it names none */
+  readonly type?: FormatType;
+  /** @default - from the key's extension: `.gz` gzip, `.zst` zstd, else none */
+  readonly compression?: Compression;
+}
+
+/** A CSV format with every default applied. */
+export interface ResolvedCsvFormat extends Required<Omit<CsvFormat, 'columns'>> {
+  readonly type: 'csv';
+  readonly columns?: string[];
+  readonly compression?: Compression;
+}
+
+/** JSON Lines or DynamoDB JSON: each record names its attributes and carries its types. */
+export interface ResolvedJsonFormat {
+  readonly type: 'jsonl' | 'dynamodb-json';
+  readonly compression?: Compression;
+  /** CSV's fields are absent, so code reading one gets undefined rather than a type error. */
+  readonly delimiter?: undefined;
+  readonly header?: undefined;
+  readonly quote?: undefined;
+  readonly columns?: undefined;
+}
+
+export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat;
+
+/** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
+export interface ImportRequest {
+  readonly bucket: string;
+  /** One object to import (or a DynamoDB export's manifest-summary.json). Exactly one of `key` and `prefix`. */
+  readonly key?: string;
+  /**
+   * Every object under this key prefix, in key order (folder markers, `_`/`.` files and empty objects skipped),
+   * or a DynamoDB export's folder. Exactly one of `key` and `prefix`.
+   */
+  readonly prefix?: string;
+  readonly table: string;
+  readonly format?: RequestFormat;
+  /** Column name to type; columns not named here are strings. */
+  readonly types?: Record<string, ColumnType>;
+  /** Target chunk size in MiB; preflight grows it for huge files to bound the chunk count. @default 64 */
+  readonly chunkMiB?: number;
+  /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
+  readonly maxWriteRate?: number;
+  /** Reorder writes inside a chunk so a file sorted by partition key spreads over partitions. @default false */
+  readonly spread?: boolean;
+}
+
+/** A request with every default applied: what the handlers work from after preflight. */
+export interface ResolvedRequest {
+  readonly bucket: string;
+  /** Exactly one of `key` and `prefix` is set. */
+  readonly key?: string;
+  readonly prefix?: string;
+  readonly table: string;
+  readonly format: ResolvedFormat;
+  readonly types: Record<string, ColumnType>;
+  readonly chunkMiB: number;
+  readonly maxWriteRate: number;
+  readonly spread: boolean;
+}

@@ -1,0 +1,208 @@
+import type { ImportRequest, ResolvedRequest } from './import-request.js';
+
+/** A table key attribute as DescribeTable reports it. */
+export interface KeyAttribute {
+  readonly name: string;
+  readonly type: 'S' | 'N' | 'B';
+  readonly role: 'HASH' | 'RANGE';
+}
+
+/**
+ * A range [start, end) of one object's data that starts and ends on record boundaries. Offsets count the
+ * object's bytes; for a compressed object, its decompressed bytes:
+ * - a plain object's chunk is a byte range, read with a range GET;
+ * - a staged object (a big compressed one, see SourceEntry.staged) is cut by preflight into plain pieces
+ *   stored under SourceSet.staging; its chunk [start, end) is one piece, named by its start;
+ * - any other compressed object is one chunk, decompressed by the import from the start: `start` is where its
+ *   data begins, and `end` is start + the object's compressed size (its decompressed size is unknown until
+ *   read; the length stands for its share of the work, as in `maxWriteRate` shares).
+ */
+export interface Chunk {
+  /** Index of the object in SourceSet.objects. */
+  readonly object: number;
+  readonly start: number;
+  readonly end: number;
+  /** 1-based physical line number of the first record in the chunk. */
+  readonly line: number;
+}
+
+/** Where a scan or a chunk import resumes: always a record boundary. */
+export interface Checkpoint {
+  readonly offset: number;
+  readonly line: number;
+}
+
+/**
+ * Preflight's checkpoint: the object it scans (an index into SourceSet.objects) and where in it; the quote
+ * state at a record boundary is always false. Offset 0 means the object's start: its BOM and header come first.
+ */
+export interface ScanCheckpoint extends Checkpoint {
+  readonly object: number;
+  readonly inQuotes: false;
+}
+
+/** One object an import reads, as listed or headed: every GET of it sends `IfMatch: etag`. */
+export interface SourceEntry {
+  /** The key, less SourceSet.folder (the state carries each key's common folder once). */
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string;
+  /** A big compressed object that preflight decompresses and stages as plain pieces (only set when true). */
+  readonly staged?: true;
+}
+
+/**
+ * The objects an import reads: the request's `key`, every importable object under its `prefix`, or the data
+ * files a DynamoDB export's manifest lists. Carried in the workflow state (see preflight/state-size.ts for
+ * its budget) and copied into every chunk's job.
+ */
+export interface SourceSet {
+  /** The common folder of every key ("" when they share none); an object's key is folder + entry key. */
+  readonly folder: string;
+  readonly objects: SourceEntry[];
+  /** Where staged pieces go: `<stagingPrefix>/<execution>`, or null when nothing is staged. */
+  readonly staging: string | null;
+  /** The export's manifest-summary.json when the request named a DynamoDB export, else null. */
+  readonly exportManifest: string | null;
+}
+
+/** The execution, from the workflow's context object (`$$.Execution`, `$$.StateMachine`). */
+export interface ExecutionContext {
+  readonly id: string;
+  readonly startTime: string;
+  readonly stateMachineArn: string;
+}
+
+/** What the Preflight task receives: the raw request first, then its own previous output. */
+export interface PreflightEvent {
+  readonly input: ImportRequest | ScanState;
+  readonly executionName: string;
+  readonly execution: ExecutionContext;
+  /** The construct's maxConcurrency: the most chunks imported at once. */
+  readonly maxConcurrency: number;
+}
+
+/** Preflight's output; the Choice loops back to Preflight until `scanComplete`. */
+export interface ScanState {
+  readonly request: ResolvedRequest;
+  readonly executionName: string;
+  /** Size of all the objects together (compressed sizes for compressed ones); the ETag of the first. */
+  readonly object: { readonly size: number; readonly etag: string };
+  readonly sources: SourceSet;
+  readonly columns: string[];
+  readonly keys: KeyAttribute[];
+  /** The chunk size actually used: chunkMiB, grown for huge objects to bound the chunk count. */
+  readonly chunkBytes: number;
+  /** Bytes of data records: the sum of the chunk lengths (the objects less their BOMs and headers). */
+  readonly dataBytes: number;
+  readonly chunks: Chunk[];
+  readonly checkpoint: ScanCheckpoint;
+  readonly scanComplete: boolean;
+  /** Whether this import waits for an earlier one into the same table (the workflow's Wait loop). */
+  readonly queue: QueueState;
+  /** The Map's MaxConcurrency, fitted to the account's Lambda concurrency once the import may start. */
+  readonly lanes: Lanes;
+}
+
+/** What every chunk import shares, copied into each Map item by the ItemSelector. */
+export interface ImportJob {
+  readonly request: ResolvedRequest;
+  readonly executionName: string;
+  /** The first object's ETag (kept for readers of older payloads); each chunk's object carries its own. */
+  readonly etag: string;
+  readonly sources: SourceSet;
+  readonly columns: string[];
+  readonly keys: KeyAttribute[];
+  /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
+  readonly maxConcurrency: number;
+  readonly chunkCount: number;
+  readonly dataBytes: number;
+  /** The state machine's name (`$$.StateMachine.Name`): the dimension of the import's metrics. */
+  readonly stateMachine?: string;
+}
+
+/** Counts a chunk import returns; added up over checkpoint loops and then over chunks. */
+export interface ImportCounts {
+  /** Data records read. */
+  readonly rows: number;
+  /** Items written to the table (rows minus rejected minus keys repeated inside a batch). */
+  readonly written: number;
+  /** Rows written to the rejects file. */
+  readonly rejected: number;
+}
+
+/** The ImportChunk task's result, stored at $.progress; `next` is null once the chunk is done. */
+export interface ChunkProgress extends ImportCounts {
+  readonly next: Checkpoint | null;
+}
+
+/** The ImportChunk task's input: one Map item, plus the previous progress when looping. */
+export interface ImportChunkEvent {
+  readonly job: ImportJob;
+  readonly chunk: Chunk;
+  readonly chunkIndex: number;
+  readonly progress?: ChunkProgress;
+}
+
+/** One Map result (the ChunkImported Pass state keeps only these). */
+export interface ChunkResult extends ImportCounts {
+  readonly chunk: number;
+}
+
+/** The Summarize task's input. */
+export interface SummarizeEvent {
+  readonly request: ResolvedRequest;
+  readonly executionName: string;
+  readonly object: { readonly size: number; readonly etag: string };
+  readonly chunkResults: ChunkResult[];
+  /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
+  readonly chunks: Chunk[];
+  readonly sources: SourceSet;
+}
+
+/** The execution output, shown in the console and printed by the CLI. */
+export interface ImportSummary extends ImportCounts {
+  readonly status: 'SUCCEEDED' | 'SUCCEEDED_WITH_REJECTS';
+  readonly bucket: string;
+  /** The request's key, or its prefix for a prefix request. */
+  readonly key: string;
+  /** The request's prefix, or null for a one-key request. */
+  readonly prefix: string | null;
+  /** How many objects were imported. */
+  readonly objects: number;
+  readonly table: string;
+  readonly chunks: number;
+  /** Prefix under which rejects/<chunk>.csv files lie (only when rows were rejected). */
+  readonly rejectsKey: string | null;
+  readonly reportKey: string;
+}
+
+/** Where rejects and the report of one execution go: s3://<bucket>/<rejectsPrefix>/<execution>/... */
+export function executionOutputPrefix(rejectsPrefix: string, executionName: string): string {
+  return `${rejectsPrefix.replace(/\/+$/, '')}/${executionName}`;
+}
+
+/** How many chunks the Map imports at once, and why: shown in the preflight output and the console. */
+export interface Lanes {
+  /** The construct's maxConcurrency (the ASL's MaxConcurrency substitution). */
+  readonly configured: number;
+  /** What the Map uses: configured, lowered to what the account's Lambda concurrency leaves free. */
+  readonly granted: number;
+  readonly reason: string;
+}
+
+/**
+ * Imports into one table run one at a time, in the order they started: the table's write capacity is what
+ * bounds an import, so two at once finish no sooner in all, each would see half its rate (and twice the
+ * Lambda lanes), and a `maxWriteRate` meant for one import would be exceeded. A later import waits in the
+ * workflow's Wait state and asks again. The order is total (start time, then id), so no two wait for each other.
+ */
+export interface QueueState {
+  readonly waiting: boolean;
+  /** The earliest running import into the same table that this one waits for. */
+  readonly behind: string | null;
+  /** How long the Wait state waits before preflight asks again. */
+  readonly waitSeconds: number;
+  /** Seconds waited so far in all. */
+  readonly waitedSeconds: number;
+}

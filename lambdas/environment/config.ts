@@ -1,0 +1,59 @@
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../async/backoff.js';
+
+/** How the import writes: what its stop margin is derived from (write/stop-margin.ts). */
+export interface WriteConfig {
+  /** The BatchWriter's retry ladder for throttles, unprocessed items and transient errors. */
+  readonly retry: RetryPolicy;
+  /** The DynamoDB client's per-request timeout (its HTTP handler's `requestTimeout`). */
+  readonly requestTimeoutMs: number;
+}
+
+/**
+ * 5 s per DynamoDB request: a BatchWriteItem answers in tens of ms, and even 16 MB (its largest) goes out
+ * in well under a second; 5 s also covers the local runner, where all chunks share one client and a
+ * request can queue for a socket behind hundreds of others.
+ */
+export const DEFAULT_WRITE_CONFIG: WriteConfig = { retry: DEFAULT_WRITE_RETRY, requestTimeoutMs: 5_000 };
+
+/** Lambda configuration from environment variables, read once per container. */
+export interface LambdaConfig {
+  /** Rejects and reports go to s3://<bucket>/<rejectsPrefix>/<execution>/. */
+  readonly rejectsPrefix: string;
+  /**
+   * Staged pieces of big compressed objects go to s3://<bucket>/<stagingPrefix>/<execution>/ (STAGING_PREFIX).
+   * @default DEFAULT_STAGING_PREFIX
+   */
+  readonly stagingPrefix?: string;
+  /** Tables this deployment may write; a request for another fails in preflight with a clear error. */
+  readonly allowedTables: readonly string[] | null;
+  /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
+  readonly importFunctionName?: string | null;
+  /** The first wait of an import queued behind another into its table. @default QUEUE_FIRST_WAIT_SECONDS */
+  readonly queueFirstWaitSeconds?: number;
+  /** Tests and benchmarks pass a faster ladder; deployed handlers use the default. @default DEFAULT_WRITE_CONFIG */
+  readonly write?: WriteConfig;
+  /**
+   * Write the import's EMF metric lines to stdout (observability/metrics.ts). On inside Lambda, where CloudWatch
+   * Logs turns them into metrics; off elsewhere, where they would only clutter the CLI's stdout.
+   * @default false
+   */
+  readonly emitMetrics?: boolean;
+}
+
+export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
+export const DEFAULT_STAGING_PREFIX = 's3-ddb-import/staging';
+
+export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaConfig {
+  const allowed = env.ALLOWED_TABLES?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return {
+    rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
+    stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,
+    allowedTables: allowed && allowed.length > 0 ? allowed : null,
+    importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
+    // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):
+    // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
+    emitMetrics: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
+  };
+}

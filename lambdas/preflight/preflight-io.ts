@@ -1,0 +1,50 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { SourceObjectNotFoundError, TableNotFoundError } from '../contract/errors.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
+import { readRange } from '../source/s3-range-reader.js';
+import { putObject, sendGetObject } from '../wiring/aws-io.js';
+import type { PreflightIo } from './preflight.js';
+
+/** Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, range GETs, listing and staging PUTs. */
+export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo {
+  const getObject = sendGetObject(s3);
+  return {
+    async headObject(bucket, key) {
+      try {
+        const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return { size: head.ContentLength ?? 0, etag: head.ETag ?? '' };
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchBucket') {
+          throw new SourceObjectNotFoundError(bucket, key, { cause: error });
+        }
+        throw error;
+      }
+    },
+    async describeTable(table) {
+      try {
+        const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: table }));
+        return keyAttributes(Table?.KeySchema ?? [], Table?.AttributeDefinitions ?? []);
+      } catch (error) {
+        if ((error as Error).name === 'ResourceNotFoundException')
+          throw new TableNotFoundError(table, { cause: error });
+        throw error;
+      }
+    },
+    readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
+    listObjects: (input) => s3.send(new ListObjectsV2Command(input)),
+    putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream'),
+  };
+}
+
+function keyAttributes(
+  schema: { AttributeName?: string; KeyType?: string }[],
+  definitions: { AttributeName?: string; AttributeType?: string }[],
+): KeyAttribute[] {
+  return schema.map((k) => ({
+    name: k.AttributeName ?? '',
+    role: k.KeyType === 'RANGE' ? 'RANGE' : 'HASH',
+    type: (definitions.find((d) => d.AttributeName === k.AttributeName)?.AttributeType ?? 'S') as KeyAttribute['type'],
+  }));
+}

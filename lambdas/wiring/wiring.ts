@@ -1,0 +1,58 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { BatchWriteClient } from '../dynamodb-transport/batch-write-client.js';
+import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
+import { DEFAULT_WRITE_CONFIG, readLambdaConfig, type LambdaConfig } from '../environment/config.js';
+import type { ControlPlane } from '../control-plane/control-plane.js';
+import { AwsControlPlane } from '../control-plane/control-plane-aws.js';
+
+/**
+ * What a handler is built from: its SDK clients and its configuration. The exported `handler` of each
+ * Lambda uses the default wiring (clients from the SDK's configuration chain, config from the function's
+ * environment); local mode and tests build their own and pass it to the handler factories, so nothing is
+ * configured through global state.
+ */
+export interface Wiring {
+  readonly s3: S3Client;
+  readonly dynamodb: DynamoDBClient;
+  /** BatchWriteItem, the import's one hot call, on its own lean path over the DynamoDB client's configuration. */
+  readonly batchWrites: BatchWriteClient;
+  readonly config: LambdaConfig;
+  /** Running imports and Lambda concurrency, for preflight's queue and lanes. */
+  readonly control: ControlPlane;
+}
+
+/**
+ * A wiring with fresh keep-alive clients. The DynamoDB clients' request timeout is the config's
+ * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its control plane is Step
+ * Functions and Lambda (clients made now, called only by preflight); the local runner replaces it with its own.
+ */
+export function createWiring(options: ClientOptions & { readonly config?: LambdaConfig } = {}): Wiring {
+  const config = options.config ?? readLambdaConfig();
+  const write = config.write ?? DEFAULT_WRITE_CONFIG;
+  const region = options.region ? { region: options.region } : {};
+  const dynamodb = createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs });
+  return {
+    s3: createS3Client(options),
+    dynamodb,
+    batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
+    config,
+    control: new AwsControlPlane(new SFNClient(region), new LambdaClient(region), config.importFunctionName ?? null),
+  };
+}
+
+let defaultWiring: Wiring | undefined;
+
+/**
+ * The deployed handler: built on its first invocation with one wiring per container (SDK clients are
+ * created once and kept warm, as Powertools advises), from the function's environment.
+ */
+export function withDefaultWiring<A extends unknown[], R>(factory: (wiring: Wiring) => (...args: A) => Promise<R>) {
+  let built: ((...args: A) => Promise<R>) | undefined;
+  return (...args: A): Promise<R> => {
+    built ??= factory((defaultWiring ??= createWiring()));
+    return built(...args);
+  };
+}

@@ -1,0 +1,164 @@
+import { CreateTableCommand, DeleteTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_MEMORY_MB, PREFLIGHT_MEMORY_MB, PRICES } from '../../../cli/cloud/estimate-model.js';
+import { parseEstimateCommand, runEstimateCommand } from '../../../cli/commands/estimate.js';
+import { createBucket, createTable, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
+import type { StandIn } from '../../e2e/control-plane/stand-in.js';
+import { capture, cloudClients } from '../cloud/clients.js';
+
+/**
+ * A fixed-width TSV, so every figure can be worked out by hand: a 14-byte header ("id\tyear\tcount\n") and
+ * 200,000 rows of 22 bytes ("id-0000001\t1990\t10001\n"), 4,400,014 bytes in all. Each row is a 28-byte item:
+ * "id" 2 + 10, "year" 4 + N 1990 (4 digits: 4/2 + 1 = 3 bytes), "count" 5 + N of 5 digits (5/2 rounded up + 1 = 4):
+ * 12 + 7 + 9 = 28 bytes, one write unit. The first MiB holds (1,048,576 - 14) / 22 = 47,661 whole rows.
+ */
+const ROWS = 200_000;
+const SIZE = 14 + ROWS * 22;
+const tsv = () =>
+  `id\tyear\tcount\n${Array.from({ length: ROWS }, (_, i) => `id-${String(i).padStart(7, '0')}\t${1900 + (i % 100)}\t${10_000 + (i % 90_000)}\n`).join('')}`;
+
+let bucket: string;
+beforeAll(async () => {
+  bucket = await createBucket();
+  await putText(bucket, 'imports/fixed.tsv', tsv());
+});
+
+/** No stand-in: estimate calls only S3 (MinIO) and DynamoDB (DynamoDB Local). */
+const clients = () => cloudClients({ endpoint: 'http://127.0.0.1:9' } as StandIn);
+
+async function estimate(args: string[]) {
+  const shown = capture();
+  const code = await runEstimateCommand(
+    parseEstimateCommand([`s3://${bucket}/imports/fixed.tsv`, ...args, '--json']),
+    clients(),
+    shown.output,
+  );
+  return { code, json: JSON.parse(shown.out.at(-1)!) };
+}
+
+/**
+ * Provisioned tables made here, dropped after: DynamoDB Local caps the provisioned write units of all its tables
+ * together at 80,000 per account, as AWS does, and a server shared by several runs would otherwise reach it.
+ */
+const provisioned: string[] = [];
+afterAll(async () => {
+  await Promise.all(provisioned.map((TableName) => dynamodb.send(new DeleteTableCommand({ TableName }))));
+});
+
+async function provisionedTable(writeUnits: number): Promise<string> {
+  const table = uniqueName('estimate');
+  await dynamodb.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PROVISIONED',
+      ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: writeUnits },
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+    }),
+  );
+  provisioned.push(table);
+  await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
+  return table;
+}
+
+const lambdaGbSeconds = (lanes: number, importSeconds: number) =>
+  lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + (SIZE / 100e6) * (PREFLIGHT_MEMORY_MB / 1024);
+
+describe('s3-ddb-import estimate (a real MinIO object, a real DynamoDB Local table)', () => {
+  it("on demand: 200,000 rows of one write unit; a new on-demand table takes 4,000/s, under one lane's 12,000: the table binds", async () => {
+    const table = await createTable(['id', 'S']);
+    const { code, json } = await estimate(['--table', table, '--types', 'year=N,count=N']);
+    expect(code).toBe(0);
+    expect(json).toMatchObject({
+      objects: 1,
+      bytes: SIZE,
+      sample: {
+        bytes: 1_048_576,
+        headerBytes: 14,
+        rows: 47_661,
+        rowBytes: 47_661 * 22,
+        bytesPerRow: 22,
+        rejected: 0,
+        averageItemBytes: 28,
+        writeUnitsPerItem: 1,
+      },
+      table: { name: table, billingMode: 'PAY_PER_REQUEST', writeUnitsPerSecond: 4000, from: 'a new on-demand table' },
+      rows: ROWS,
+      items: ROWS,
+      writeUnits: ROWS,
+      chunks: 1,
+      lanes: 1,
+      itemsPerSecond: { table: 4000, lanes: 12_000, maxWriteRate: null },
+      binding: 'table',
+      importSeconds: 50, // 200,000 / 4,000
+    });
+    expect(json.scanSeconds).toBeCloseTo(SIZE / 100e6, 9);
+    // $0.625 per million write units; Lambda: one lane for 50 s at 1,769 MB, plus the scan at 1,024 MB
+    expect(json.costUsd.dynamodb).toBeCloseTo((ROWS / 1e6) * PRICES.onDemandWritePerMillion, 9);
+    expect(json.lambdaGbSeconds).toBeCloseTo(lambdaGbSeconds(1, 50), 9);
+    expect(json.costUsd.lambda).toBeCloseTo(lambdaGbSeconds(1, 50) * PRICES.lambdaArmGbSecond, 9);
+  });
+
+  it('provisioned at 500 WCU: 400 s, and the capacity held for that time is the DynamoDB cost', async () => {
+    const { json } = await estimate(['--table', await provisionedTable(500), '--types', 'year=N,count=N']);
+    expect(json).toMatchObject({
+      table: { billingMode: 'PROVISIONED', writeUnitsPerSecond: 500, from: 'provisioned' },
+      binding: 'table',
+      importSeconds: 400,
+    });
+    expect(json.costUsd.dynamodb).toBeCloseTo(500 * ((400 + SIZE / 100e6) / 3600) * PRICES.provisionedWcuHour, 9);
+  });
+
+  it('provisioned at 40,000 WCU with 1 MiB chunks and 2 lanes: 5 chunks, 2 at once, 24,000 items/s: the lanes bind', async () => {
+    // 4,400,000 data bytes / 1 MiB = 4.2: 5 chunks
+    const { json } = await estimate([
+      '--table',
+      await provisionedTable(40_000),
+      '--chunk-mib',
+      '1',
+      '--concurrency',
+      '2',
+    ]);
+    expect(json).toMatchObject({
+      chunks: 5,
+      lanes: 2,
+      itemsPerSecond: { table: 40_000, lanes: 24_000 },
+      binding: 'lanes',
+    });
+    expect(json.importSeconds).toBeCloseTo(ROWS / 24_000, 9);
+  });
+
+  it('prints readable lines without --json (no --types: year and count are strings, 12 + 8 + 10 = 30-byte items)', async () => {
+    const table = await createTable(['id', 'S']);
+    const shown = capture();
+    await runEstimateCommand(
+      parseEstimateCommand([`s3://${bucket}/imports/fixed.tsv`, '--table', table, '--max-write-rate', '1000']),
+      clients(),
+      shown.output,
+    );
+    expect(shown.out).toEqual([
+      `source: s3://${bucket}/imports/fixed.tsv: 1 object(s), 4,400,014 bytes`,
+      'sample: first 1,048,576 bytes: 47,661 rows of 22.0 bytes, items of 30 bytes (1.00 write units each), 0 would be rejected',
+      'rows: ~200,000; items: ~200,000; write units: ~200,000',
+      `table ${table}: on-demand, 4,000 write units/s (a new on-demand table): ~4,000 items/s`,
+      'lanes: 1 chunks of 64 MiB, 1 at once: ~12,000 items/s of Lambda CPU (12,000 each)',
+      'preflight: scans 4,400,014 bytes in ~0 s at 100 MB/s',
+      // 200,000 items at the 1,000/s cap: 200 s; one lane for 200 s at 1,769 MB = 345.5 GB-s
+      'time: ~3m20s; your maxWriteRate binds first (~1,000 items/s)',
+      `cost: ~$0.13 DynamoDB writes ($0.625 per million write units) + ~$0.00 Lambda (346 GB-s at $0.0000133334); us-east-1 list prices, check yours`,
+    ]);
+  });
+
+  it("fails when the table's key is not a column of the file, naming it, as preflight would", async () => {
+    const table = await createTable(['ngram', 'S']);
+    await expect(estimate(['--table', table])).rejects.toThrow(
+      'key attribute "ngram" (HASH, S) is not among the columns [id, year, count]',
+    );
+  });
+
+  it('fails when the table does not exist, naming the fix', async () => {
+    await expect(estimate(['--table', uniqueName('missing')])).rejects.toThrow(
+      /table "missing-\w+" not found: create it first/,
+    );
+  });
+});

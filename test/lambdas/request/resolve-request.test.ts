@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../../../lambdas/contract/errors.js';
+import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
+
+const MINIMAL = { bucket: 'b', key: 'data/words.csv', table: 't' };
+
+/** Resolves `input` expecting it to throw; returns the error for its name and message to be checked. */
+function problemWith(input: unknown): Error {
+  try {
+    resolveImportRequest(input);
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
+}
+
+describe('resolveImportRequest', () => {
+  it('fails when spread is not a boolean', () => {
+    const error = problemWith({ ...MINIMAL, spread: 'yes' });
+    expect(error.name).toBe('InvalidRequestError');
+    expect(error.message).toContain('spread: must be true or false, got "yes"');
+  });
+
+  it('applies every default to a CSV request', () => {
+    expect(resolveImportRequest(MINIMAL)).toEqual({
+      ...MINIMAL,
+      format: { type: 'csv', delimiter: ',', header: true, quote: '"' },
+      types: {},
+      chunkMiB: 64,
+      maxWriteRate: 0,
+      spread: false,
+    });
+  });
+
+  it('defaults the delimiter to a tab for .tsv and .tab keys, whatever their case and compression', () => {
+    for (const key of ['x.tsv', 'x.TSV', 'y.tab', 'x.tsv.gz']) {
+      expect(resolveImportRequest({ ...MINIMAL, key }).format.delimiter).toBe('\t');
+    }
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv.bak' }).format.delimiter).toBe(',');
+  });
+
+  it('takes a prefix instead of a key, the format defaults following the object named by formatKey', () => {
+    const request = { bucket: 'b', prefix: 'imports/parts/', table: 't' };
+    expect(resolveImportRequest(request)).toEqual({
+      ...request,
+      format: { type: 'csv', delimiter: ',', header: true, quote: '"' },
+      types: {},
+      chunkMiB: 64,
+      maxWriteRate: 0,
+      spread: false,
+    });
+    expect(resolveImportRequest(request, 'imports/parts/part-0.tsv').format.delimiter).toBe('\t');
+  });
+
+  it('keeps what the request sets', () => {
+    const request = {
+      ...MINIMAL,
+      format: { type: 'csv', delimiter: ';', header: false, columns: ['a', 'b'], quote: '', compression: 'gzip' },
+      types: { a: 'N', b: 'JSON' },
+      chunkMiB: 0.5,
+      maxWriteRate: 1000,
+      spread: true,
+    };
+    expect(resolveImportRequest(request)).toEqual(request);
+  });
+});
+
+describe.each([
+  { problem: 'bucket is missing', input: { key: 'k.csv', table: 't' }, field: 'bucket: required' },
+  {
+    problem: 'key is missing',
+    input: { bucket: 'b', table: 't' },
+    field: 'key: required, a non-empty string (or prefix',
+  },
+  {
+    problem: 'both key and prefix are given',
+    input: { ...MINIMAL, prefix: 'data/' },
+    field: 'key, prefix: give one of them, not both (key: one object; prefix: every object under it)',
+  },
+  {
+    problem: 'the prefix is empty',
+    input: { bucket: 'b', prefix: '', table: 't' },
+    field: 'prefix: must be a non-empty key prefix',
+  },
+  {
+    problem: 'the prefix is not a string',
+    input: { bucket: 'b', prefix: 7, table: 't' },
+    field: 'prefix: must be a non-empty key prefix such as "imports/parts/", got 7',
+  },
+  { problem: 'table is missing', input: { bucket: 'b', key: 'k.csv' }, field: 'table: required' },
+  { problem: 'table is empty', input: { ...MINIMAL, table: '' }, field: 'table: required' },
+  {
+    problem: 'a type name is unknown',
+    input: { ...MINIMAL, types: { year: 'INT' } },
+    field: 'types.year: unknown type "INT"',
+  },
+  {
+    problem: 'the delimiter has two characters',
+    input: { ...MINIMAL, format: { delimiter: '||' } },
+    field: 'format.delimiter',
+  },
+  {
+    problem: 'the delimiter is a newline',
+    input: { ...MINIMAL, format: { delimiter: '\n' } },
+    field: 'format.delimiter',
+  },
+  { problem: 'the quote is the delimiter', input: { ...MINIMAL, format: { quote: ',' } }, field: 'format.quote' },
+  {
+    problem: 'header is false without columns',
+    input: { ...MINIMAL, format: { header: false } },
+    field: 'format.columns: required when format.header is false',
+  },
+  { problem: 'a field is unknown', input: { ...MINIMAL, chunkSize: 64 }, field: 'chunkSize: unknown field' },
+  {
+    problem: 'a format field is unknown',
+    input: { ...MINIMAL, format: { escape: '\\' } },
+    field: 'format.escape: unknown field',
+  },
+  {
+    problem: 'columns repeat a name',
+    input: { ...MINIMAL, format: { columns: ['a', 'b', 'a'] } },
+    field: 'format.columns[2]: duplicate column name "a"',
+  },
+  {
+    problem: 'a column name is blank',
+    input: { ...MINIMAL, format: { columns: ['a', ' '] } },
+    field: 'format.columns[1]',
+  },
+  {
+    problem: 'chunkMiB is negative',
+    input: { ...MINIMAL, chunkMiB: -1 },
+    field: 'chunkMiB: must be a number above 0, got -1',
+  },
+  { problem: 'chunkMiB is zero', input: { ...MINIMAL, chunkMiB: 0 }, field: 'chunkMiB' },
+  { problem: 'maxWriteRate is a string', input: { ...MINIMAL, maxWriteRate: '100' }, field: 'maxWriteRate' },
+  { problem: 'the request is not an object', input: ['b', 'k', 't'], field: 'request: must be a JSON object' },
+])('resolveImportRequest', ({ problem, input, field }) => {
+  it(`fails when ${problem}`, () => {
+    const error = problemWith(input);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.name).toBe('InvalidRequestError');
+    expect(error.message).toContain(field);
+  });
+});
+
+describe('resolveImportRequest', () => {
+  it('fails when several fields are wrong, naming each of them in one error', () => {
+    const error = problemWith({ key: 'k.csv', table: 't', chunkMiB: -1, types: { a: 'X' } });
+    expect(error.name).toBe('InvalidRequestError');
+    expect((error as InvalidRequestError).problems).toEqual([
+      'bucket: required, a non-empty string',
+      'types.a: unknown type "X" (known: S, N, BOOL, JSON)',
+      'chunkMiB: must be a number above 0, got -1',
+    ]);
+  });
+});
+
+describe('resolveImportRequest format.type', () => {
+  it('detects the format from the key, and the request overrides it', () => {
+    expect(resolveImportRequest({ ...MINIMAL, key: 'in/events.jsonl' }).format).toEqual({ type: 'jsonl' });
+    expect(resolveImportRequest({ ...MINIMAL, key: 'exp/data/x.json.gz' }).format).toEqual({ type: 'dynamodb-json' });
+    expect(resolveImportRequest({ ...MINIMAL, key: 'in/part-0.json', format: { type: 'jsonl' } }).format).toEqual({
+      type: 'jsonl',
+    });
+    // A .tsv read as CSV by request keeps the tab the extension implies.
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.tsv', format: { type: 'csv' } }).format).toMatchObject({
+      type: 'csv',
+      delimiter: '\t',
+    });
+  });
+
+  it('keeps a compression the request names, for JSON formats too', () => {
+    expect(resolveImportRequest({ ...MINIMAL, key: 'x.jsonl', format: { compression: 'zstd' } }).format).toEqual({
+      type: 'jsonl',
+      compression: 'zstd',
+    });
+  });
+});
+
+describe.each([
+  {
+    problem: 'the type is unknown',
+    input: { ...MINIMAL, format: { type: 'parquet' } },
+    field: 'format.type: must be one of csv, jsonl, dynamodb-json, got "parquet"',
+  },
+  {
+    problem: 'the compression is unknown',
+    input: { ...MINIMAL, format: { compression: 'bz2' } },
+    field: 'format.compression: must be one of none, gzip, zstd, got "bz2"',
+  },
+  // CSV's dialect means nothing to a JSON format: said, not silently ignored.
+  {
+    problem: 'a JSON format has a delimiter',
+    input: { ...MINIMAL, key: 'x.jsonl', format: { delimiter: ',' } },
+    field: 'format.delimiter: only for CSV; jsonl records need none (format.type is "jsonl")',
+  },
+  {
+    problem: 'a JSON format has columns',
+    input: { ...MINIMAL, format: { type: 'dynamodb-json', columns: ['a'] } },
+    field: 'format.columns: only for CSV',
+  },
+  {
+    problem: 'a JSON format has header false',
+    input: { ...MINIMAL, format: { type: 'jsonl', header: false } },
+    field: 'format.header: only for CSV',
+  },
+  {
+    problem: 'a JSON format has a quote',
+    input: { ...MINIMAL, format: { type: 'jsonl', quote: '' } },
+    field: 'format.quote: only for CSV',
+  },
+  {
+    problem: 'a JSON format has types',
+    input: { ...MINIMAL, key: 'x.json', types: { a: 'N' } },
+    field: 'types: only for CSV; dynamodb-json records carry their own types (format.type is "dynamodb-json")',
+  },
+])('resolveImportRequest', ({ problem, input, field }) => {
+  it(`fails when ${problem}`, () => {
+    const error = problemWith(input);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.message).toContain(field);
+  });
+});
