@@ -1,0 +1,52 @@
+import type { Wiring } from '../../lambdas/wiring/wiring.js';
+import type { Chunk, ScanState } from '../../lambdas/contract/workflow-payloads.js';
+
+/** What the runner tells its caller while the workflow runs. */
+export type RunnerEvent =
+  | {
+      type: 'preflight';
+      chunks: number;
+      chunkList: Chunk[];
+      scanComplete: boolean;
+      offset: number;
+      size: number;
+      queue: ScanState['queue'];
+      lanes: ScanState['lanes'];
+    }
+  | { type: 'chunk-start'; chunkIndex: number }
+  | { type: 'chunk-progress'; chunkIndex: number; done: boolean; rows: number; written: number; rejected: number };
+
+export interface LocalRunOptions {
+  /** The Lambda timeout the handlers see through getRemainingTimeInMillis(). @default 900_000 */
+  readonly timeoutMs?: number;
+  /** A different timeout for one task (tests loop preflight with a tiny one). @default - timeoutMs */
+  readonly taskTimeoutsMs?: { readonly Preflight?: number; readonly ImportChunk?: number };
+  /** The Map's MaxConcurrency substitution. @default 40 */
+  readonly maxConcurrency?: number;
+  /** @default a random UUID, as Step Functions names executions */
+  readonly executionName?: string;
+  readonly onEvent?: (event: RunnerEvent) => void;
+  /**
+   * The clients and configuration the handlers are built with (tests wrap these clients to inject faults).
+   * Its control plane is replaced by `controlPlane`.
+   * @default - fresh clients from the SDK's configuration chain (AWS_ENDPOINT_URL_* etc.), default config
+   */
+  readonly wiring?: Wiring;
+  /**
+   * What preflight asks about running imports and Lambda concurrency.
+   * @default - this process's registry of local imports (local-control-plane.ts), no Lambda concurrency
+   */
+  readonly controlPlane?: Wiring['control'];
+  /** The interpreter's own events (StateEntered, StateRetried, MapIterationStarted, ...), for tests and tracing. */
+  readonly onStateEvent?: (event: StateEvent) => void;
+}
+
+/** One event of aws-local-stepfunctions' execution log, as much of it as callers read. */
+export interface StateEvent {
+  readonly type: string;
+  readonly state?: { readonly name: string };
+  readonly parentState?: { readonly type: string; readonly name: string };
+  readonly index?: number;
+  readonly Error?: string;
+  readonly retry?: { readonly retrier: { readonly ErrorEquals: readonly string[] }; readonly attempt: number };
+}
