@@ -11,7 +11,7 @@ import {
   METRICS_NAMESPACE,
   STATE_MACHINE_DIMENSION,
   type ImportMetricName,
-} from '../lambdas/observability/metrics.js';
+} from '../lambdas/observability/metric-names.js';
 
 /** Every graph sums (or takes the extremes of) one-minute periods: an import's pace changes within minutes. */
 const PERIOD = Duration.minutes(1);
@@ -32,7 +32,7 @@ export interface PipelineDashboardProps {
 
 /**
  * A CloudWatch dashboard that shows an import beside what bounds it: the import Lambda's own EMF metrics
- * (lambdas/observability/metrics.ts: items written and rejected, retries, in-flight limit), the tables' consumed
+ * (lambdas/observability/metric-names.ts: items written and rejected, retries, in-flight limit), the tables' consumed
  * write capacity and throttles, the import function's concurrency and errors, and the executions.
  */
 export class PipelineDashboard extends Construct {

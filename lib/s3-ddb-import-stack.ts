@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { CsvImportPipeline, type WatchedPrefix } from './csv-import-pipeline.js';
+import { ImportPipeline, type WatchedPrefix } from './import-pipeline.js';
 import { acknowledge, LAMBDA_BASIC_EXECUTION_POLICY } from './nag-acknowledgments.js';
 
 /** How long S3 server access logs of a new bucket are kept: a year covers an annual audit. */
@@ -40,7 +40,7 @@ export interface S3DdbImportStackProps extends StackProps {
 
 /** The deployable app: a bucket (new or existing), existing tables, and the import pipeline. */
 export class S3DdbImportStack extends Stack {
-  public readonly pipeline: CsvImportPipeline;
+  public readonly pipeline: ImportPipeline;
 
   constructor(scope: Construct, id: string, props: S3DdbImportStackProps) {
     super(scope, id, props);
@@ -52,7 +52,7 @@ export class S3DdbImportStack extends Stack {
     const bucket = props.bucketName ? this.existingBucket(props.bucketName, props.bucketKmsKeyArn) : this.newBucket();
     const tables = props.tableNames.map((name, index) => dynamodb.Table.fromTableName(this, `Table${index}`, name));
 
-    this.pipeline = new CsvImportPipeline(this, 'Pipeline', {
+    this.pipeline = new ImportPipeline(this, 'Pipeline', {
       bucket,
       tables,
       watches: props.watches,

@@ -9,7 +9,7 @@ import type { TableCapacity } from './table-capacity.js';
 export const ITEMS_PER_SECOND_PER_LANE = 12_000;
 /** Preflight's scan: 100 MB/s, under the README's measured 119 (quote-dense CSV) to 189 MB/s (TSV) over MinIO. */
 export const SCAN_BYTES_PER_SECOND = 100e6;
-/** The stack's function memory (lib/csv-import-pipeline.ts defaults): import 1,769 MB, preflight 1,024 MB. */
+/** The stack's function memory (lib/private/pipeline-functions.ts defaults): import 1,769 MB, preflight 1,024 MB. */
 export const IMPORT_MEMORY_MB = 1769;
 export const PREFLIGHT_MEMORY_MB = 1024;
 

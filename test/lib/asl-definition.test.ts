@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { ASL_PLACEHOLDERS } from '../../lib/csv-import-pipeline.js';
+import { ASL_PLACEHOLDERS } from '../../lib/import-pipeline.js';
 import {
   ASL_DEFINITION_FILE,
   MAX_CONCURRENCY_PLACEHOLDER,

@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { CsvImportPipeline, type CsvImportPipelineProps } from '../../lib/csv-import-pipeline.js';
+import { ImportPipeline, type ImportPipelineProps } from '../../lib/import-pipeline.js';
 import { S3DdbImportStack, type S3DdbImportStackProps } from '../../lib/s3-ddb-import-stack.js';
 import { grantsOf, logicalId } from './role-grants.js';
 
@@ -15,12 +15,12 @@ import { grantsOf, logicalId } from './role-grants.js';
 const KEY_ARN = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const noBundling = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
-/** Only the KMS grants of a role: the S3 and DynamoDB ones are csv-import-pipeline.test.ts's concern. */
+/** Only the KMS grants of a role: the S3 and DynamoDB ones are import-pipeline.test.ts's concern. */
 function kmsGrants(template: Template, role: Parameters<typeof grantsOf>[1]): Record<string, unknown[]> {
   return Object.fromEntries(Object.entries(grantsOf(template, role)).filter(([action]) => action.startsWith('kms:')));
 }
 
-function expectKeyGrants(template: Template, pipeline: CsvImportPipeline, keyArn: unknown): void {
+function expectKeyGrants(template: Template, pipeline: ImportPipeline, keyArn: unknown): void {
   expect(kmsGrants(template, pipeline.preflightFunction.role)).toEqual({
     'kms:Decrypt': [keyArn],
     'kms:GenerateDataKey': [keyArn],
@@ -35,9 +35,9 @@ function expectKeyGrants(template: Template, pipeline: CsvImportPipeline, keyArn
 type InStack<T> = (stack: Stack) => T;
 
 /** A pipeline in a fresh stack on `bucket` (built in that stack). */
-function pipelineOn(bucket: InStack<s3.IBucket>, props: InStack<Partial<CsvImportPipelineProps>> = () => ({})) {
+function pipelineOn(bucket: InStack<s3.IBucket>, props: InStack<Partial<ImportPipelineProps>> = () => ({})) {
   const stack = new Stack(noBundling(), 'Test');
-  const pipeline = new CsvImportPipeline(stack, 'Pipeline', {
+  const pipeline = new ImportPipeline(stack, 'Pipeline', {
     bucket: bucket(stack),
     tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
     ...props(stack),

@@ -1,21 +1,22 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { CsvImportPipeline, type CsvImportPipelineProps } from '../../lib/csv-import-pipeline.js';
+import { ImportPipeline, type ImportPipelineProps } from '../../lib/import-pipeline.js';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 
 /** Builds a pipeline in a fresh stack; every case here throws before any function is bundled. */
-function build(props: Partial<CsvImportPipelineProps>): void {
+function build(props: Partial<ImportPipelineProps>): void {
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
-  new CsvImportPipeline(stack, 'Pipeline', {
+  new ImportPipeline(stack, 'Pipeline', {
     bucket: s3.Bucket.fromBucketName(stack, 'Bucket', 'data-bucket'),
     tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
     ...props,
   });
 }
 
-describe('CsvImportPipeline validation', () => {
+describe('ImportPipeline validation', () => {
   it.each([0, 1001, 2.5])('fails when maxConcurrency is %s', (maxConcurrency) => {
     const message = `maxConcurrency must be an integer from 1 to 1000, got ${maxConcurrency}`;
     expect(() => build({ maxConcurrency })).toThrow(message);
@@ -80,5 +81,23 @@ describe('CsvImportPipeline validation', () => {
 
   it('fails when the stack gets no table names', () => {
     expect(() => new S3DdbImportStack(new App(), 'Empty', { tableNames: [] })).toThrow('tableNames must name at least');
+  });
+});
+
+describe('CsvImportPipeline (the deprecated name)', () => {
+  it('builds the same template as ImportPipeline: users’ stacks that import the old name deploy unchanged', async () => {
+    const { CsvImportPipeline } = await import('../../lib/csv-import-pipeline.js');
+    const synth = (construct: typeof ImportPipeline) => {
+      const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
+      new construct(stack, 'Pipeline', {
+        bucket: s3.Bucket.fromBucketName(stack, 'Bucket', 'data-bucket'),
+        tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
+        watches: [{ prefix: 'in/', table: 'ngrams' }],
+      });
+      return Template.fromStack(stack).toJSON();
+    };
+    const current = synth(ImportPipeline);
+    expect(Object.keys(current.Resources).length).toBeGreaterThan(10);
+    expect(synth(CsvImportPipeline)).toEqual(current);
   });
 });

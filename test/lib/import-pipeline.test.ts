@@ -93,7 +93,7 @@ const sourceRead = (objects: unknown, bucket: unknown) => ({ 's3:GetObject': [ob
 const ownLogGroup = (fn: NodejsFunction) =>
   grant(['logs:CreateLogStream', 'logs:PutLogEvents'], [{ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] }]);
 
-describe('CsvImportPipeline in S3DdbImportStack', () => {
+describe('ImportPipeline in S3DdbImportStack', () => {
   it('creates a standard, traced state machine that logs everything but execution data', () => {
     template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', {

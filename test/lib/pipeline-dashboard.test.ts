@@ -4,17 +4,17 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { CsvImportPipeline, type CsvImportPipelineProps } from '../../lib/csv-import-pipeline.js';
-import { IMPORT_METRIC_NAMES } from '../../lambdas/observability/metrics.js';
+import { ImportPipeline, type ImportPipelineProps } from '../../lib/import-pipeline.js';
+import { IMPORT_METRIC_NAMES } from '../../lambdas/observability/metric-names.js';
 import { logicalId } from './role-grants.js';
 
-type Extra = Partial<Omit<CsvImportPipelineProps, 'bucket' | 'tables'>>;
+type Extra = Partial<Omit<ImportPipelineProps, 'bucket' | 'tables'>>;
 
 /** A pipeline in a stack of its own, with two tables; bundling skipped (cdk-synth.test.ts covers it). */
 function pipelineStack(extra: Extra = {}, withTopic = false) {
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
   const topic = withTopic ? new sns.Topic(stack, 'Alerts') : undefined;
-  const pipeline = new CsvImportPipeline(stack, 'Pipeline', {
+  const pipeline = new ImportPipeline(stack, 'Pipeline', {
     bucket: new s3.Bucket(stack, 'Bucket'),
     tables: ['ngrams', 'words'].map((name) => dynamodb.Table.fromTableName(stack, name, name)),
     alarmTopic: topic,

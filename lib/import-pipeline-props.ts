@@ -1,0 +1,72 @@
+import type { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { WatchedPrefix } from './watched-prefix.js';
+
+/** What `ImportPipeline` takes: the bucket and tables it serves, and how it runs. */
+export interface ImportPipelineProps {
+  /**
+   * Bucket holding the files; rejects and reports are written under `rejectsPrefix` in it.
+   * For `watches`, the bucket must send events to EventBridge: `eventBridgeEnabled: true` on a bucket
+   * you create, or EventBridge notifications turned on for an imported one (not done here).
+   */
+  readonly bucket: s3.IBucket;
+  /**
+   * The KMS key the bucket's objects are encrypted with (SSE-KMS): readers get `kms:Decrypt` and writers of
+   * rejects and reports `kms:GenerateDataKey` on exactly this key. Give the key's ARN (`kms.Key.fromKeyArn`),
+   * not an alias: an alias in a policy's Resource does not grant use of the key.
+   * @default - the bucket's own `encryptionKey`, if any (SSE-S3 otherwise: no KMS grants)
+   */
+  readonly bucketKey?: kms.IKey;
+  /** Tables imports may write; each gets its own grants, and requests for any other table fail. */
+  readonly tables: dynamodb.ITable[];
+  /** Prefixes whose new objects start an import. @default - none; imports start with StartExecution */
+  readonly watches?: WatchedPrefix[];
+  /**
+   * Chunks imported at once (the Distributed Map's MaxConcurrency), 1 to 1,000. Preflight lowers it to what the
+   * import function's Lambda concurrency leaves free (its reservation, else half the account's unreserved pool).
+   * @default 40
+   */
+  readonly maxConcurrency?: number;
+  /**
+   * Reserved concurrency for the import function: its lanes are then its own (no other function can starve
+   * them) and bounded (imports cannot starve other functions). Preflight fits the lanes to it.
+   * @default - no reservation: the import shares the account's unreserved concurrency
+   */
+  readonly importReservedConcurrency?: number;
+  /** Memory of the import function in MB; 1769 MB buys one full vCPU. @default 1769 */
+  readonly importMemorySize?: number;
+  /** Memory of the preflight (scan) function in MB. @default 1024 */
+  readonly preflightMemorySize?: number;
+  /** Timeout of the preflight and import functions; both checkpoint before it. @default Duration.minutes(15) */
+  readonly timeout?: Duration;
+  /** Key prefix for rejects and reports: `<rejectsPrefix>/<execution>/...`. @default 's3-ddb-import/rejects' */
+  readonly rejectsPrefix?: string;
+  /**
+   * A CloudWatch dashboard of the import's metrics (namespace `S3DdbImport`) beside the tables' write capacity and
+   * throttles, the import function's concurrency and errors, and the executions started and failed.
+   * @default true
+   */
+  readonly dashboard?: boolean;
+  /** @default - CloudFormation generates one */
+  readonly dashboardName?: string;
+  /** An alarm on failed executions (ExecutionsFailed >= 1 in 5 minutes). @default false */
+  readonly failedExecutionAlarm?: boolean;
+  /** Where the failed-execution alarm notifies. @default - no action: the alarm shows in the console and dashboard */
+  readonly alarmTopic?: sns.ITopic;
+  /**
+   * Key prefix for the staged pieces of big compressed objects: `<stagingPrefix>/<execution>/...`. Preflight
+   * writes them and each chunk's import deletes its piece once imported.
+   * @default 's3-ddb-import/staging'
+   */
+  readonly stagingPrefix?: string;
+  /**
+   * How long staged pieces a failed import left behind are kept: a lifecycle rule on the staging prefix, added
+   * when `bucket` is an `s3.Bucket` of this app (an imported bucket cannot be changed here: add such a rule to it
+   * yourself). It must outlast the longest import (a chunk may take up to 4 days, see contract/limits.ts).
+   * @default Duration.days(7)
+   */
+  readonly stagingExpiration?: Duration;
+}

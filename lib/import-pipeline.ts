@@ -1,0 +1,70 @@
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { grantControlPlaneReads } from './control-plane-grants.js';
+import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
+import { createImportStateMachine } from './private/import-state-machine.js';
+import { expireStagedPieces, grantBucketAccess, grantTableAccess } from './private/pipeline-data-grants.js';
+import { createPipelineFunctions } from './private/pipeline-functions.js';
+import { resolvePipelineSettings } from './private/pipeline-settings.js';
+import type { ImportPipelineProps } from './import-pipeline-props.js';
+import { addWatchRule } from './watched-prefix.js';
+
+export { ASL_PLACEHOLDERS } from './workflow-tasks.js';
+export type { WatchedPrefix } from './watched-prefix.js';
+export type { ImportPipelineProps } from './import-pipeline-props.js';
+
+/**
+ * Imports objects from an S3 bucket (CSV/TSV, JSON Lines, DynamoDB JSON and table exports; plain, gzip or zstd)
+ * into existing DynamoDB tables: a Step Functions workflow (`statemachine/import.asl.json`) that scans the
+ * source into chunks, imports them in parallel and writes a report.
+ *
+ * @example
+ * new ImportPipeline(this, 'Pipeline', {
+ *   bucket,
+ *   tables: [ordersTable],
+ *   watches: [{ prefix: 'imports/orders/', table: 'orders' }],
+ * });
+ */
+export class ImportPipeline extends Construct {
+  public readonly stateMachine: sfn.StateMachine;
+  public readonly preflightFunction: NodejsFunction;
+  public readonly importFunction: NodejsFunction;
+  public readonly summarizeFunction: NodejsFunction;
+  /** The dashboard, unless `dashboard: false`. */
+  public readonly dashboard?: PipelineDashboard;
+  /** The alarm on failed executions, when `failedExecutionAlarm` is true. */
+  public readonly failedExecutionAlarm?: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: ImportPipelineProps) {
+    super(scope, id);
+    const settings = resolvePipelineSettings(props);
+    const functions = createPipelineFunctions(this, props, settings);
+    this.preflightFunction = functions.preflight;
+    this.importFunction = functions.importer;
+    this.summarizeFunction = functions.summarize;
+    grantBucketAccess(props, settings, functions);
+    expireStagedPieces(props, settings);
+    grantTableAccess(props, functions);
+    this.stateMachine = createImportStateMachine(this, functions, settings.maxConcurrency);
+    grantControlPlaneReads(functions.preflight, functions.importer, this.stateMachine, settings.reserved !== undefined);
+    (props.watches ?? []).forEach((watch, index) =>
+      addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
+    );
+    this.failedExecutionAlarm = props.failedExecutionAlarm
+      ? addFailedExecutionAlarm(this, 'FailedExecutionsAlarm', this.stateMachine, props.alarmTopic)
+      : undefined;
+    this.dashboard = props.dashboard === false ? undefined : this.addDashboard(props);
+  }
+
+  private addDashboard(props: ImportPipelineProps): PipelineDashboard {
+    return new PipelineDashboard(this, 'Dashboard', {
+      stateMachine: this.stateMachine,
+      importFunction: this.importFunction,
+      tables: props.tables,
+      dashboardName: props.dashboardName,
+      alarms: this.failedExecutionAlarm ? [this.failedExecutionAlarm] : [],
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { Duration } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { grantObjectDelete, grantObjectPut, grantSourceRead } from '../bucket-grants.js';
+import type { ImportPipelineProps } from '../import-pipeline-props.js';
+import type { PipelineFunctions } from './pipeline-functions.js';
+import type { PipelineSettings } from './pipeline-settings.js';
+
+/** Staged pieces a failed import left behind are deleted after this long, unless `stagingExpiration` says otherwise. */
+const DEFAULT_STAGING_EXPIRATION = Duration.days(7);
+
+/**
+ * What the functions may do with the bucket: preflight and import read sources; import and summarize write
+ * rejects and reports; preflight stages big compressed objects as plain pieces (the S3 trampoline), and each
+ * chunk's import deletes its own. With SSE-KMS, exactly the bucket's key is granted.
+ */
+export function grantBucketAccess(
+  props: ImportPipelineProps,
+  settings: PipelineSettings,
+  { preflight, importer, summarize }: PipelineFunctions,
+): void {
+  const bucketKey = props.bucketKey ?? props.bucket.encryptionKey;
+  for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
+  for (const writer of [importer, summarize]) {
+    grantObjectPut(props.bucket, bucketKey, writer, `${settings.rejectsPrefix}/*`);
+  }
+  grantObjectPut(
+    props.bucket,
+    bucketKey,
+    preflight,
+    `${settings.stagingPrefix}/*`,
+    'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...',
+  );
+  grantObjectDelete(props.bucket, importer, `${settings.stagingPrefix}/*`);
+}
+
+/** The backstop for staged pieces: a lifecycle rule, on a bucket of this app only (an imported one cannot change). */
+export function expireStagedPieces(props: ImportPipelineProps, settings: PipelineSettings): void {
+  if (!(props.bucket instanceof s3.Bucket)) return;
+  props.bucket.addLifecycleRule({
+    id: 'ExpireStagedPieces',
+    prefix: `${settings.stagingPrefix}/`,
+    expiration: props.stagingExpiration ?? DEFAULT_STAGING_EXPIRATION,
+  });
+}
+
+/** Per table: preflight reads its key schema; the import only ever calls BatchWriteItem (not grantWriteData). */
+export function grantTableAccess(props: ImportPipelineProps, { preflight, importer }: PipelineFunctions): void {
+  for (const table of props.tables) {
+    table.grant(preflight, 'dynamodb:DescribeTable');
+    table.grant(importer, 'dynamodb:BatchWriteItem');
+  }
+}

@@ -1,0 +1,48 @@
+import { Duration } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { ImportPipelineProps } from '../import-pipeline-props.js';
+import { PipelineFunction } from '../pipeline-function.js';
+import { TASK_HANDLER_FILES, type TaskStateName } from '../workflow-tasks.js';
+import type { PipelineSettings } from './pipeline-settings.js';
+
+/** The workflow's three Lambda functions. */
+export interface PipelineFunctions {
+  readonly preflight: PipelineFunction;
+  readonly importer: PipelineFunction;
+  readonly summarize: PipelineFunction;
+}
+
+/** 1,769 MB buys one full vCPU (https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html). */
+const DEFAULT_IMPORT_MEMORY_MB = 1769;
+const DEFAULT_PREFLIGHT_MEMORY_MB = 1024;
+/** Summarize only adds up small counts and writes one JSON report. */
+const SUMMARIZE_MEMORY_MB = 256;
+const SUMMARIZE_TIMEOUT = Duration.minutes(2);
+
+/** Creates the functions under their construct ids (public contract: `ImportFunction`, ...). */
+export function createPipelineFunctions(
+  scope: Construct,
+  props: ImportPipelineProps,
+  settings: PipelineSettings,
+): PipelineFunctions {
+  const fn = (id: string, task: TaskStateName, description: string, memorySize: number, more = {}) =>
+    new PipelineFunction(scope, id, {
+      entry: TASK_HANDLER_FILES[task],
+      description,
+      memorySize,
+      timeout: task === 'Summarize' ? SUMMARIZE_TIMEOUT : settings.timeout,
+      environment: { ...settings.environment, ...more },
+      reservedConcurrentExecutions: task === 'ImportChunk' ? settings.reserved : undefined,
+    });
+  const importMemory = props.importMemorySize ?? DEFAULT_IMPORT_MEMORY_MB;
+  const importer = fn('ImportFunction', 'ImportChunk', 'Imports one chunk of an object into DynamoDB', importMemory);
+  const preflight = fn(
+    'PreflightFunction',
+    'Preflight',
+    'Checks an import request and cuts the object into chunks',
+    props.preflightMemorySize ?? DEFAULT_PREFLIGHT_MEMORY_MB,
+    { IMPORT_FUNCTION_NAME: importer.functionName },
+  );
+  const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', SUMMARIZE_MEMORY_MB);
+  return { preflight, importer, summarize };
+}
