@@ -40,20 +40,6 @@ export class PipelineDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: PipelineDashboardProps) {
     super(scope, id);
-    const { stateMachine, importFunction, tables } = props;
-    const imported = (name: ImportMetricName, statistic = cloudwatch.Stats.SUM) =>
-      new cloudwatch.Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: name,
-        dimensionsMap: { [STATE_MACHINE_DIMENSION]: stateMachine.stateMachineName },
-        statistic,
-        period: PERIOD,
-        label: `${name} (${statistic}, ${IMPORT_METRIC_UNITS[name] === 'Count' ? 'per minute' : 'requests'})`,
-      });
-    const graph = (title: string, left: cloudwatch.IMetric[], width: number) =>
-      new cloudwatch.GraphWidget({ title, left, width, height: 6 });
-    const perTable = <T>(make: (table: dynamodb.ITable) => T) => tables.map(make);
-
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
       defaultInterval: Duration.hours(3),
@@ -63,55 +49,79 @@ export class PipelineDashboard extends Construct {
         new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24 }),
       );
     }
-    this.dashboard.addWidgets(
-      graph('Import: items written and rejected', [imported('ItemsWritten'), imported('ItemsRejected')], THIRD),
-      graph('Import: BatchWriteItem retries', [imported('ThrottledRetries'), imported('UnprocessedRetries')], THIRD),
-      graph(
-        'Import: requests in flight allowed',
-        [imported('InFlightLimit', cloudwatch.Stats.MINIMUM), imported('InFlightLimit', cloudwatch.Stats.AVERAGE)],
-        THIRD,
-      ),
-    );
-    this.dashboard.addWidgets(
-      graph(
-        'Tables: consumed write capacity',
-        perTable((t) => t.metricConsumedWriteCapacityUnits({ period: PERIOD })),
-        HALF,
-      ),
-      graph(
-        'Tables: write throttles',
-        perTable((t) => [
-          t.metric('WriteThrottleEvents', { statistic: cloudwatch.Stats.SUM, period: PERIOD }),
-          // One metric per table (metricThrottledRequestsForOperations makes expressions whose ids collide across tables).
-          t.metric('ThrottledRequests', {
-            dimensionsMap: { TableName: t.tableName, Operation: 'BatchWriteItem' },
-            statistic: cloudwatch.Stats.SUM,
-            period: PERIOD,
-          }),
-        ]).flat(),
-        HALF,
-      ),
-    );
-    this.dashboard.addWidgets(
-      // ConcurrentExecutions is reported per function; AWS advises reading it as a maximum:
-      // https://docs.aws.amazon.com/lambda/latest/dg/monitoring-concurrency.html
-      graph(
-        'Import function: concurrent executions',
-        [importFunction.metric('ConcurrentExecutions', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD })],
-        THIRD,
-      ),
-      graph('Import function: errors', [importFunction.metricErrors({ period: PERIOD })], THIRD),
-      graph(
-        'Executions: started, succeeded, failed',
-        [
-          stateMachine.metricStarted({ period: PERIOD }),
-          stateMachine.metricSucceeded({ period: PERIOD }),
-          stateMachine.metricFailed({ period: PERIOD }),
-        ],
-        THIRD,
-      ),
-    );
+    this.dashboard.addWidgets(...importRow(props.stateMachine));
+    this.dashboard.addWidgets(...tablesRow(props.tables));
+    this.dashboard.addWidgets(...functionAndExecutionsRow(props.importFunction, props.stateMachine));
   }
+}
+
+const graph = (title: string, left: cloudwatch.IMetric[], width: number) =>
+  new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+
+/** The import Lambda's own EMF metrics, under the state machine's name. */
+function importRow(stateMachine: sfn.StateMachine): cloudwatch.IWidget[] {
+  const imported = (name: ImportMetricName, statistic = cloudwatch.Stats.SUM) =>
+    new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: name,
+      dimensionsMap: { [STATE_MACHINE_DIMENSION]: stateMachine.stateMachineName },
+      statistic,
+      period: PERIOD,
+      label: `${name} (${statistic}, ${IMPORT_METRIC_UNITS[name] === 'Count' ? 'per minute' : 'requests'})`,
+    });
+  return [
+    graph('Import: items written and rejected', [imported('ItemsWritten'), imported('ItemsRejected')], THIRD),
+    graph('Import: BatchWriteItem retries', [imported('ThrottledRetries'), imported('UnprocessedRetries')], THIRD),
+    graph(
+      'Import: requests in flight allowed',
+      [imported('InFlightLimit', cloudwatch.Stats.MINIMUM), imported('InFlightLimit', cloudwatch.Stats.AVERAGE)],
+      THIRD,
+    ),
+  ];
+}
+
+/** What bounds an import: each table's consumed write capacity and its throttles. */
+function tablesRow(tables: readonly dynamodb.ITable[]): cloudwatch.IWidget[] {
+  const throttles = (t: dynamodb.ITable) => [
+    t.metric('WriteThrottleEvents', { statistic: cloudwatch.Stats.SUM, period: PERIOD }),
+    // One metric per table (metricThrottledRequestsForOperations makes expressions whose ids collide across tables).
+    t.metric('ThrottledRequests', {
+      dimensionsMap: { TableName: t.tableName, Operation: 'BatchWriteItem' },
+      statistic: cloudwatch.Stats.SUM,
+      period: PERIOD,
+    }),
+  ];
+  return [
+    graph(
+      'Tables: consumed write capacity',
+      tables.map((t) => t.metricConsumedWriteCapacityUnits({ period: PERIOD })),
+      HALF,
+    ),
+    graph('Tables: write throttles', tables.flatMap(throttles), HALF),
+  ];
+}
+
+/** The import function's concurrency and errors, and the executions started, succeeded and failed. */
+function functionAndExecutionsRow(importFunction: lambda.IFunction, stateMachine: sfn.IStateMachine) {
+  return [
+    // ConcurrentExecutions is reported per function; AWS advises reading it as a maximum:
+    // https://docs.aws.amazon.com/lambda/latest/dg/monitoring-concurrency.html
+    graph(
+      'Import function: concurrent executions',
+      [importFunction.metric('ConcurrentExecutions', { statistic: cloudwatch.Stats.MAXIMUM, period: PERIOD })],
+      THIRD,
+    ),
+    graph('Import function: errors', [importFunction.metricErrors({ period: PERIOD })], THIRD),
+    graph(
+      'Executions: started, succeeded, failed',
+      [
+        stateMachine.metricStarted({ period: PERIOD }),
+        stateMachine.metricSucceeded({ period: PERIOD }),
+        stateMachine.metricFailed({ period: PERIOD }),
+      ],
+      THIRD,
+    ),
+  ];
 }
 
 /**
