@@ -11,7 +11,7 @@ export default defineConfig({
     // Integration tests import real files into DynamoDB Local; a few take tens of seconds on 2 cores.
     testTimeout: 120_000,
     // Handler logs are JSON lines for CloudWatch; in tests only warnings and errors are worth reading.
-    env: { LOG_LEVEL: 'warn' },
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
     // The very first run builds MinIO (about 5 minutes) inside the global setup.
     hookTimeout: 600_000,
     // Forks, not threads: handlers keep per-container SDK clients in module state, like Lambda does.

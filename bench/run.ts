@@ -42,7 +42,7 @@ const benchStarted = performance.now();
 const benchCpu = process.cpuUsage();
 const services = await startLocalServices({ log });
 applyServiceEnv(services);
-process.env.LOG_LEVEL = 'warn';
+process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
 const s3 = new S3Client({ forcePathStyle: true });
 const dynamodb = new DynamoDBClient({});
 /**

@@ -31,7 +31,8 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   }
   const services = await startLocalServices({ log: output.err });
   try {
-    process.env.LOG_LEVEL ??= 'warn'; // handler logs are for CloudWatch; the CLI shows its own progress
+    // Handler logs are for CloudWatch; the CLI shows its own progress (see cli/watch/watch-command.ts).
+    process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
     const wiring = createWiring(services); // the handlers talk to exactly the servers started here
     const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);

@@ -58,7 +58,9 @@ export async function runLocalWatchCli(args: string[], output: Output): Promise<
  */
 async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], output: Output): Promise<number> {
   const services = await startLocalServices({ log: output.err });
-  process.env.LOG_LEVEL ??= 'warn'; // handler logs are for CloudWatch; the watch prints its own lines
+  // Handler logs are for CloudWatch; the watch prints its own lines. Powertools reads POWERTOOLS_LOG_LEVEL before
+  // LOG_LEVEL, so a LOG_LEVEL left in the shell does not flood stdout; set POWERTOOLS_LOG_LEVEL=INFO to see them.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   let stopping = false;
   let stop = async () => undefined as void;
   const onSigint = () => {

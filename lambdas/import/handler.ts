@@ -8,7 +8,8 @@ import {
   type LambdaContextLike,
   type StopDeadline,
 } from '../environment/lambda-context.js';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { createContainerLogger, invocationLogger, type Logger } from '../observability/logger.js';
+import { createImportMetrics } from '../observability/metrics.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { importChunk } from './chunk-importer.js';
@@ -51,15 +52,18 @@ export function createImportHandler({ s3, batchWrites, config }: Wiring) {
   const getObject = sendGetObject(s3);
   const batchWrite = batchWrites.send.bind(batchWrites);
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
+  const containerLogger = createContainerLogger();
+  const containerMetrics = createImportMetrics();
   return async (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> => {
     const { job, chunk, chunkIndex, progress } = event;
     const { bucket, table } = job.request;
     const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
     const reader = chunkReader(job, chunk, from, getObject);
-    const log = createLogger({ bucket, key: reader.key, table, execution: job.executionName, chunk: chunkIndex });
+    const keys = { bucket, key: reader.key, table, execution: job.executionName, chunk: chunkIndex };
+    const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
     const { sink, writer } = createImportSink(job, chunk, batchWrite, { write, stopping: deadline.signal });
-    const metrics = importMetricsPublisher(config, event, writer); // one EMF line per invocation, failed or not
+    const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one EMF line per invocation, failed or not
     const result = await importChunk({
       job,
       chunk: reader.chunk,

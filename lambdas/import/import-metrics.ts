@@ -1,15 +1,11 @@
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { LambdaConfig } from '../environment/config.js';
-import { importMetricsLine } from '../observability/metrics.js';
+import { publishImportMetrics } from '../observability/metrics.js';
 import type { BatchWriter } from '../write/batch-writer.js';
 
 /** The dimension value when the event carries no state machine (a handler invoked outside the workflow). */
 const UNKNOWN_STATE_MACHINE = 'unknown';
-
-/** Writes one line to the function's log stream; in Lambda, stdout goes to CloudWatch Logs as it is. */
-const toStdout = (line: string) => {
-  process.stdout.write(`${line}\n`);
-};
 
 /**
  * One EMF line per ImportChunk invocation, at its end: `done(rejected)` after a chunk invocation that
@@ -18,26 +14,23 @@ const toStdout = (line: string) => {
  */
 export function importMetricsPublisher(
   config: LambdaConfig,
+  metrics: Metrics,
   { job, chunkIndex }: ImportChunkEvent,
   writer: BatchWriter,
-  write: (line: string) => void = toStdout,
 ) {
   const publish = (rejected: number) => {
     if (!config.emitMetrics) return;
-    write(
-      importMetricsLine({
-        stateMachine: job.stateMachine ?? UNKNOWN_STATE_MACHINE,
-        values: {
-          ItemsWritten: writer.written,
-          ItemsRejected: rejected,
-          ThrottledRetries: writer.throttledRetries,
-          UnprocessedRetries: writer.unprocessedRetries,
-          InFlightLimit: writer.inFlightLimit,
-        },
-        timestamp: Date.now(),
-        fields: { execution: job.executionName, table: job.request.table, chunk: chunkIndex },
-      }),
-    );
+    publishImportMetrics(metrics, {
+      stateMachine: job.stateMachine ?? UNKNOWN_STATE_MACHINE,
+      values: {
+        ItemsWritten: writer.written,
+        ItemsRejected: rejected,
+        ThrottledRetries: writer.throttledRetries,
+        UnprocessedRetries: writer.unprocessedRetries,
+        InFlightLimit: writer.inFlightLimit,
+      },
+      metadata: { execution: job.executionName, table: job.request.table, chunk: chunkIndex },
+    });
   };
   return {
     done: publish,

@@ -1,13 +1,14 @@
 import type { PreflightEvent, ScanState } from '../contract/workflow-payloads.js';
 import { preflightIo } from './preflight-io.js';
 import { deadlineCheck, type LambdaContextLike } from '../environment/lambda-context.js';
-import { createLogger } from '../observability/logger.js';
+import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
 export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring) {
   const io = preflightIo(s3, dynamodb);
+  const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
     const state = await runPreflight(event, io, {
       allowedTables: config.allowedTables,
@@ -18,7 +19,8 @@ export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring
       stagingPrefix: config.stagingPrefix,
     });
     const { bucket, key, prefix, table } = state.request;
-    createLogger({ bucket, key: key ?? prefix, table, execution: state.executionName }).info('preflight', {
+    const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };
+    invocationLogger(containerLogger, context, keys).info('preflight', {
       objects: state.sources.objects.length,
       chunks: state.chunks.length,
       checkpoint: state.checkpoint,

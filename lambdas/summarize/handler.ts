@@ -1,12 +1,13 @@
 import type { ImportSummary, SummarizeEvent } from '../contract/workflow-payloads.js';
 import { putObject } from '../wiring/aws-io.js';
-import { createLogger } from '../observability/logger.js';
+import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { summarize, totalsByObject } from './summarize.js';
 
 /** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */
 export function createSummarizeHandler({ s3, config }: Wiring) {
-  return async (event: SummarizeEvent): Promise<ImportSummary> => {
+  const containerLogger = createContainerLogger();
+  return async (event: SummarizeEvent, context: object = {}): Promise<ImportSummary> => {
     const summary = summarize(event, config.rejectsPrefix);
     const report = {
       ...summary,
@@ -16,12 +17,8 @@ export function createSummarizeHandler({ s3, config }: Wiring) {
       chunkResults: event.chunkResults,
     };
     await putObject(s3, summary.bucket, summary.reportKey, JSON.stringify(report, null, 2), 'application/json');
-    createLogger({
-      bucket: summary.bucket,
-      key: summary.key,
-      table: summary.table,
-      execution: event.executionName,
-    }).info('summary', { ...summary });
+    const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName };
+    invocationLogger(containerLogger, context, keys).info('summary', { ...summary });
     return summary;
   };
 }
