@@ -1,3 +1,5 @@
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
+import type { RetryErrorType, SdkError } from '@smithy/types';
 import { backoffCeilingMs, fullJitterDelay, type RetryPolicy } from '../async/backoff.js';
 
 /** BatchWriteItem takes at most 25 put requests. */
@@ -9,32 +11,36 @@ export const BATCH_SIZE = 25;
  */
 export const MAX_PARTIAL_REPLIES = BATCH_SIZE - 1;
 
-/** Error names (and HTTP-level failures) worth another try; anything else fails the batch at once. */
-const RETRYABLE = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-]);
+/**
+ * The SDK's own retry classification of an error, in its four kinds: what @smithy/core's retry middleware
+ * (retry/middleware-retry/retryMiddleware.js, getRetryErrorType) tells its retry strategy, from the shared
+ * classifiers of @smithy/core/retry (service-error-classification/constants.ts holds their lists):
+ * - THROTTLING: HTTP 429, a throttling name (ProvisionedThroughputExceededException, ThrottlingException,
+ *   RequestLimitExceeded, ...) or a model error whose `$retryable` trait says throttling.
+ * - TRANSIENT: a model error marked `@retryable` (`$retryable`, e.g. DynamoDB's
+ *   ReplicatedWriteConflictException), TimeoutError, a Node network or timeout code (ECONNRESET,
+ *   ECONNREFUSED, EPIPE, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, ENOTFOUND, EAI_AGAIN, also on a `cause`),
+ *   HTTP 500/502/503/504, "Signature expired", and a clock-skew rejection after which the client corrected
+ *   its clock (`$metadata.clockSkewCorrected`, dynamodb-transport/clock-skew.ts). Never an AbortError.
+ * - SERVER_ERROR: another 5xx; CLIENT_ERROR: everything else (a validation error, a missing table).
+ */
+export function retryErrorType(error: unknown): RetryErrorType {
+  if (typeof error !== 'object' || error === null) return 'CLIENT_ERROR';
+  const e = error as SdkError;
+  if (isThrottlingError(e)) return 'THROTTLING';
+  if (isTransientError(e)) return 'TRANSIENT';
+  if (isServerError(e)) return 'SERVER_ERROR';
+  return 'CLIENT_ERROR';
+}
 
 /**
- * Throttles, a request past its timeout, a dropped connection, a 5xx. The SDK does not retry
- * BatchWriteItem (wiring/clients.ts), so these all come here, once each.
+ * Whether a failed BatchWriteItem is worth another try: throttling and transient errors, as the SDK's
+ * StandardRetryStrategy decides (isRetryableError). The SDK does not retry BatchWriteItem
+ * (dynamodb-transport/batch-write-client.ts), so every such error comes here, once each.
  */
 export function isRetryable(error: unknown): boolean {
-  const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
-  return (
-    RETRYABLE.has(e.name ?? '') ||
-    RETRYABLE.has(e.code ?? '') ||
-    Boolean(e.$retryable) ||
-    (e.$metadata?.httpStatusCode ?? 0) >= 500
-  );
+  const type = retryErrorType(error);
+  return type === 'THROTTLING' || type === 'TRANSIENT';
 }
 
 /**

@@ -1,6 +1,16 @@
+import { DynamoDBServiceException, ReplicatedWriteConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { batchWriteError } from '../../../lambdas/dynamodb-transport/batch-write-errors.js';
-import { isRetryable } from '../../../lambdas/write/batch-retry.js';
+import { batchWriteError, timeoutError } from '../../../lambdas/dynamodb-transport/batch-write-errors.js';
+import { isRetryable, retryErrorType } from '../../../lambdas/write/batch-retry.js';
+import {
+  clockSkewRejection,
+  eaiAgain,
+  ehostunreach,
+  enetunreach,
+  enotfound,
+  replicatedWriteConflict,
+  tooManyRequests,
+} from '../../e2e/faults/transient-errors.js';
 
 describe('batchWriteError', () => {
   it.each([
@@ -39,6 +49,21 @@ describe('batchWriteError', () => {
     expect(isRetryable(error)).toBe(retryable);
   });
 
+  it("builds the SDK's own class for a modelled error, with the model's traits", () => {
+    const conflict = replicatedWriteConflict();
+    expect(conflict).toBeInstanceOf(ReplicatedWriteConflictException);
+    expect(conflict.$retryable).toEqual({}); // the model's @retryable, as the SDK's class carries it
+    const unmodelled = batchWriteError(400, {}, '{"__type":"com.amazon.coral.service#UnrecognizedClientException"}');
+    expect(unmodelled).toBeInstanceOf(DynamoDBServiceException);
+    expect(unmodelled.name).toBe('UnrecognizedClientException');
+    expect(unmodelled.$retryable).toBeUndefined();
+  });
+
+  it('keeps the reply status and headers as $response, where the SDK keeps them', () => {
+    const error = batchWriteError(400, { date: 'Tue, 24 Nov 2026 22:00:00 GMT' }, '{"__type":"x#ValidationException"}');
+    expect(error.$response).toEqual({ statusCode: 400, headers: { date: 'Tue, 24 Nov 2026 22:00:00 GMT' } });
+  });
+
   it('keeps the message and the request id', () => {
     const error = batchWriteError(
       400,
@@ -47,5 +72,83 @@ describe('batchWriteError', () => {
     );
     expect(error.message).toBe('Requested resource not found');
     expect(error.$metadata.requestId).toBe('REQ123');
+  });
+});
+
+const NOW = Date.parse('2026-11-24T22:00:00Z');
+const MINUTE = 60_000;
+/** A clock-skew rejection after which BatchWriteClient corrected its clock (clock-skew.ts marks it so). */
+function correctedSkew() {
+  const error = clockSkewRejection(NOW + 10 * MINUTE, NOW);
+  error.$metadata.clockSkewCorrected = true;
+  return error;
+}
+/** A network failure under another error, as a credential provider wraps what it met. */
+const wrapped = (cause: Error) => Object.assign(new Error('could not load credentials', { cause }), { name: 'Error' });
+const named = (name: string, props: object = {}) => Object.assign(new Error(name), { name, ...props });
+
+describe("retry classification: the SDK's own rules (@smithy/core/retry), not a list of ours", () => {
+  describe.each([
+    // Node network codes the SDK counts as transient (NODEJS_NETWORK_ERROR_CODES): DNS and routing hiccups.
+    ['EAI_AGAIN (DNS lookup timed out)', eaiAgain(), 'TRANSIENT'],
+    ['ENOTFOUND (DNS said no such name)', enotfound(), 'TRANSIENT'],
+    ['EHOSTUNREACH (no route to the host)', ehostunreach(), 'TRANSIENT'],
+    ['ENETUNREACH (no route to the network)', enetunreach(), 'TRANSIENT'],
+    ['a network code on the cause of another error', wrapped(enotfound()), 'TRANSIENT'],
+    // NODEJS_TIMEOUT_ERROR_CODES and TRANSIENT_ERROR_CODES: a dropped or hung connection.
+    ['ECONNRESET', named('Error', { code: 'ECONNRESET' }), 'TRANSIENT'],
+    ['ECONNREFUSED', named('Error', { code: 'ECONNREFUSED' }), 'TRANSIENT'],
+    ['EPIPE', named('Error', { code: 'EPIPE' }), 'TRANSIENT'],
+    ['ETIMEDOUT', named('Error', { code: 'ETIMEDOUT' }), 'TRANSIENT'],
+    ['our request timeout (TimeoutError)', timeoutError(5000), 'TRANSIENT'],
+    // isThrottlingError: status 429, the throttling names, a $retryable throttling trait.
+    ['HTTP 429 that names nothing', tooManyRequests(), 'THROTTLING'],
+    [
+      'ProvisionedThroughputExceededException',
+      batchWriteError(400, {}, '{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException"}'),
+      'THROTTLING',
+    ],
+    [
+      'ThrottlingException',
+      batchWriteError(400, {}, '{"__type":"com.amazon.coral.availability#ThrottlingException"}'),
+      'THROTTLING',
+    ],
+    ['RequestLimitExceeded', batchWriteError(400, {}, '{"__type":"x#RequestLimitExceeded"}'), 'THROTTLING'],
+    // The model's @retryable trait, carried by the SDK's class.
+    ['ReplicatedWriteConflictException (global tables)', replicatedWriteConflict(), 'TRANSIENT'],
+    // Clock skew: "Signature expired" is transient as such; another rejection once the clock was corrected.
+    ['InvalidSignatureException "Signature expired"', clockSkewRejection(NOW - 10 * MINUTE, NOW), 'TRANSIENT'],
+    ['a "Signature not yet current" after the clock was corrected', correctedSkew(), 'TRANSIENT'],
+    ['a "Signature not yet current" with no correction', clockSkewRejection(NOW + 10 * MINUTE, NOW), 'CLIENT_ERROR'],
+    // TRANSIENT_ERROR_STATUS_CODES: 500, 502, 503, 504; other 5xx are server errors the SDK does not retry.
+    ['InternalServerError (500)', batchWriteError(500, {}, '{"__type":"x#InternalServerError"}'), 'TRANSIENT'],
+    ['ServiceUnavailable (503)', batchWriteError(503, {}, '{"__type":"x#ServiceUnavailable"}'), 'TRANSIENT'],
+    ['a proxy 502 page', batchWriteError(502, {}, '<html>Bad Gateway</html>'), 'TRANSIENT'],
+    ['501 Not Implemented', batchWriteError(501, {}, ''), 'SERVER_ERROR'],
+    // Client errors: the request itself is wrong, another try gets the same answer.
+    ['ValidationException', batchWriteError(400, {}, '{"__type":"x#ValidationException"}'), 'CLIENT_ERROR'],
+    ['ResourceNotFoundException', batchWriteError(400, {}, '{"__type":"x#ResourceNotFoundException"}'), 'CLIENT_ERROR'],
+    [
+      'AccessDeniedException (no clock correction)',
+      batchWriteError(400, {}, '{"__type":"x#AccessDeniedException"}'),
+      'CLIENT_ERROR',
+    ],
+    [
+      'UnrecognizedClientException (a wrong key)',
+      batchWriteError(400, {}, '{"__type":"x#UnrecognizedClientException"}'),
+      'CLIENT_ERROR',
+    ],
+    [
+      'an AbortError, even over a reset connection',
+      named('AbortError', { cause: named('Error', { code: 'ECONNRESET' }) }),
+      'CLIENT_ERROR',
+    ],
+    ['something thrown that is not an error', 'boom', 'CLIENT_ERROR'],
+  ] as const)('%s', (_, error, type) => {
+    const retryable = type === 'THROTTLING' || type === 'TRANSIENT';
+    it(`is ${type}: ${retryable ? 'retried' : 'fails the batch at once'}`, () => {
+      expect(retryErrorType(error)).toBe(type);
+      expect(isRetryable(error)).toBe(retryable);
+    });
   });
 });
