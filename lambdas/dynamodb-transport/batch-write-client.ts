@@ -1,6 +1,5 @@
 import {
   BatchWriteItemCommand,
-  type AttributeValue,
   type BatchWriteItemCommandInput,
   type BatchWriteItemCommandOutput,
   type DynamoDBClient,
@@ -13,6 +12,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import { batchWriteError, firstHeader, timeoutError } from './batch-write-errors.js';
 import { BatchWriteSigner } from './batch-write-signer.js';
+import { binaryAsBase64, hasBinary } from './binary-values.js';
+import { correctClockSkew, skewCorrectedDate } from './clock-skew.js';
 
 type Input = BatchWriteItemCommandInput;
 type Output = BatchWriteItemCommandOutput;
@@ -45,7 +46,11 @@ interface Target {
  * transient errors (write/batch-retry.ts), with one bounded ladder and the adaptive limit. Left to the
  * SDK's retry, each of our attempts would hide up to 3 of its own (500 ms-based waits for a throttle),
  * multiplying the waits and hiding the push-back from the limit. Errors carry the names and `$metadata`
- * the SDK gives them. Binary values of UnprocessedItems stay base64 text, which is sent back as is.
+ * the SDK gives them (batch-write-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
+ * sent back as is.
+ *
+ * As the SDK client does, it signs with the clock corrected by the server's (the DynamoDB client's
+ * `systemClockOffset`, corrected from a rejected request's reply: clock-skew.ts).
  *
  * `middlewareStack` is the place to observe or fault these calls (tests, IAM call recording), with the
  * client and command names the SDK's middleware sees.
@@ -67,12 +72,24 @@ export class BatchWriteClient {
     private readonly requestTimeoutMs: number,
   ) {}
 
-  /** Sends one BatchWriteItem: the output, or an error named as DynamoDB named it. */
+  /**
+   * Sends one BatchWriteItem: the output, or an error named as DynamoDB named it. A reply that shows the
+   * local clock off by minutes corrects the offset that later requests are signed with (clock-skew.ts), also
+   * when the reply is a fault a test injected in the middleware stack.
+   */
   async send(input: Input): Promise<Output> {
     // The stack is empty unless a test added to it: resolving it costs a sort of nothing.
     const handler = this.middlewareStack.resolve((args) => this.post(args.input), CONTEXT as never);
-    const { output } = await handler({ input });
-    return output;
+    const clock = this.dynamodb.config;
+    const signedWith = clock.systemClockOffset;
+    const sentAtMs = Date.now();
+    try {
+      const { output } = await handler({ input });
+      return output;
+    } catch (error) {
+      correctClockSkew(error, clock, signedWith, sentAtMs);
+      throw error;
+    }
   }
 
   destroy(): void {
@@ -87,6 +104,7 @@ export class BatchWriteClient {
     const headers = signer.sign(
       { host: url.host, path: url.pathname, target: TARGET, contentType: 'application/x-amz-json-1.0', body },
       await credentials(), // the SDK's provider: cached, refreshed before expiry
+      skewCorrectedDate(this.dynamodb.config),
     );
     headers['content-length'] = String(body.length);
     const response = await this.exchange(where, headers, body);
@@ -133,27 +151,4 @@ export class BatchWriteClient {
       credentials: config.credentials as AwsCredentialIdentityProvider,
     };
   }
-}
-
-/** Whether any item of the batch holds a binary value (B or BS, at any depth of its maps and lists). */
-function hasBinary(input: Input): boolean {
-  for (const requests of Object.values(input.RequestItems ?? {}))
-    for (const { PutRequest, DeleteRequest } of requests)
-      if (someBinary(Object.values(PutRequest?.Item ?? DeleteRequest?.Key ?? {}))) return true;
-  return false;
-}
-
-function someBinary(values: AttributeValue[]): boolean {
-  for (const value of values) {
-    if (value.B !== undefined || value.BS !== undefined) return true;
-    if (value.M !== undefined && someBinary(Object.values(value.M))) return true;
-    if (value.L !== undefined && someBinary(value.L)) return true;
-  }
-  return false;
-}
-
-/** JSON.stringify replacer: binary attribute values (B, BS) go as base64, as the JSON protocol wants. */
-function binaryAsBase64(this: Record<string, unknown>, key: string, value: unknown): unknown {
-  const raw = this[key];
-  return raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : value;
 }

@@ -6,6 +6,18 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriteClient } from '../../../lambdas/dynamodb-transport/batch-write-client.js';
+import {
+  CLOCK_SKEW_THRESHOLD_MS,
+  correctClockSkew,
+  updatedClockOffset,
+} from '../../../lambdas/dynamodb-transport/clock-skew.js';
+import { BatchWriter } from '../../../lambdas/write/batch-writer.js';
+import {
+  clockSkewRejection,
+  eaiAgain,
+  outsideSigV4Window,
+  signatureSkewReply,
+} from '../../e2e/faults/transient-errors.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { ensureTable } from '../../../cli/local-run/local-stack.js';
@@ -142,6 +154,110 @@ describe('BatchWriteClient', () => {
     }
   });
 });
+
+const MINUTE = 60_000;
+/** A whole second, so that a `Date` header (one-second resolution) says it exactly. */
+const NOW = Date.parse('2026-11-24T22:00:00Z');
+const httpDate = (ms: number) => new Date(ms).toUTCString();
+
+describe('clock offset: the arithmetic of the SDK (getUpdatedSystemClockOffset)', () => {
+  it.each([
+    // Date 10 min ahead of the local clock at receipt: the offset is +600,000 ms.
+    ['a server 10 minutes ahead', { date: httpDate(NOW + 10 * MINUTE) }, 0, NOW - 200, 600_000],
+    // The offset replaces the old one, it is not added to it: server - local = -600,000.
+    [
+      'a server 10 minutes behind, replacing an older offset',
+      { date: httpDate(NOW - 10 * MINUTE) },
+      5000,
+      NOW,
+      -600_000,
+    ],
+    // A cached reply's Date is as old as its Age: it says nothing about the clock now.
+    ['a reply through a cache (Age)', { date: httpDate(NOW + 10 * MINUTE), age: '30' }, 1234, NOW, 1234],
+    ['no Date header', {}, 1234, NOW, 1234],
+    ['a Date that does not parse', { date: 'yesterday' }, 1234, NOW, 1234],
+    // Sent 16 min before the reply came: over the SDK's 15 min, too long to date the reply.
+    ['an exchange that took 16 minutes', { date: httpDate(NOW + 10 * MINUTE) }, 1234, NOW - 16 * MINUTE, 1234],
+  ])('%s', (_, headers, current, sentAtMs, expected) => {
+    expect(updatedClockOffset(headers, current, sentAtMs, NOW)).toBe(expected);
+  });
+
+  it.each([
+    // 10 min off, and the request was signed without that: corrected, so the classifier retries it.
+    ['a skew of 10 minutes the request was not signed with', 10 * MINUTE, 0, true],
+    // Under the SDK's 4-minute threshold: a jittery Date, not a skew.
+    ['an offset under 4 minutes', CLOCK_SKEW_THRESHOLD_MS - 1000, 0, undefined],
+    // Already signed with that offset: nothing was corrected, so another try would be refused the same.
+    ['the offset the request was already signed with', 10 * MINUTE, 10 * MINUTE, undefined],
+  ])('marks a rejection clockSkewCorrected only for %s', (_, serverAheadMs, signedWith, corrected) => {
+    const clock = { systemClockOffset: signedWith };
+    const error = clockSkewRejection(NOW + signedWith, NOW + serverAheadMs);
+    correctClockSkew(error, clock, signedWith, NOW - 200, NOW);
+    expect(error.$metadata.clockSkewCorrected).toBe(corrected);
+    expect(clock.systemClockOffset).toBe(serverAheadMs);
+  });
+
+  it('leaves the offset alone after a failure with no reply (a network error)', () => {
+    const clock = { systemClockOffset: 1234 };
+    correctClockSkew(eaiAgain(), clock, 0, Date.now());
+    expect(clock.systemClockOffset).toBe(1234);
+  });
+});
+
+describe('clock skew against a server that checks SigV4 dates', () => {
+  it.each([
+    // Our clock 10 min slow: "Signature expired" (transient as such), then signed with the server's time.
+    ['ahead of ours (Signature expired)', 10 * MINUTE],
+    // Our clock 10 min fast: "Signature not yet current", retried only because the clock was corrected.
+    ['behind ours (Signature not yet current)', -10 * MINUTE],
+  ])('a server whose clock is 10 minutes %s: the rejected write is retried, signed with its time', async (_, skew) => {
+    const serverNow = () => Date.now() + skew;
+    const signedAt = (headers: Record<string, unknown>) =>
+      Date.parse(
+        String(headers['x-amz-date']).replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
+      );
+    const server = await startStandIn({
+      // SigV4's check: the request's X-Amz-Date within 5 minutes of the server's clock, else refused.
+      'DynamoDB_20120810.BatchWriteItem': () => {
+        const at = signedAt(server.requests.at(-1)!.headers);
+        return outsideSigV4Window(at, serverNow())
+          ? { status: 400, headers: { date: httpDate(serverNow()) }, json: signatureSkewReply(at, serverNow()) }
+          : { UnprocessedItems: {} };
+      },
+    });
+    const { client, lean } = standInClients(server.endpoint);
+    try {
+      const writer = new BatchWriter({
+        table: 't',
+        send: (input) => lean.send(input),
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+      });
+      await writer.add({ pk: { S: 'a' } }, 'a');
+      await writer.flush();
+      expect(writer.written).toBe(1);
+      expect(writer.throttledRetries).toBe(1); // one refusal, one retry
+      const [refused, accepted] = server.requests.map((r) => signedAt(r.headers));
+      expect(outsideSigV4Window(refused, accepted - skew)).toBe(false); // the first was signed by our clock
+      expect(outsideSigV4Window(accepted, serverNow())).toBe(false); // the retry by the server's
+      // The DynamoDB client's own offset, which its other calls sign with too (within the Date's second).
+      expect(Math.abs(client.config.systemClockOffset - skew)).toBeLessThan(60_000);
+    } finally {
+      lean.destroy();
+      client.destroy();
+      await server.close();
+    }
+  });
+});
+
+/** A DynamoDB client and a BatchWriteClient on it, pointed at a stand-in server. */
+function standInClients(endpoint: string) {
+  const client = createDynamoDbClient({
+    dynamodbEndpoint: endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+  });
+  return { client, lean: new BatchWriteClient(client, 5_000) };
+}
 
 const SETS = new Set(['SS', 'NS', 'BS']);
 

@@ -1,0 +1,24 @@
+import type { AttributeValue, BatchWriteItemCommandInput } from '@aws-sdk/client-dynamodb';
+
+/** Whether any item of the batch holds a binary value (B or BS, at any depth of its maps and lists). */
+export function hasBinary(input: BatchWriteItemCommandInput): boolean {
+  for (const requests of Object.values(input.RequestItems ?? {}))
+    for (const { PutRequest, DeleteRequest } of requests)
+      if (someBinary(Object.values(PutRequest?.Item ?? DeleteRequest?.Key ?? {}))) return true;
+  return false;
+}
+
+function someBinary(values: AttributeValue[]): boolean {
+  for (const value of values) {
+    if (value.B !== undefined || value.BS !== undefined) return true;
+    if (value.M !== undefined && someBinary(Object.values(value.M))) return true;
+    if (value.L !== undefined && someBinary(value.L)) return true;
+  }
+  return false;
+}
+
+/** JSON.stringify replacer: binary attribute values (B, BS) go as base64, as the JSON protocol wants. */
+export function binaryAsBase64(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  return raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : value;
+}
