@@ -50,14 +50,16 @@ interface Target {
  * sent back as is.
  *
  * As the SDK client does, it signs with the clock corrected by the server's (the DynamoDB client's
- * `systemClockOffset`, corrected from a rejected request's reply: clock-skew.ts).
+ * `systemClockOffset`, corrected from a rejected request's reply: clock-skew.ts), and resolves its target
+ * again after a failed resolution instead of keeping the failure.
  *
  * `middlewareStack` is the place to observe or fault these calls (tests, IAM call recording), with the
  * client and command names the SDK's middleware sees.
  */
 export class BatchWriteClient {
   readonly middlewareStack: MiddlewareStack<Input, Output> = constructStack<Input, Output>();
-  private target: Promise<Target> | undefined;
+  /** The target once resolved, or being resolved; a failed resolution is dropped, so the next request tries again. */
+  private resolving: Promise<Target> | undefined;
   private readonly agents = {
     'http:': new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
     'https:': new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
@@ -97,13 +99,13 @@ export class BatchWriteClient {
   }
 
   private async post(input: Input): Promise<{ output: Output; response: { statusCode: number } }> {
-    const { url, where, signer, credentials } = await (this.target ??= this.resolveTarget(input));
+    const { url, where, signer, credentials } = await this.target(input);
     // A replacer costs a call per key: ~7% of the import's CPU, for binary values most files do not have.
     const json = hasBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
     const body = Buffer.from(json); // encoded once, for the signature's hash, the length and the socket
     const headers = signer.sign(
       { host: url.host, path: url.pathname, target: TARGET, contentType: 'application/x-amz-json-1.0', body },
-      await credentials(), // the SDK's provider: cached, refreshed before expiry
+      await credentials(), // the SDK's provider: cached, refreshed before expiry, asked again after a failure
       skewCorrectedDate(this.dynamodb.config),
     );
     headers['content-length'] = String(body.length);
@@ -135,6 +137,18 @@ export class BatchWriteClient {
       });
       request.end(body);
     });
+  }
+
+  /** The resolved target; a resolution that failed is forgotten, so the next request resolves again. */
+  private target(input: Input): Promise<Target> {
+    if (!this.resolving) {
+      const resolving = this.resolveTarget(input);
+      this.resolving = resolving;
+      resolving.catch(() => {
+        if (this.resolving === resolving) this.resolving = undefined;
+      });
+    }
+    return this.resolving;
   }
 
   /** Region, endpoint (the SDK's endpoint rules for this command) and credentials of the DynamoDB client. */

@@ -1,6 +1,7 @@
 import {
   BatchGetItemCommand,
   DeleteTableCommand,
+  DynamoDBClient,
   type AttributeValue,
   type BatchWriteItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
@@ -151,6 +152,61 @@ describe('BatchWriteClient', () => {
       expect(seen).toEqual(['DynamoDBClient.BatchWriteItemCommand']);
     } finally {
       batchWrites.middlewareStack.remove('watch');
+    }
+  });
+});
+
+describe('BatchWriteClient: endpoint and credential resolution', () => {
+  it('resolves again on the next request after a failed resolution, instead of keeping the failure', async () => {
+    const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
+    let regionCalls = 0;
+    const client = new DynamoDBClient({
+      endpoint: server.endpoint,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      // The region's provider fails once (say, the instance metadata was not up yet), then answers.
+      region: async () => {
+        if (++regionCalls === 1) throw new Error('Region is missing');
+        return 'us-east-1';
+      },
+    });
+    const lean = new BatchWriteClient(client, 5_000);
+    try {
+      await expect(lean.send(put({ pk: { S: 'a' } }))).rejects.toThrow('Region is missing');
+      expect(server.requests).toHaveLength(0);
+      await lean.send(put({ pk: { S: 'a' } }));
+      const callsToResolve = regionCalls;
+      await lean.send(put({ pk: { S: 'b' } }));
+      expect(server.requests).toHaveLength(2);
+      expect(regionCalls).toBe(callsToResolve); // a resolution that succeeded is kept
+    } finally {
+      lean.destroy();
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  it('asks the credentials provider again after it failed once', async () => {
+    const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
+    let credentialCalls = 0;
+    const client = new DynamoDBClient({
+      endpoint: server.endpoint,
+      region: 'us-east-1',
+      credentials: async () => {
+        if (++credentialCalls === 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
+      },
+    });
+    const lean = new BatchWriteClient(client, 5_000);
+    try {
+      const failed = await lean.send(put({ pk: { S: 'a' } })).catch((e: Error) => e);
+      expect(failed).toMatchObject({ code: 'ECONNREFUSED' });
+      expect(isRetryable(failed)).toBe(true); // the writer retries it, and the retry asks again
+      await lean.send(put({ pk: { S: 'a' } }));
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      lean.destroy();
+      client.destroy();
+      await server.close();
     }
   });
 });
