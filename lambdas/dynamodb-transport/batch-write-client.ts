@@ -14,6 +14,7 @@ import { batchWriteError, firstHeader, timeoutError } from './batch-write-errors
 import { BatchWriteSigner } from './batch-write-signer.js';
 import { binaryAsBase64, hasBinary } from './binary-values.js';
 import { correctClockSkew, skewCorrectedDate } from './clock-skew.js';
+import { userAgent } from './user-agent.js';
 
 type Input = BatchWriteItemCommandInput;
 type Output = BatchWriteItemCommandOutput;
@@ -50,8 +51,8 @@ interface Target {
  * sent back as is.
  *
  * As the SDK client does, it signs with the clock corrected by the server's (the DynamoDB client's
- * `systemClockOffset`, corrected from a rejected request's reply: clock-skew.ts), and resolves its target
- * again after a failed resolution instead of keeping the failure.
+ * `systemClockOffset`, corrected from a rejected request's reply: clock-skew.ts), names itself in a
+ * User-Agent, and resolves its target again after a failed resolution instead of keeping the failure.
  *
  * `middlewareStack` is the place to observe or fault these calls (tests, IAM call recording), with the
  * client and command names the SDK's middleware sees.
@@ -60,6 +61,8 @@ export class BatchWriteClient {
   readonly middlewareStack: MiddlewareStack<Input, Output> = constructStack<Input, Output>();
   /** The target once resolved, or being resolved; a failed resolution is dropped, so the next request tries again. */
   private resolving: Promise<Target> | undefined;
+  /** This project's User-Agent, in the SDK's format (user-agent.ts). */
+  private readonly userAgent = userAgent();
   private readonly agents = {
     'http:': new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
     'https:': new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
@@ -109,6 +112,7 @@ export class BatchWriteClient {
       skewCorrectedDate(this.dynamodb.config),
     );
     headers['content-length'] = String(body.length);
+    headers['user-agent'] = this.userAgent; // not signed: SigV4 leaves user-agent out, as the SDK's signer does
     const response = await this.exchange(where, headers, body);
     const text = response.body.toString('utf8');
     if (response.statusCode !== 200) throw batchWriteError(response.statusCode, response.headers, text);

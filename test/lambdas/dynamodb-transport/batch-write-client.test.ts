@@ -6,7 +6,9 @@ import {
   type BatchWriteItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { BatchWriteClient } from '../../../lambdas/dynamodb-transport/batch-write-client.js';
+import { userAgent } from '../../../lambdas/dynamodb-transport/user-agent.js';
 import {
   CLOCK_SKEW_THRESHOLD_MS,
   correctClockSkew,
@@ -126,6 +128,7 @@ describe('BatchWriteClient', () => {
         'x-amz-target': 'DynamoDB_20120810.BatchWriteItem',
         'x-amz-security-token': 'session-token',
         'content-length': String(Buffer.byteLength(JSON.stringify(body))), // the body as sent: JSON.stringify's
+        'user-agent': userAgent(),
       });
       expect(headers.authorization).toMatch(
         /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-3\/dynamodb\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/,
@@ -153,6 +156,47 @@ describe('BatchWriteClient', () => {
     } finally {
       batchWrites.middlewareStack.remove('watch');
     }
+  });
+});
+
+describe('BatchWriteClient: User-Agent', () => {
+  it("names the project and its version from package.json, in the SDK's format, on every request", async () => {
+    const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
+    const { client, lean } = standInClients(server.endpoint);
+    try {
+      await lean.send(put({ pk: { S: 'a' } }));
+      await lean.send(put({ pk: { S: 'b' } }));
+      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+        name: string;
+        version: string;
+      };
+      // As @aws-sdk/core's user agent middleware writes its sections: name/version, lang/js, md/nodejs#version.
+      const expected = `${pkg.name}/${pkg.version} lang/js md/nodejs#${process.versions.node}`;
+      expect(server.requests.map((r) => r.headers['user-agent'])).toEqual([expected, expected]);
+      expect(expected).toMatch(/^s3-ddb-import\/\d+\.\d+\.\d+ lang\/js md\/nodejs#\d+\.\d+\.\d+$/);
+    } finally {
+      lean.destroy();
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  it.each([
+    // The Lambda runtime names itself in AWS_EXECUTION_ENV; the SDK adds it as an exec-env section.
+    [
+      'in Lambda',
+      'AWS_Lambda_nodejs22.x',
+      's3-ddb-import/0.1.0 lang/js md/nodejs#22.11.0 exec-env/AWS_Lambda_nodejs22.x',
+    ],
+    ['outside Lambda', undefined, 's3-ddb-import/0.1.0 lang/js md/nodejs#22.11.0'],
+  ])('is built from the app, the runtime and the environment %s', (_, env, expected) => {
+    expect(userAgent({ name: 's3-ddb-import', version: '0.1.0' }, '22.11.0', env)).toBe(expected);
+  });
+
+  it("escapes what the SDK escapes: a space or a slash in a name becomes '-'", () => {
+    expect(userAgent({ name: 'my app/x', version: '1.0 beta' }, '22.11.0', undefined)).toBe(
+      'my-app-x/1.0-beta lang/js md/nodejs#22.11.0',
+    );
   });
 });
 
