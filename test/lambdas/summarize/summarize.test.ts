@@ -1,0 +1,215 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { createSummarizeHandler } from '../../../lambdas/summarize/handler.js';
+import { summarize, totalsByObject } from '../../../lambdas/summarize/summarize.js';
+import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
+import type { ChunkResult, ImportSummary, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
+import type { LambdaConfig } from '../../../lambdas/environment/config.js';
+import type { Wiring } from '../../../lambdas/wiring/wiring.js';
+
+const ETAG = '"0123456789abcdef0123456789abcdef"';
+
+/**
+ * A prefix import of two objects under `imports/`: a.csv in chunks 0 and 1, b.csv in chunk 2. The Map's
+ * results come back in the order chunks finish, not in chunk order.
+ */
+function event(chunkResults: ChunkResult[], source: { key: string } | { prefix: string } = { prefix: 'imports/' }) {
+  const value: SummarizeEvent = {
+    request: resolveImportRequest({ bucket: 'bucket', table: 'table', ...source }),
+    executionName: 'exec-1',
+    object: { size: 300, etag: ETAG },
+    chunkResults,
+    chunks: [
+      { object: 0, start: 10, end: 100, line: 2 },
+      { object: 0, start: 100, end: 200, line: 40 },
+      { object: 1, start: 10, end: 110, line: 2 },
+    ],
+    sources: {
+      folder: 'imports/',
+      objects: [
+        { key: 'a.csv', size: 200, etag: ETAG },
+        { key: 'b.csv', size: 110, etag: ETAG },
+      ],
+      staging: null,
+      exportManifest: null,
+    },
+  };
+  return value;
+}
+
+/** Chunk 1 has a key repeated inside a batch (50 rows, 49 written); chunks 0 and 2 have rejects. */
+const WITH_REJECTS: ChunkResult[] = [
+  { chunk: 2, rows: 30, written: 29, rejected: 1 },
+  { chunk: 0, rows: 40, written: 38, rejected: 2 },
+  { chunk: 1, rows: 50, written: 49, rejected: 0 },
+];
+const CLEAN: ChunkResult[] = [
+  { chunk: 1, rows: 50, written: 50, rejected: 0 },
+  { chunk: 0, rows: 40, written: 40, rejected: 0 },
+  { chunk: 2, rows: 30, written: 30, rejected: 0 },
+];
+
+describe.each<{ name: string; results: ChunkResult[]; totals: Partial<ImportSummary> }>([
+  // Sums over every result: rows 30+40+50, written 29+38+49, rejected 1+2+0; rejects make the status and key.
+  {
+    name: 'results with rejects',
+    results: WITH_REJECTS,
+    totals: {
+      status: 'SUCCEEDED_WITH_REJECTS',
+      rows: 120,
+      written: 116,
+      rejected: 3,
+      chunks: 3,
+      rejectsKey: 'rejects/exec-1/',
+      reportKey: 'rejects/exec-1/report.json',
+    },
+  },
+  // No rejected row: plain success, and no rejects key to send a user looking for files that do not exist.
+  {
+    name: 'results without rejects',
+    results: CLEAN,
+    totals: {
+      status: 'SUCCEEDED',
+      rows: 120,
+      written: 120,
+      rejected: 0,
+      chunks: 3,
+      rejectsKey: null,
+      reportKey: 'rejects/exec-1/report.json',
+    },
+  },
+  // An import with no chunk (every object empty past its header): zeros, and a report all the same.
+  {
+    name: 'no chunk results',
+    results: [],
+    totals: {
+      status: 'SUCCEEDED',
+      rows: 0,
+      written: 0,
+      rejected: 0,
+      chunks: 0,
+      rejectsKey: null,
+      reportKey: 'rejects/exec-1/report.json',
+    },
+  },
+])('summarize over $name', ({ results, totals }) => {
+  it('totals the counts, status and keys', () => {
+    expect(summarize(event(results), 'rejects')).toMatchObject(totals);
+  });
+});
+
+describe('summarize names the import', () => {
+  it('by its prefix, for a prefix request', () => {
+    expect(summarize(event(CLEAN), 'rejects')).toMatchObject({
+      bucket: 'bucket',
+      key: 'imports/',
+      prefix: 'imports/',
+      objects: 2,
+      table: 'table',
+    });
+  });
+
+  it('by its key, with prefix null, for a one-key request', () => {
+    expect(summarize(event(CLEAN, { key: 'imports/a.csv' }), 'rejects')).toMatchObject({
+      key: 'imports/a.csv',
+      prefix: null,
+    });
+  });
+
+  it('puts rejects and report under <rejectsPrefix>/<execution>/, one slash whatever the prefix ends with', () => {
+    const summary = summarize(event(WITH_REJECTS), 'team/rejects//');
+    expect([summary.rejectsKey, summary.reportKey]).toEqual([
+      'team/rejects/exec-1/',
+      'team/rejects/exec-1/report.json',
+    ]);
+  });
+});
+
+describe('totalsByObject', () => {
+  it('adds each chunk result to the object its chunk reads, whatever order the results come in', () => {
+    // a.csv: chunks 0 and 1 (40+50 rows, 38+49 written, 2+0 rejected); b.csv: chunk 2.
+    expect(totalsByObject(event(WITH_REJECTS))).toEqual([
+      { key: 'imports/a.csv', chunks: 2, rows: 90, written: 87, rejected: 2 },
+      { key: 'imports/b.csv', chunks: 1, rows: 30, written: 29, rejected: 1 },
+    ]);
+  });
+
+  it('lists every object, with zeros for one no result came from', () => {
+    expect(totalsByObject(event([]))).toEqual([
+      { key: 'imports/a.csv', chunks: 0, rows: 0, written: 0, rejected: 0 },
+      { key: 'imports/b.csv', chunks: 0, rows: 0, written: 0, rejected: 0 },
+    ]);
+  });
+
+  it('fails when a chunk result names a chunk the chunk list does not hold', () => {
+    // Rather than leave the result's rows out of every object's total.
+    expect(() => totalsByObject(event([{ chunk: 3, rows: 1, written: 1, rejected: 0 }]))).toThrow();
+  });
+
+  it('fails when a chunk names an object the source set does not hold', () => {
+    const bad = { ...event(CLEAN), chunks: [{ object: 2, start: 0, end: 10, line: 1 }] };
+    expect(() => totalsByObject({ ...bad, chunkResults: [{ chunk: 0, rows: 1, written: 1, rejected: 0 }] })).toThrow();
+  });
+});
+
+/** The handler's wiring: an S3 client whose `send` records each command (the handler uses only s3 and config). */
+function recordingWiring(send: (command: { input: unknown }) => Promise<unknown> = async () => ({})) {
+  const sent: { input: Record<string, unknown> }[] = [];
+  const s3 = {
+    send: (command: { input: Record<string, unknown> }) => {
+      sent.push(command);
+      return send(command);
+    },
+  } as unknown as S3Client;
+  const config: LambdaConfig = { rejectsPrefix: 'rejects', allowedTables: null };
+  return { wiring: { s3, config } as unknown as Wiring, sent };
+}
+
+describe('the Summarize handler', () => {
+  it('returns the summary of the event', async () => {
+    const { wiring } = recordingWiring();
+    const input = event(WITH_REJECTS);
+    expect(await createSummarizeHandler(wiring)(input)).toEqual(summarize(input, 'rejects'));
+  });
+
+  it('writes one JSON report at the report key: summary, execution, per-object totals, results', async () => {
+    const { wiring, sent } = recordingWiring();
+    const input = event(WITH_REJECTS);
+    await createSummarizeHandler(wiring)(input);
+    expect(sent).toHaveLength(1);
+    const { Bucket, Key, ContentType, Body } = sent[0].input;
+    expect({ Bucket, Key, ContentType }).toEqual({
+      Bucket: 'bucket',
+      Key: 'rejects/exec-1/report.json',
+      ContentType: 'application/json',
+    });
+    expect(JSON.parse(Body as string)).toEqual({
+      ...summarize(input, 'rejects'),
+      executionName: 'exec-1',
+      object: { size: 300, etag: ETAG },
+      objects: totalsByObject(input),
+      chunkResults: WITH_REJECTS,
+    });
+  });
+
+  it('writes the report of an import with no chunk, with zero totals', async () => {
+    const { wiring, sent } = recordingWiring();
+    await createSummarizeHandler(wiring)(event([]));
+    expect(JSON.parse(sent[0].input.Body as string)).toMatchObject({ rows: 0, chunks: 0, chunkResults: [] });
+  });
+
+  it('fails when a chunk result names a chunk the list does not hold, and writes no report', async () => {
+    const { wiring, sent } = recordingWiring();
+    const bad = event([{ chunk: 7, rows: 1, written: 1, rejected: 0 }]);
+    await expect(createSummarizeHandler(wiring)(bad)).rejects.toThrow();
+    expect(sent).toHaveLength(0);
+  });
+
+  it('fails when the report cannot be written: the S3 error fails the task', async () => {
+    const denied = Object.assign(new Error('Access Denied'), { name: 'AccessDenied' });
+    const { wiring } = recordingWiring(async () => {
+      throw denied;
+    });
+    await expect(createSummarizeHandler(wiring)(event(CLEAN))).rejects.toBe(denied);
+  });
+});
