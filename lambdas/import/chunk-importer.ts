@@ -1,5 +1,5 @@
 import { isBlankRecord } from '../formats/csv/csv-records.js';
-import type { RawRecord } from '../formats/record-format.js';
+import type { BlockMapper, RawRecord } from '../formats/record-format.js';
 import { createRecordFormat } from '../formats/record-formats.js';
 import { RecordScanner } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
@@ -54,48 +54,81 @@ export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
  * checkpoint of the first record not yet handled: every record before it is written or rejected.
  */
 export async function importChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
-  const { job, chunk, from, read, sink, shouldStop } = params;
-  const format = createRecordFormat(job.request.format);
-  const mapBlock = format.createMapper({ columns: job.columns, types: job.request.types, keys: job.keys });
-  const scanner = new RecordScanner(format.dialect);
-  const rejects: RejectedRow[] = [];
-  let rows = 0;
-  let block: RawRecord[] = [];
-  let blockBytes = 0;
-  let blockLimit = FIRST_BLOCK_BYTES;
-  let record = { offset: from.offset, line: from.line, parts: [] as Buffer[], length: 0 };
+  const run = new ChunkRun(params);
+  for await (const buf of params.read(params.from.offset, params.chunk.end)) {
+    const stoppedAt = await run.feed(buf);
+    if (stoppedAt) return run.finish(stoppedAt);
+  }
+  return run.finish(await run.end());
+}
 
-  /** Handles the block in file order; returns the first record left unhandled when told to stop. */
-  const handleBlock = async (): Promise<Checkpoint | null> => {
-    const records = block;
-    const mapped = mapBlock(records);
-    block = [];
-    blockBytes = 0;
-    blockLimit = Math.min(BLOCK_BYTES, blockLimit * 2);
-    for (let i = 0; i < records.length; i++) {
-      if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return records[i];
-      rows++;
-      const { offset, line, raw } = records[i];
-      const result = mapped[i];
-      if (result.ok) {
-        const queued = sink.add(result.item, result.key);
-        if (queued) await queued;
-      } else rejects.push({ line, offset, raw, length: raw.length, reason: result.reason });
+/** The record being read: where it starts, and its bytes so far (none kept past MAX_RECORD_BYTES). */
+interface PendingRecord {
+  readonly offset: number;
+  readonly line: number;
+  parts: Buffer[];
+  length: number;
+}
+
+/** One invocation's pass over its range: the record being read, the block being filled, the counts. */
+class ChunkRun {
+  private readonly mapBlock: BlockMapper;
+  private readonly scanner: RecordScanner;
+  private readonly rejects: RejectedRow[] = [];
+  private rows = 0;
+  private block: RawRecord[] = [];
+  private blockBytes = 0;
+  private blockLimit = FIRST_BLOCK_BYTES;
+  private record: PendingRecord;
+
+  constructor(private readonly params: ImportChunkParams) {
+    const { job, from } = params;
+    const format = createRecordFormat(job.request.format);
+    this.mapBlock = format.createMapper({ columns: job.columns, types: job.request.types, keys: job.keys });
+    this.scanner = new RecordScanner(format.dialect);
+    this.record = { offset: from.offset, line: from.line, parts: [], length: 0 };
+  }
+
+  /** Takes the records `buf` ends; keeps the partial one. Returns a checkpoint when the invocation must stop. */
+  async feed(buf: Buffer): Promise<Checkpoint | null> {
+    this.scanner.feed(buf);
+    let pos = 0;
+    for (let end = this.scanner.next(); end !== -1; end = this.scanner.next()) {
+      const stoppedAt = await this.takeRecord(buf.subarray(pos, end));
+      if (stoppedAt) return stoppedAt;
+      pos = end;
     }
+    const rest = buf.subarray(pos);
+    this.record.length += rest.length;
+    if (this.record.length <= MAX_RECORD_BYTES) this.record.parts.push(rest);
+    else this.record.parts = [];
     return null;
-  };
+  }
+
+  /** The range is read: takes the last record (the object's may lack a newline), then the last block. */
+  async end(): Promise<Checkpoint | null> {
+    const stoppedAt = this.record.length > 0 ? await this.takeRecord(Buffer.alloc(0)) : null;
+    return stoppedAt ?? this.handleBlock();
+  }
+
+  /** Drains the sink: every record before `next` is then written or rejected. */
+  async finish(next: Checkpoint | null): Promise<ImportChunkResult> {
+    await this.params.sink.flush();
+    const { rows, rejects } = this;
+    return { next: next && { offset: next.offset, line: next.line }, rows, rejected: rejects.length, rejects };
+  }
 
   /** Ends the current record with `tail`; returns a checkpoint when the invocation must stop. */
-  const takeRecord = async (tail: Buffer): Promise<Checkpoint | null> => {
-    const length = record.length + tail.length;
-    const { offset, line } = record;
-    const raw = length > MAX_RECORD_BYTES ? null : record.parts.length ? Buffer.concat([...record.parts, tail]) : tail;
-    record = { offset: offset + length, line: from.line + scanner.lines, parts: [], length: 0 };
+  private async takeRecord(tail: Buffer): Promise<Checkpoint | null> {
+    const { offset, line, parts } = this.record;
+    const length = this.record.length + tail.length;
+    const raw = length > MAX_RECORD_BYTES ? null : parts.length ? Buffer.concat([...parts, tail]) : tail;
+    this.record = { offset: offset + length, line: this.params.from.line + this.scanner.lines, parts: [], length: 0 };
     if (raw === null) {
-      const stoppedAt = await handleBlock(); // earlier records first: rejects and checkpoints keep file order
+      const stoppedAt = await this.handleBlock(); // earlier records first: rejects and checkpoints keep file order
       if (stoppedAt) return stoppedAt;
-      rows++;
-      rejects.push({
+      this.rows++;
+      this.rejects.push({
         line,
         offset,
         length,
@@ -103,34 +136,35 @@ export async function importChunk(params: ImportChunkParams): Promise<ImportChun
         reason: `record is ${length} bytes, too large for a 400 KB item`,
       });
     } else if (!isBlankRecord(raw)) {
-      block.push({ raw, offset, line });
-      blockBytes += raw.length;
+      this.block.push({ raw, offset, line });
+      this.blockBytes += raw.length;
     }
-    if (blockBytes < blockLimit) return null;
-    return (await handleBlock()) ?? (shouldStop() && record.offset < chunk.end ? record : null);
-  };
+    if (this.blockBytes < this.blockLimit) return null;
+    const stoppedAt = await this.handleBlock();
+    if (stoppedAt) return stoppedAt;
+    return this.params.shouldStop() && this.record.offset < this.params.chunk.end ? this.record : null;
+  }
 
-  const finish = async (next: Checkpoint | null) => {
-    await sink.flush();
-    return { next: next && { offset: next.offset, line: next.line }, rows, rejected: rejects.length, rejects };
-  };
-
-  for await (const buf of read(from.offset, chunk.end)) {
-    scanner.feed(buf);
-    let pos = 0;
-    for (let end = scanner.next(); end !== -1; end = scanner.next()) {
-      const stoppedAt = await takeRecord(buf.subarray(pos, end));
-      if (stoppedAt) return finish(stoppedAt);
-      pos = end;
+  /** Maps the block and hands it on in file order; returns the first record left unhandled when told to stop. */
+  private async handleBlock(): Promise<Checkpoint | null> {
+    const records = this.block;
+    const mapped = this.mapBlock(records);
+    this.block = [];
+    this.blockBytes = 0;
+    this.blockLimit = Math.min(BLOCK_BYTES, this.blockLimit * 2);
+    const { sink, shouldStop } = this.params;
+    for (let i = 0; i < records.length; i++) {
+      if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return records[i];
+      this.rows++;
+      const result = mapped[i];
+      if (result.ok) {
+        const queued = sink.add(result.item, result.key);
+        if (queued) await queued;
+      } else {
+        const { offset, line, raw } = records[i];
+        this.rejects.push({ line, offset, raw, length: raw.length, reason: result.reason });
+      }
     }
-    const rest = buf.subarray(pos);
-    record.length += rest.length;
-    if (record.length <= MAX_RECORD_BYTES) record.parts.push(rest);
-    else record.parts = [];
+    return null;
   }
-  if (record.length > 0) {
-    const stoppedAt = await takeRecord(Buffer.alloc(0)); // the last record of the object may lack a newline
-    if (stoppedAt) return finish(stoppedAt);
-  }
-  return finish(await handleBlock());
 }

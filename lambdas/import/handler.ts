@@ -13,7 +13,7 @@ import { createImportMetrics } from '../observability/metrics.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { importChunk } from './chunk-importer.js';
-import { chunkReader } from './chunk-reader.js';
+import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import { importMetricsPublisher } from './import-metrics.js';
 import { chunkStopMarginMs, createImportSink } from './import-sink.js';
 import { formatRejects, type RejectedRow } from './rejects.js';
@@ -47,6 +47,23 @@ function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, offset: numb
   return `${executionOutputPrefix(rejectsPrefix, job.executionName)}/${name}.csv`;
 }
 
+/** The rows of this invocation to keep: the mapper's rejects, and where a compressed object broke off, if it did. */
+function rejectedRows(rejects: RejectedRow[], reader: ChunkReader): RejectedRow[] {
+  const damage = reader.damage();
+  if (!damage) return rejects;
+  const reason = `${reader.compression} data truncated or corrupt here (${damage.message}): the rest of the object was not read`;
+  return [...rejects, { line: damage.line, offset: damage.offset, length: 0, raw: Buffer.alloc(0), reason }];
+}
+
+/** Counts of the chunk so far: the earlier invocations' (from the checkpoint loop) plus this one's. */
+function addCounts(progress: ChunkProgress | undefined, rows: number, written: number, rejected: number) {
+  return {
+    rows: (progress?.rows ?? 0) + rows,
+    written: (progress?.written ?? 0) + written,
+    rejected: (progress?.rejected ?? 0) + rejected,
+  };
+}
+
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
 export function createImportHandler({ s3, batchWrites, config }: Wiring) {
   const getObject = sendGetObject(s3);
@@ -63,47 +80,22 @@ export function createImportHandler({ s3, batchWrites, config }: Wiring) {
     const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
     const { sink, writer } = createImportSink(job, chunk, batchWrite, { write, stopping: deadline.signal });
-    const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one EMF line per invocation, failed or not
-    const result = await importChunk({
-      job,
-      chunk: reader.chunk,
-      from,
-      read: reader.read,
-      sink,
-      shouldStop: deadline.reached,
-    })
+    const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
+    const { read } = reader;
+    const result = await importChunk({ job, chunk: reader.chunk, from, read, sink, shouldStop: deadline.reached })
       .finally(deadline.dispose)
       .catch(metrics.failed);
-    const damage = reader.damage();
-    const rejects: RejectedRow[] = damage
-      ? [
-          ...result.rejects,
-          {
-            line: damage.line,
-            offset: damage.offset,
-            length: 0,
-            raw: Buffer.alloc(0),
-            reason: `${reader.compression} data truncated or corrupt here (${damage.message}): the rest of the object was not read`,
-          },
-        ]
-      : result.rejects;
+    const rejects = rejectedRows(result.rejects, reader);
     const rejectsAt = rejects.length > 0 ? rejectsKey(config.rejectsPrefix, event, from.offset) : null;
     if (rejectsAt) await putObject(s3, bucket, rejectsAt, formatRejects(rejects, reader.key), 'text/csv');
-    const counts = {
-      rows: (progress?.rows ?? 0) + result.rows,
-      written: (progress?.written ?? 0) + writer.written,
-      rejected: (progress?.rejected ?? 0) + result.rejected,
-    };
+    const counts = addCounts(progress, result.rows, writer.written, result.rejected);
     metrics.done(result.rejected);
     log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
+    const damage = reader.damage();
     if (damage) {
-      throw corruptSourceError(
-        reader.where,
-        reader.compression,
-        damage,
-        `the ${counts.rows} rows before it were ` +
-          `read and ${counts.written} of them written (${counts.rejected} rejected); rejects in s3://${bucket}/${rejectsAt}`,
-      );
+      const done = `the ${counts.rows} rows before it were read and ${counts.written} of them written`;
+      const kept = `(${counts.rejected} rejected); rejects in s3://${bucket}/${rejectsAt}`;
+      throw corruptSourceError(reader.where, reader.compression, damage, `${done} ${kept}`);
     }
     // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
     if (result.next === null && reader.stagedPiece) await deleteObject(s3, bucket, reader.stagedPiece);
