@@ -30,65 +30,74 @@ const WHY: Record<Binding, string> = {
 
 /** Prints the estimate: a few readable lines, or with --json one object as the last stdout line. */
 export function printEstimate(report: EstimateReport, json: boolean, output: Output): void {
+  if (json) output.out(JSON.stringify(estimateJson(report)));
+  else for (const line of estimateLines(report)) output.out(line);
+}
+
+/** The `--json` object: every figure of the estimate, with the prices it used. */
+function estimateJson(report: EstimateReport) {
   const { sample, table, estimate: e } = report;
   const totalBytes = report.objects.reduce((sum, o) => sum + o.size, 0);
-  if (json) {
-    output.out(
-      JSON.stringify({
-        source: report.source,
-        objects: report.objects.length,
-        bytes: totalBytes,
-        sample: {
-          bytes: report.sampleBytes,
-          ...sample,
-          bytesPerRow: sample.rows > 0 ? sample.rowBytes / sample.rows : null,
-        },
-        table: {
-          name: table.name,
-          billingMode: table.billingMode,
-          writeUnitsPerSecond: table.writeUnitsPerSecond,
-          from: table.from,
-        },
-        rows: e.rows,
-        items: e.items,
-        writeUnits: e.writeUnits,
-        chunks: e.chunks,
-        lanes: e.lanes,
-        itemsPerSecond: { table: e.rates.table, lanes: e.rates.lanes, maxWriteRate: finite(e.rates['max-write-rate']) },
-        binding: e.binding,
-        scanSeconds: e.scanSeconds,
-        importSeconds: e.importSeconds,
-        seconds: e.seconds,
-        lambdaGbSeconds: e.lambdaGbSeconds,
-        costUsd: e.cost,
-        prices: PRICES,
-      }),
-    );
-    return;
-  }
+  return {
+    source: report.source,
+    objects: report.objects.length,
+    bytes: totalBytes,
+    sample: {
+      bytes: report.sampleBytes,
+      ...sample,
+      bytesPerRow: sample.rows > 0 ? sample.rowBytes / sample.rows : null,
+    },
+    table: {
+      name: table.name,
+      billingMode: table.billingMode,
+      writeUnitsPerSecond: table.writeUnitsPerSecond,
+      from: table.from,
+    },
+    rows: e.rows,
+    items: e.items,
+    writeUnits: e.writeUnits,
+    chunks: e.chunks,
+    lanes: e.lanes,
+    itemsPerSecond: { table: e.rates.table, lanes: e.rates.lanes, maxWriteRate: finite(e.rates['max-write-rate']) },
+    binding: e.binding,
+    scanSeconds: e.scanSeconds,
+    importSeconds: e.importSeconds,
+    seconds: e.seconds,
+    lambdaGbSeconds: e.lambdaGbSeconds,
+    costUsd: e.cost,
+    prices: PRICES,
+  };
+}
+
+/** The readable estimate, a line per figure. */
+function estimateLines(report: EstimateReport): string[] {
+  const { sample, table, estimate: e } = report;
+  const totalBytes = report.objects.reduce((sum, o) => sum + o.size, 0);
   const n = (value: number) => Math.round(value).toLocaleString('en-US');
+  const lines: string[] = [];
   const perRow = sample.rows > 0 ? (sample.rowBytes / sample.rows).toFixed(1) : '?';
   const mode = table.billingMode === 'PAY_PER_REQUEST' ? 'on-demand' : 'provisioned';
-  output.out(`source: ${report.source}: ${report.objects.length} object(s), ${n(totalBytes)} bytes`);
-  output.out(
+  lines.push(`source: ${report.source}: ${report.objects.length} object(s), ${n(totalBytes)} bytes`);
+  lines.push(
     `sample: first ${n(report.sampleBytes)} bytes: ${n(sample.rows)} rows of ${perRow} bytes, items of ${n(sample.averageItemBytes)} bytes ` +
       `(${sample.writeUnitsPerItem.toFixed(2)} write units each), ${n(sample.rejected)} would be rejected`,
   );
-  output.out(`rows: ~${n(e.rows)}; items: ~${n(e.items)}; write units: ~${n(e.writeUnits)}`);
-  output.out(
+  lines.push(`rows: ~${n(e.rows)}; items: ~${n(e.items)}; write units: ~${n(e.writeUnits)}`);
+  lines.push(
     `table ${table.name}: ${mode}, ${n(table.writeUnitsPerSecond)} write units/s (${table.from}): ~${n(e.rates.table)} items/s`,
   );
-  output.out(
+  lines.push(
     `lanes: ${n(e.chunks)} chunks of ${report.chunkMiB} MiB, ${n(e.lanes)} at once: ~${n(e.rates.lanes)} items/s of Lambda CPU (${n(ITEMS_PER_SECOND_PER_LANE)} each)`,
   );
-  output.out(
+  lines.push(
     `preflight: scans ${n(totalBytes)} bytes in ~${duration(e.scanSeconds)} at ${SCAN_BYTES_PER_SECOND / 1e6} MB/s`,
   );
-  output.out(`time: ~${duration(e.seconds)}; ${WHY[e.binding]} (~${n(e.itemsPerSecond)} items/s)`);
-  output.out(
+  lines.push(`time: ~${duration(e.seconds)}; ${WHY[e.binding]} (~${n(e.itemsPerSecond)} items/s)`);
+  lines.push(
     `cost: ~$${e.cost.dynamodb.toFixed(2)} DynamoDB ${mode === 'on-demand' ? `writes ($${PRICES.onDemandWritePerMillion} per million write units)` : `capacity for the duration ($${PRICES.provisionedWcuHour} per WCU-hour)`}` +
       ` + ~$${e.cost.lambda.toFixed(2)} Lambda (${n(e.lambdaGbSeconds)} GB-s at $${PRICES.lambdaArmGbSecond}); us-east-1 list prices, check yours`,
   );
+  return lines;
 }
 
 function finite(value: number): number | null {

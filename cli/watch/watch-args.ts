@@ -35,43 +35,36 @@ export interface WatchCommand {
 /** Flags that describe the watch itself: they need --prefix. */
 const WATCH_FLAGS = ['delimiter', 'no-header', 'columns', 'types', 'chunk-mib', 'max-write-rate'] as const;
 
+/** The flags of `local watch`, as node's parseArgs takes them. */
+const WATCH_OPTIONS = {
+  prefix: { type: 'string' },
+  table: { type: 'string' },
+  delimiter: { type: 'string' },
+  'no-header': { type: 'boolean' },
+  columns: { type: 'string' },
+  types: { type: 'string' },
+  'chunk-mib': { type: 'string' },
+  'max-write-rate': { type: 'string' },
+  'cdk-json': { type: 'string' },
+  'create-table': { type: 'boolean' },
+  pk: { type: 'string' },
+  sk: { type: 'string' },
+  bucket: { type: 'string' },
+  concurrency: { type: 'string' },
+  'timeout-s': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+type WatchValues = ReturnType<typeof parseArgs<{ options: typeof WATCH_OPTIONS }>>['values'];
+
 /** Parses the arguments after `local watch`. Throws UsageError naming the bad flag. */
 export function parseWatchCommand(args: string[]): WatchCommand {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      prefix: { type: 'string' },
-      table: { type: 'string' },
-      delimiter: { type: 'string' },
-      'no-header': { type: 'boolean' },
-      columns: { type: 'string' },
-      types: { type: 'string' },
-      'chunk-mib': { type: 'string' },
-      'max-write-rate': { type: 'string' },
-      'cdk-json': { type: 'string' },
-      'create-table': { type: 'boolean' },
-      pk: { type: 'string' },
-      sk: { type: 'string' },
-      bucket: { type: 'string' },
-      concurrency: { type: 'string' },
-      'timeout-s': { type: 'string' },
-      json: { type: 'boolean' },
-    },
-  });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: WATCH_OPTIONS });
   if (positionals.length > 0)
     throw new UsageError(
       `local watch takes no file, got ${JSON.stringify(positionals[0])}: upload files into the watched prefix`,
     );
-  if ((values.prefix === undefined) !== (values.table === undefined))
-    throw new UsageError('--prefix and --table go together');
-  if (values.prefix === undefined) {
-    const stray = WATCH_FLAGS.find((flag) => values[flag] !== undefined);
-    if (stray) throw new UsageError(`--${stray} describes a watch: give --prefix and --table too`);
-  } else if (values['cdk-json'] !== undefined) {
-    throw new UsageError('--cdk-json reads the watches from a file: leave out --prefix and --table');
-  }
+  checkWatchSource(values);
   if (values['create-table'] && !values.pk)
     throw new UsageError('--create-table needs --pk (and --sk for a composite key)');
   return {
@@ -80,14 +73,7 @@ export function parseWatchCommand(args: string[]): WatchCommand {
       : {}),
     cdkJson: values['cdk-json'] ?? 'cdk.json',
     bucket: values.bucket ?? LOCAL_BUCKET,
-    ...(values['create-table']
-      ? {
-          createTable: {
-            partitionKey: parseKey(values.pk!, '--pk'),
-            ...(values.sk ? { sortKey: parseKey(values.sk, '--sk') } : {}),
-          },
-        }
-      : {}),
+    ...(values['create-table'] ? { createTable: createTableKeys(values.pk!, values.sk) } : {}),
     concurrency: parseNumber(
       values.concurrency,
       '--concurrency',
@@ -102,6 +88,22 @@ export function parseWatchCommand(args: string[]): WatchCommand {
     ),
     json: values.json === true,
   };
+}
+
+/** One watch from the flags (--prefix with --table), or the watches of a cdk.json: never both, never half. */
+function checkWatchSource(values: WatchValues): void {
+  if ((values.prefix === undefined) !== (values.table === undefined))
+    throw new UsageError('--prefix and --table go together');
+  if (values.prefix === undefined) {
+    const stray = WATCH_FLAGS.find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} describes a watch: give --prefix and --table too`);
+  } else if (values['cdk-json'] !== undefined) {
+    throw new UsageError('--cdk-json reads the watches from a file: leave out --prefix and --table');
+  }
+}
+
+function createTableKeys(pk: string, sk: string | undefined): NonNullable<WatchCommand['createTable']> {
+  return { partitionKey: parseKey(pk, '--pk'), ...(sk ? { sortKey: parseKey(sk, '--sk') } : {}) };
 }
 
 /** The watch the flags describe, as it would sit in cdk.json's `watches`. */
