@@ -2,7 +2,9 @@
 // npm bin entry: runs the CLI's esbuild bundle, which runs the handlers' bundles (the code that deploys);
 // nothing is transpiled at run time. `npm ci` builds them (`prepare`); a stale build is rebuilt first.
 import { ensureFreshBundles } from './fresh-bundles.mjs';
+import { noteNodeVersion } from './node-version.mjs';
 
+noteNodeVersion();
 ensureFreshBundles();
 // Source maps stay off unless asked for (NODE_OPTIONS=--enable-source-maps): Node reads and parses every
 // bundle's map as it loads it (0.1-0.25 s of each start on this machine), and only an internal error's stack

@@ -66,6 +66,27 @@ export async function uploadFolder(s3: S3Client, bucket: string, dir: string): P
   return prefix;
 }
 
+/** The file or folder `local` was given does not exist: said before any server starts. */
+export class LocalSourceNotFoundError extends Error {
+  override readonly name = 'LocalSourceNotFoundError';
+  constructor(path: string) {
+    super(
+      `no file or folder at ${path}: give the path of the file to import (CSV/TSV, JSON Lines, DynamoDB JSON, ` +
+        'plain, .gz or .zst), a folder of such files, or a DynamoDB export folder',
+    );
+  }
+}
+
+/** Throws LocalSourceNotFoundError unless `path` names a file or folder. */
+export async function checkLocalSource(path: string): Promise<void> {
+  try {
+    await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new LocalSourceNotFoundError(path);
+    throw error;
+  }
+}
+
 /**
  * What `local` imports, uploaded to the local S3: a file as one key (a `.gz` or `.zst` one too), a folder as a
  * prefix (a DynamoDB export's folder is one), and an export's manifest-summary.json as its folder, named by the

@@ -20,7 +20,10 @@ export interface Output {
 /** What the summary line and the --json object say besides the execution output. */
 export interface SummaryContext {
   readonly json: boolean;
+  /** The import's time: `local` counts from the moment its servers are ready (upload and workflow). */
   readonly durationMs: number;
+  /** How long `local`'s servers took to get ready (a first run builds MinIO); cloud commands have none. */
+  readonly servicesReadyMs?: number;
   /** Where the rejected rows were copied, when some were. */
   readonly rejectsDir: string | null;
   /** The deployed execution (cloud commands only; `local` prints no such field). */
@@ -34,19 +37,23 @@ export function exitCodeOf(summary: ImportSummary): number {
 
 /** Prints the finished import: one line, or with --json one JSON object as the last stdout line. */
 export function printSummary(summary: ImportSummary, context: SummaryContext, output: Output): void {
-  const { durationMs, rejectsDir, executionArn } = context;
+  const { durationMs, servicesReadyMs, rejectsDir, executionArn } = context;
   if (context.json) {
     const { status, rows, written, rejected, chunks, rejectsKey, table } = summary;
-    const arn = executionArn ? { executionArn } : {};
+    const extra = {
+      ...(executionArn ? { executionArn } : {}),
+      ...(servicesReadyMs === undefined ? {} : { servicesReadyMs }),
+    };
     output.out(
-      JSON.stringify({ status, rows, written, rejected, chunks, durationMs, rejectsKey, rejectsDir, table, ...arn }),
+      JSON.stringify({ status, rows, written, rejected, chunks, durationMs, rejectsKey, rejectsDir, table, ...extra }),
     );
     return;
   }
   const rate = summary.written / Math.max(durationMs / 1000, 0.001);
+  const servers = servicesReadyMs === undefined ? '' : `; local servers ready in ${seconds(servicesReadyMs)}`;
   output.out(
     `${summary.status}: ${summary.rows} rows, ${summary.written} written, ${summary.rejected} rejected, ` +
-      `${summary.chunks} chunks into ${summary.table} in ${(durationMs / 1000).toFixed(1)} s (${Math.round(rate)} items/s)`,
+      `${summary.chunks} chunks into ${summary.table} in ${seconds(durationMs)} (${Math.round(rate)} items/s)${servers}`,
   );
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
 }
@@ -72,3 +79,5 @@ export function printFailure(
   }
   return EXIT_FAILED;
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

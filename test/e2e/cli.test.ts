@@ -27,6 +27,8 @@ describe('s3-ddb-import local', () => {
       rejectsKey: null,
     });
     expect(summary.durationMs).toBeGreaterThan(0);
+    // The servers' start is timed apart from the import (external servers here: ready at once).
+    expect(summary.servicesReadyMs).toBeGreaterThanOrEqual(0);
     const items = await scanAll(table);
     expect(items).toHaveLength(1200);
     expect(items.find((i) => i.ngram.S === 'café' && i.year.N === '1990')?.match_count.N).toMatch(/^\d+$/);
@@ -79,5 +81,18 @@ describe('s3-ddb-import local', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('--types: expected col=S|N|BOOL|JSON, got "year=INT"');
     expect(run.stderr).toContain('usage: s3-ddb-import local <file>');
+  });
+
+  it('fails when the file does not exist: names the path and what to give, before any server starts', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-'));
+    // No servers to reach: a run that tried to start or use them would fail otherwise, or take longer.
+    const env = { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9', AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9' };
+    const run = await runCli(['local', 'nofile.csv', '--table', 't', '--json'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'import failed: LocalSourceNotFoundError: no file or folder at nofile.csv: give the path',
+    );
+    expect(run.stderr).not.toContain('ENOENT');
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'LocalSourceNotFoundError' });
   });
 });
