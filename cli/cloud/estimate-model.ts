@@ -2,12 +2,12 @@ import { MAX_CHUNKS } from '../../lambdas/preflight/preflight.js';
 import type { TableCapacity } from './table-capacity.js';
 
 /**
- * The README's cloud model ("The cloud picture, on paper"): ~2 ms of Lambda CPU per 25-item BatchWriteItem
+ * The cloud model of docs/limits.md ("The cloud picture, on paper"): ~2 ms of Lambda CPU per 25-item BatchWriteItem
  * request (measured: the SDK's per-request cost), so one import Lambda at 1,769 MB (one vCPU) writes at most
  * ~12,000 items/s (25 / 2 ms = 12,500, rounded down for the parsing around it).
  */
 export const ITEMS_PER_SECOND_PER_LANE = 12_000;
-/** Preflight's scan: 100 MB/s, under the README's measured 119 (quote-dense CSV) to 189 MB/s (TSV) over MinIO. */
+/** Preflight's scan: 100 MB/s, under the measured 119 (quote-dense CSV) to 189 MB/s (TSV) over MinIO (docs/performance.md). */
 export const SCAN_BYTES_PER_SECOND = 100e6;
 /** The stack's function memory (lib/private/pipeline-functions.ts defaults): import 1,769 MB, preflight 1,024 MB. */
 export const IMPORT_MEMORY_MB = 1769;
@@ -17,7 +17,7 @@ export const PREFLIGHT_MEMORY_MB = 1024;
  * us-east-1 list prices, read 2025-06 (check yours; they change): DynamoDB on-demand $0.625 per million write
  * request units and provisioned $0.00065 per WCU-hour (https://aws.amazon.com/dynamodb/pricing/on-demand/,
  * https://aws.amazon.com/dynamodb/pricing/provisioned/); Lambda on Arm $0.0000133334 per GB-second, first
- * tier (https://aws.amazon.com/lambda/pricing/). The README's cost table uses the same figures.
+ * tier (https://aws.amazon.com/lambda/pricing/). docs/limits.md's cost lines use the same figures.
  */
 export const PRICES = {
   onDemandWritePerMillion: 0.625,

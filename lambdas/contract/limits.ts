@@ -66,7 +66,7 @@ export const MAX_SOURCES_STATE_BYTES = 40 * 1024;
 export const HISTORY_EVENT_LIMIT = 25_000;
 /** S3's largest object, 5 TiB (https://docs.aws.amazon.com/AmazonS3/latest/userguide/upload-objects.html). */
 export const PROMISED_MAX_OBJECT_BYTES = 5 * 1024 ** 4;
-/** Preflight's slowest scan: 50 MB/s, under half of the ~119 MB/s measured on quote-dense CSV (README). */
+/** Preflight's slowest scan: 50 MB/s, under half of the ~119 MB/s measured on quote-dense CSV (docs/performance.md). */
 export const PROMISED_MIN_SCAN_BYTES_PER_SECOND = 50e6;
 /** How long an import may wait behind earlier imports into its table: 3 days. */
 export const PROMISED_MAX_QUEUED_HOURS = 72;

@@ -21,7 +21,7 @@ export const EXPECTED_COMPRESSION_RATIO = 4;
  * one chunk (compressed size x 4 > chunk size, e.g. over 16 MiB of .gz at the default 64 MiB chunks) is staged,
  * so no lane is left with more than about one chunk's work while the others idle; smaller ones are imported
  * whole, one lane each, decompressed by the import (no extra S3 round trip). Staging costs one decompression in
- * preflight plus a PUT and a GET of the plain bytes, far less than writing them to DynamoDB (see the README's
+ * preflight plus a PUT and a GET of the plain bytes, far less than writing them to DynamoDB (see docs/performance.md's
  * staging figures).
  */
 export function isStaged(compression: Compression, size: number, chunkBytes: number): boolean {

@@ -6,7 +6,7 @@ export const QUEUE_FIRST_WAIT_SECONDS = 5;
 /**
  * At most 15 minutes between asks (an import worth queueing behind runs for hours). One ask costs the parent
  * execution 9 history events (Task 5, Choice 2, Wait 2), 39 if preflight used every retry (10 x 3 more), so
- * the 72 hours of waiting the README promises cost at most (72 x 4 + 8) x 39 = 11,544 of its 25,000 events.
+ * the 72 hours of waiting the README promises (arithmetic in docs/limits.md) cost at most (72 x 4 + 8) x 39 = 11,544 of its 25,000 events.
  */
 export const QUEUE_MAX_WAIT_SECONDS = 900;
 

@@ -121,7 +121,7 @@ async function scanObject(
 /**
  * Resuming a staged object decompresses it again up to the checkpoint. When the deadline came while doing so
  * and that took a minute or more, the next invocation would skip as long again and get no further: fail by
- * name instead of timing out on every retry. At the measured decompression rates (README, "Sources") a
+ * name instead of timing out on every retry. At the measured decompression rates (docs/performance.md, "sources and staging") a
  * 15-minute preflight meets this only past some 100 GB of decompressed data.
  */
 export const SLOW_SKIP_MS = 60_000;

@@ -19,7 +19,7 @@ const base: EstimateInputs = {
   maxWriteRate: 0,
 };
 
-describe("the estimate model (the README's cloud picture)", () => {
+describe('the estimate model (the cloud picture of docs/limits.md)', () => {
   it.each<[string, Partial<EstimateInputs>, Partial<ReturnType<typeof estimateImport>>]>([
     // 1 GB of 100-byte rows: 10M rows; 1e9 / 64 MiB = 14.9: 15 chunks, 15 lanes = 180,000 items/s; the table's 4,000 binds: 2,500 s
     ['a cold on-demand table', {}, { rows: 10_000_000, chunks: 15, lanes: 15, binding: 'table', importSeconds: 2500 }],
