@@ -1,4 +1,4 @@
-import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItem$, DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { TypeRegistry } from '@smithy/core/schema';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -12,8 +12,12 @@ export interface DynamoDbReplyError extends Error {
   readonly $retryable?: { readonly throttling?: boolean };
 }
 
-/** The namespace of DynamoDB's model, under which the SDK registers the error class of each modelled error. */
-const DYNAMODB_NAMESPACE = 'com.amazonaws.dynamodb';
+/**
+ * The namespace of DynamoDB's model (com.amazonaws.dynamodb), under which the SDK registers each modelled
+ * error's class, taken from BatchWriteItem's own schema: a module that uses it loads the schemas module, whose
+ * registrations would otherwise be left out of a bundle that does not send through the client.
+ */
+const DYNAMODB_NAMESPACE = BatchWriteItem$[1];
 
 /**
  * The error for a non-200 reply: an HTTP status, an exception name and a message
