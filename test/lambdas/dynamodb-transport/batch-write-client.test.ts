@@ -229,7 +229,9 @@ describe('BatchWriteClient: endpoint and credential resolution', () => {
     }
   });
 
-  it('asks the credentials provider again after it failed once', async () => {
+  // The endpoint rules ask the credentials for an account ID (account-based endpoints), so a credentials
+  // provider failing at the first request failed the resolution that used to be kept.
+  it('asks the credentials provider again after it failed once, in the resolution too', async () => {
     const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
     let credentialCalls = 0;
     const client = new DynamoDBClient({
