@@ -24,7 +24,8 @@ export class LambdaTimeoutError extends Error {
 /**
  * Calls a handler as Lambda does: with a fresh context, and failing with Lambda.Unknown if it has not
  * returned by its timeout (Lambda would freeze it; here its late result is ignored). Checkpointing
- * handlers return well before; the workflow's Retry on Lambda.Unknown covers the rest.
+ * handlers return well before; the workflow's Retry on Lambda.Unknown covers the rest. The timeout runs on
+ * the real clock even when `context` is a scripted one (lambda-clock.ts).
  */
 export async function invokeWithTimeout<T>(
   timeoutMs: number,

@@ -1,5 +1,6 @@
 import type { Wiring } from '../../lambdas/wiring/wiring.js';
-import type { Chunk, ScanState } from '../../lambdas/contract/workflow-payloads.js';
+import type { Checkpoint, Chunk, ScanState } from '../../lambdas/contract/workflow-payloads.js';
+import type { ScriptedClock } from './lambda-clock.js';
 
 /** What the runner tells its caller while the workflow runs. */
 export type RunnerEvent =
@@ -13,14 +14,38 @@ export type RunnerEvent =
       queue: ScanState['queue'];
       lanes: ScanState['lanes'];
     }
-  | { type: 'chunk-start'; chunkIndex: number }
-  | { type: 'chunk-progress'; chunkIndex: number; done: boolean; rows: number; written: number; rejected: number };
+  | {
+      type: 'chunk-start';
+      chunkIndex: number;
+      /**
+       * Where this invocation starts: the chunk's start, or the checkpoint the last one returned. Always set by
+       * the runner (optional only so that hand-made events may leave it out).
+       */
+      from?: Checkpoint;
+    }
+  | {
+      type: 'chunk-progress';
+      chunkIndex: number;
+      done: boolean;
+      rows: number;
+      written: number;
+      rejected: number;
+      /** The checkpoint this invocation returned, null when the chunk is done. Always set by the runner. */
+      next?: Checkpoint | null;
+    };
 
 export interface LocalRunOptions {
   /** The Lambda timeout the handlers see through getRemainingTimeInMillis(). @default 900_000 */
   readonly timeoutMs?: number;
   /** A different timeout for one task (tests loop preflight with a tiny one). @default - timeoutMs */
   readonly taskTimeoutsMs?: { readonly Preflight?: number; readonly ImportChunk?: number };
+  /**
+   * Scripted clocks (lambda-clock.ts), for tests and local runs that must stop at checkpoints on a count, not on
+   * the machine's speed: each invocation of a task given one sees a day left until its script says it is out of
+   * time, then none. The task's timeout still fails an invocation that has not returned in time, on the real clock.
+   * @default - the real clock: the remaining time runs down from the task's timeout
+   */
+  readonly clocks?: { readonly Preflight?: ScriptedClock; readonly ImportChunk?: ScriptedClock };
   /** The Map's MaxConcurrency substitution. @default 40 */
   readonly maxConcurrency?: number;
   /** @default a random UUID, as Step Functions names executions */

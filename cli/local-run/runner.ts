@@ -16,7 +16,7 @@ import type { LocalRunOptions, StateEvent } from './run-options.js';
 import { localTaskHandlers } from './task-handlers.js';
 
 export { invokeWithTimeout, LambdaTimeoutError } from './invoke-with-timeout.js';
-export { lambdaContext } from './lambda-clock.js';
+export { lambdaContext, outOfTimeAfter, type ScriptedClock } from './lambda-clock.js';
 export type { LocalRunOptions, RunnerEvent, StateEvent } from './run-options.js';
 
 export const ASL_PATH = join(packageRoot(), ASL_DEFINITION_FILE);

@@ -11,13 +11,15 @@ import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import type { TaskStateName } from '../../lib/workflow-tasks.js';
 import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
+import { invocationContext } from './lambda-clock.js';
 import { localControlPlane } from './local-control-plane.js';
 import type { LocalRunOptions, RunnerEvent } from './run-options.js';
 import { runningTask } from './running-task.js';
 
-/** How each task's invocations are run: its timeout, and where events go. */
+/** How each task's invocations are run: its timeout, its clock (lambda-clock.ts), and where events go. */
 interface InvocationSettings {
   readonly timeoutsMs: Record<TaskStateName, number>;
+  readonly clocks: NonNullable<LocalRunOptions['clocks']>;
   readonly emit: (event: RunnerEvent) => void;
 }
 
@@ -44,18 +46,21 @@ function invocationSettings(options: LocalRunOptions): InvocationSettings {
       ImportChunk: options.taskTimeoutsMs?.ImportChunk ?? timeoutMs,
       Summarize: timeoutMs,
     },
+    clocks: options.clocks ?? {},
     emit: options.onEvent ?? (() => undefined),
   };
 }
 
-/** Runs one invocation of `task` as its handler, with a fresh context. */
+/** Runs one invocation of `task` as its handler, with a fresh context on the task's clock. */
 function invoke<T>(
   task: 'Preflight' | 'ImportChunk',
   settings: InvocationSettings,
   handler: (context: LambdaContextLike) => Promise<T>,
 ): Promise<T> {
   const timeoutMs = settings.timeoutsMs[task];
-  return runningTask.run(task, () => invokeWithTimeout(timeoutMs, handler));
+  return runningTask.run(task, () =>
+    invokeWithTimeout(timeoutMs, handler, invocationContext(timeoutMs, settings.clocks[task])),
+  );
 }
 
 function preflightTask(handler: ReturnType<HandlerFactories['Preflight']>, settings: InvocationSettings) {
@@ -77,8 +82,9 @@ function preflightTask(handler: ReturnType<HandlerFactories['Preflight']>, setti
 
 function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, settings: InvocationSettings) {
   return async (input: ImportChunkEvent): Promise<ChunkProgress> => {
-    const { chunkIndex } = input;
-    settings.emit({ type: 'chunk-start', chunkIndex });
+    const { chunkIndex, chunk, progress: previous } = input;
+    const from = previous?.next ?? { offset: chunk.start, line: chunk.line };
+    settings.emit({ type: 'chunk-start', chunkIndex, from });
     const progress = await invoke('ImportChunk', settings, (context) => handler(input, context));
     settings.emit({ type: 'chunk-progress', chunkIndex, done: progress.next === null, ...progress });
     return progress;
