@@ -1,14 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../lambdas/contract/workflow-payloads.js';
-import type { RunnerEvent, StateEvent } from '../../../cli/local-run/runner.js';
+import { outOfTimeAfter, type RunnerEvent, type StateEvent } from '../../../cli/local-run/runner.js';
+import { chunkInvocations, expectChunksResumed, lineLayout } from '../chunk-invocations.js';
 import { chunkAt, expectTableMatches, gate, ngramImport, putKey, runWithEvents } from './fixture.js';
 import { faultBatchWrites, removeFaults } from './inject.js';
 
 /**
- * ImportChunk's timeout: the write path's 33.55 s stop margin is clipped to half of it, so an invocation
- * stops at a checkpoint ~0.75 s in; one that never returns is failed by the runner as Lambda.Unknown at 6.5 s.
+ * Where each ImportChunk invocation stops, on a scripted clock (cli/local-run/lambda-clock.ts): at its check after
+ * 42 clock reads (two set its margin and timer, then one every 25 records), ~1,000 rows in, on any machine.
  */
-const IMPORT_TIMEOUT_MS = 1500;
+const IMPORT_READS = 42;
+/**
+ * ImportChunk's timeout, on the real clock: an invocation that never returns is failed by the runner as
+ * Lambda.Unknown at 5 + 5 s of grace. The others write ~1,000 rows and return (~0.2 s at DynamoDB Local's
+ * 5-10k items/s), so this is some 50 times what they need: only the hung one reaches it, however loaded the
+ * machine.
+ */
+const IMPORT_TIMEOUT_MS = 5000;
 
 describe('a Lambda timeout in the middle of a chunk', () => {
   const release = gate();
@@ -18,9 +26,9 @@ describe('a Lambda timeout in the middle of a chunk', () => {
   });
 
   it('re-runs the chunk from its last checkpoint: the table matches the file, rows counted once', async () => {
-    // 30,000 rows (~1 MB) in 0.35 MiB chunks: 3 chunks of ~11k rows, 2 at once; each takes a few
-    // 1.5 s invocations at DynamoDB Local's rate, so every chunk passes through checkpoints.
-    const { table, request, rows, offsetOf } = await ngramImport(30_000, 0.35);
+    // 30,000 rows (~1 MB) in 0.35 MiB chunks: 3 chunks of ~11k rows, 2 at once; each takes ~11 invocations
+    // of ~1,000 rows, so every chunk passes through checkpoints.
+    const { table, request, rows, text, offsetOf } = await ngramImport(30_000, 0.35);
     let chunks: Chunk[] = [];
     const looped = new Set<number>();
     const onEvent = (e: RunnerEvent) => {
@@ -48,6 +56,7 @@ describe('a Lambda timeout in the middle of a chunk', () => {
     const onStateEvent = (e: StateEvent) => void (e.type === 'StateRetried' && retried.push(e));
     const { summary, events } = await runWithEvents(request, {
       taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS },
+      clocks: { ImportChunk: outOfTimeAfter(IMPORT_READS) },
       maxConcurrency: 2,
       onEvent,
       onStateEvent,
@@ -61,7 +70,14 @@ describe('a Lambda timeout in the middle of a chunk', () => {
     expect(chunks).toHaveLength(3);
     // The retry wrote the hung request's rows again, and the hung chunk finished after it.
     expect(hung!.keys.filter((key) => !sentAfterHang.has(key))).toEqual([]);
-    expect(events.some((e) => e.type === 'chunk-progress' && e.chunkIndex === hung!.chunk && e.done)).toBe(true);
+    // Every chunk resumed at record starts, and the hung chunk's retry started where the hung invocation had (its
+    // last checkpoint, not the chunk's start): the invocation that timed out is the one that never reported back.
+    expectChunksResumed(events, chunks, lineLayout(text, { header: true }));
+    const hungChunk = chunkInvocations(events).get(hung!.chunk)!;
+    const timedOut = hungChunk.findIndex((invocation) => invocation.next === undefined);
+    expect(timedOut).toBeGreaterThan(0);
+    expect(hungChunk[timedOut + 1].from).toEqual(hungChunk[timedOut].from);
+    expect(hungChunk.filter((invocation) => invocation.next === undefined)).toHaveLength(1);
     expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: rows.length, written: rows.length, rejected: 0 });
     await expectTableMatches(table, rows);
   }, 240_000);

@@ -3,8 +3,9 @@ import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
 import { readLambdaConfig } from '../../../lambdas/environment/config.js';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import { importStopMarginMs } from '../../../lambdas/write/stop-margin.js';
-import type { RunnerEvent } from '../../../cli/local-run/runner.js';
+import { outOfTimeAfter, type RunnerEvent } from '../../../cli/local-run/runner.js';
 import { runningTask } from '../../../cli/local-run/running-task.js';
+import { expectChunksResumed, lineLayout } from '../chunk-invocations.js';
 import { expectTableMatches, ngramImport, putKey, runWithEvents, throttleError } from './fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaultsFrom } from './inject.js';
 
@@ -19,8 +20,19 @@ runningTask.track();
  */
 const RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 320 };
 const REQUEST_TIMEOUT_MS = 3000;
-/** 5,740 ms is under half of 12 s, so the margin is the derived one, not clipped: ~6.3 s of work per invocation. */
+/**
+ * The invocation's timeout, which the runner enforces on the real clock (failing a late invocation as
+ * Lambda.Unknown at 12 + 5 s of grace). The margin is the derived 5,740 ms, unclipped, as it would be in 12 s
+ * (under half of it): on the scripted clock below the import sees a day left.
+ */
 const IMPORT_TIMEOUT_MS = 12_000;
+/**
+ * Where each invocation's deadline comes, on a scripted clock (cli/local-run/lambda-clock.ts): at its check after
+ * 26 clock reads (two set its margin and timer, then one every 25 records), ~600 rows in, the same on any
+ * machine. At the ~230 items/s this throttling allows, that is ~2.6 s of work and at most 0.3 s of backoff per
+ * batch to drain: far inside the 17 s after which the runner would fail the invocation.
+ */
+const IMPORT_READS = 26;
 /** Every batch is refused this many times in a row before it goes through: 4 of its 8 attempts. */
 const THROTTLES_PER_BATCH = 4;
 
@@ -35,14 +47,14 @@ afterAll(() => {
 });
 
 describe('a chunk under sustained throttling with a short Lambda timeout', () => {
-  it('stops at checkpoints before its deadline instead of being killed, and the table matches the file', async () => {
+  it('stops at checkpoints when its deadline comes mid-throttle instead of being killed, and the table matches the file', async () => {
     expect(
       importStopMarginMs({ retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS, maxInFlight: 16, writeRate: 0 }),
     ).toBe(5740);
     // 3,000 rows (~100 KB): one chunk. Each batch spends up to 20 + 40 + 80 + 160 = 300 ms asleep and the writer
-    // runs at a few requests in flight (4 of 5 replies pushed back: measured ~230 items/s, ~1,400 rows per
-    // invocation), so the chunk needs two or three invocations.
-    const { bucket, table, request, rows } = await ngramImport(3000, 1);
+    // runs at a few requests in flight (4 of 5 replies pushed back: measured ~230 items/s); the deadline comes
+    // every ~600 rows, always mid-throttle, so the chunk takes about five invocations.
+    const { bucket, table, request, rows, text } = await ngramImport(3000, 1);
     const refusals = new Map<string, number>(); // by the first key of a batch (a throttled retry resends it whole)
     faultBatchWrites(
       table,
@@ -70,16 +82,20 @@ describe('a chunk under sustained throttling with a short Lambda timeout', () =>
     const returned: RunnerEvent[] = [];
     const onEvent = (e: RunnerEvent) => void (e.type === 'chunk-progress' && returned.push(e));
 
-    const { summary } = await runWithEvents(request, {
+    const { summary, events } = await runWithEvents(request, {
       wiring,
       taskTimeoutsMs: { ImportChunk: IMPORT_TIMEOUT_MS },
+      clocks: { ImportChunk: outOfTimeAfter(IMPORT_READS) },
       onEvent,
     });
 
     // Every invocation returned (a timed-out one would be retried by the workflow without a progress event)...
     expect(returned.length).toBe(invocations);
-    // ...and at least one of them stopped at a checkpoint mid-chunk (ImportChunk returned `next`).
-    expect(returned.filter((e) => e.type === 'chunk-progress' && !e.done).length).toBeGreaterThanOrEqual(1);
+    // ...the chunk took several, each stopping mid-throttle at a record start and the next resuming there.
+    const chunks = events.filter((e) => e.type === 'preflight').at(-1)!.chunkList;
+    const [chunkInvocations] = expectChunksResumed(events, chunks, lineLayout(text, { header: true }));
+    expect(chunkInvocations).toBe(invocations);
+    expect(invocations).toBeGreaterThanOrEqual(2);
     // The throttling was sustained: every batch was refused 4 times before it was written.
     expect([...refusals.values()].every((n) => n === THROTTLES_PER_BATCH)).toBe(true);
     expect(refusals.size).toBeGreaterThanOrEqual(rows.length / 25);

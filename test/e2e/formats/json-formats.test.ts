@@ -4,6 +4,8 @@ import { generateDynamoJson, generateJsonLines, type JsonFixture } from '../../f
 import { createBucket, createTable, listKeys, putText, runImport, s3, scanAll } from '../harness.js';
 import { expectRejects, parseRejectsFiles } from '../hostile/rejects-file.js';
 import { comparable } from './normalize-item.js';
+import { outOfTimeAfter } from '../../../cli/local-run/runner.js';
+import { expectChunksResumed, lineLayout } from '../chunk-invocations.js';
 
 async function getBytes(bucket: string, key: string): Promise<Buffer> {
   const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -11,9 +13,12 @@ async function getBytes(bucket: string, key: string): Promise<Buffer> {
 }
 
 /**
- * Runs a generated file through the whole local workflow in 16 KiB chunks with short task timeouts (so
- * chunks are cut in many places and imports loop through checkpoints), then compares the table with the
- * items the file holds, item by item, and the rejects files with the lines that had to be rejected.
+ * Runs a generated file through the whole local workflow in 16 KiB chunks with scripted clocks
+ * (cli/local-run/lambda-clock.ts): Preflight is out of time at every check, so chunks are cut over many
+ * invocations; each ImportChunk invocation stops at its first deadline check (its first two clock reads set its
+ * margin and timer; checks come every 25 records and after each block), so every 16 KiB chunk (40 to 75 lines
+ * of 220 to 400 bytes) loops through checkpoints on any machine. Then compares the table with the items the
+ * file holds, item by item, and the rejects files with the lines that had to be rejected.
  */
 async function importFixture(
   fixture: JsonFixture,
@@ -27,7 +32,7 @@ async function importFixture(
   const table = await createTable(hash, range);
   const run = await runImport(
     { bucket, key, table, chunkMiB: 16 / 1024, ...(format ? { format } : {}) },
-    { taskTimeoutsMs: { Preflight: 100, ImportChunk: 1000 }, maxConcurrency: 8 },
+    { clocks: { Preflight: outOfTimeAfter(1), ImportChunk: outOfTimeAfter(2) }, maxConcurrency: 8 },
   );
   expect(run.summary).toMatchObject({
     status: 'SUCCEEDED_WITH_REJECTS',
@@ -36,6 +41,10 @@ async function importFixture(
     rejected: fixture.rejects.length,
   });
   expect(run.chunks.length).toBeGreaterThan(10);
+  expect(run.preflightCalls.length).toBeGreaterThan(1);
+  // Each invocation resumed at the line (a record start) where the one before stopped, rows counted once.
+  const invocations = expectChunksResumed(run.events, run.chunks, lineLayout(fixture.text, { header: false }));
+  expect(Math.min(...invocations.slice(0, -1))).toBeGreaterThanOrEqual(2); // the last chunk may be short
   const keyNames = [hash[0], range[0]];
   expect(comparable(await scanAll(table), keyNames)).toEqual(comparable(fixture.items, keyNames));
   const rejectKeys = (await listKeys(bucket, run.summary.rejectsKey!)).filter((k) => k.endsWith('.csv'));

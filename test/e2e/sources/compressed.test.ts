@@ -1,6 +1,8 @@
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { outOfTimeAfter } from '../../../cli/local-run/runner.js';
+import { expectChunksResumed, lineLayout } from '../chunk-invocations.js';
 import { runWithEvents, expectTableMatches } from '../faults/fixture.js';
 import { removeFaults } from '../faults/inject.js';
 import { createBucket, createTable, getText, listKeys, putText, scanAll } from '../harness.js';
@@ -25,10 +27,12 @@ describe('compressed objects imported whole, one lane each', () => {
     await putText(bucket, 'gz/1gram-g.tsv.gz', gz);
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
 
-    // 5 s invocations stop ~2.5 s in: 20,000 rows through one lane take several, each resuming mid-stream.
+    // Each ImportChunk invocation stops at the deadline check after its 200th clock read (two reads set its margin
+    // and timer, then one every 25 records): ~5,000 of the 20,000 rows, so the one lane takes about 4 invocations
+    // on any machine, each decompressing again from the start and skipping to its checkpoint.
     const { summary, events } = await runWithEvents(
       { bucket, key: 'gz/1gram-g.tsv.gz', table, types: NGRAM_TYPES },
-      { taskTimeoutsMs: { ImportChunk: 5000 } },
+      { clocks: { ImportChunk: outOfTimeAfter(200) } },
     );
 
     expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 20_000, written: 20_000, rejected: 0, chunks: 1 });
@@ -37,7 +41,10 @@ describe('compressed objects imported whole, one lane each', () => {
     const [chunk] = events.filter((e) => e.type === 'preflight').at(-1)!.chunkList;
     const header = file.text.indexOf('\n') + 1;
     expect(chunk).toEqual({ object: 0, start: header, end: header + gz.length, line: 2 });
-    expect(events.some((e) => e.type === 'chunk-progress' && !e.done)).toBe(true);
+    // Imported over several invocations, each resuming at the record (decompressed offset and line) where the
+    // one before stopped, with the rows before it counted once.
+    const [invocations] = expectChunksResumed(events, [chunk], lineLayout(file.text, { header: true }));
+    expect(invocations).toBeGreaterThanOrEqual(2);
   });
 
   it('fails on a truncated .gz with CorruptSourceError naming the object and where; the rows before it landed', async () => {

@@ -1,6 +1,6 @@
 import { HeadObjectCommand, type GetObjectCommandInput } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunnerEvent } from '../../../cli/local-run/runner.js';
+import { outOfTimeAfter, type RunnerEvent } from '../../../cli/local-run/runner.js';
 import { runWithEvents, expectTableMatches } from '../faults/fixture.js';
 import { faultGetObjects, removeFaults } from '../faults/inject.js';
 import { createBucket, createTable, getText, listKeys, putText, s3, scanAll } from '../harness.js';
@@ -109,7 +109,9 @@ describe('a prefix of many objects', () => {
 
     const { summary, events } = await runWithEvents(
       { bucket, prefix: 'mix/', table, types: NGRAM_TYPES, chunkMiB: 0.1 },
-      { maxConcurrency: 4, taskTimeoutsMs: { Preflight: 100 } },
+      // Preflight is out of time from its first check on (cli/local-run/lambda-clock.ts): it returns a checkpoint
+      // after each buffer that cuts a chunk and between objects, on any machine.
+      { maxConcurrency: 4, clocks: { Preflight: outOfTimeAfter(1) } },
     );
 
     expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 20_050, written: 20_050, objects: 2 });

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { outOfTimeAfter } from '../../../cli/local-run/runner.js';
 import { runWithEvents, expectTableMatches } from '../faults/fixture.js';
 import { createBucket, createTable, listKeys, putText } from '../harness.js';
 import { NGRAM_TYPES, letterFile } from './letters.js';
@@ -13,11 +14,12 @@ describe('one big compressed object, staged through the bucket', () => {
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
     const chunkMiB = 0.125; // 128 KiB: the .gz is expected to hold 4 x its size, far over one chunk, so it is staged
 
-    // Preflight's 100 ms invocations stop after every piece: staging runs over many checkpoint loops, each
-    // decompressing again from the start and skipping to where the last one stopped.
+    // Preflight is out of time from its first check on (cli/local-run/lambda-clock.ts), so each invocation stages
+    // one piece, on any machine: staging runs over many checkpoint loops, each decompressing again from the start
+    // and skipping to where the last one stopped.
     const { summary, events } = await runWithEvents(
       { bucket, key: 'big/1gram-s.tsv.gz', table, types: NGRAM_TYPES, chunkMiB },
-      { maxConcurrency: 4, taskTimeoutsMs: { Preflight: 100 }, executionName: 'staged-1' },
+      { maxConcurrency: 4, clocks: { Preflight: outOfTimeAfter(1) }, executionName: 'staged-1' },
     );
 
     expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 60_000, written: 60_000, rejected: 0 });
