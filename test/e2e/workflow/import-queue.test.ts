@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/environment/config.js';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
-import { expectTableMatches, runWithEvents } from '../faults/fixture.js';
+import { expectTableMatches, gate, runWithEvents } from '../faults/fixture.js';
+import { faultBatchWrites, removeFaultsFrom } from '../faults/inject.js';
 import { createBucket, createTable, putText } from '../harness.js';
 
 /** Preflight waits 1 s, then 2 s, ... between asks here, instead of 5 s, 10 s, ... */
@@ -19,12 +20,19 @@ function taggedNgrams(count: number, tag: string) {
   return { rows, text: `ngram\tyear\tmatch_count\tvolume_count\n${lines.join('')}` };
 }
 
-/** What one run did, in the order the runner reported it, with when. */
-function recorder(name: string, log: { run: string; event: RunnerEvent; at: number }[]) {
-  return (event: RunnerEvent) => log.push({ run: name, event, at: Date.now() });
+/** What the runs did, in the order the runner reported it (one process: the log's order is the order of events). */
+type RunLog = { run: string; event: RunnerEvent }[];
+
+function recorder(name: string, log: RunLog, then?: (event: RunnerEvent) => void) {
+  return (event: RunnerEvent) => {
+    log.push({ run: name, event });
+    then?.(event);
+  };
 }
 
 describe('two imports into one table at once', () => {
+  afterEach(() => removeFaultsFrom(wiring));
+
   it('run one after the other: the later waits in the Wait loop until the earlier has finished', async () => {
     const bucket = await createBucket();
     const table = await createTable(['ngram', 'S'], ['year', 'N']);
@@ -32,17 +40,37 @@ describe('two imports into one table at once', () => {
     const second = taggedNgrams(6000, 'second-');
     await putText(bucket, 'first.tsv', first.text);
     await putText(bucket, 'second.tsv', second.text);
-    const log: { run: string; event: RunnerEvent; at: number }[] = [];
+    const log: RunLog = [];
 
+    // Event-driven, no sleeps: the second starts once the first's preflight has returned (the first is registered
+    // by then, with the earlier start time, however long loading the bundles took), and the first's writes are
+    // held until the second has been told to wait (or has ended), so the first cannot finish before the second asks.
+    const firstScanned = gate();
+    const secondQueued = gate();
+    const holdUntilSecondQueued = async <I, O>(input: I, send: (input: I) => Promise<O>) => {
+      await secondQueued.opened;
+      return send(input);
+    };
+    faultBatchWrites(table, 'initialize', holdUntilSecondQueued, wiring);
     const firstRun = runWithEvents(
       { bucket, key: 'first.tsv', table, types: TYPES, chunkMiB: 0.05 },
-      { wiring, executionName: 'first', maxConcurrency: 2, onEvent: recorder('first', log) },
+      {
+        wiring,
+        executionName: 'first',
+        maxConcurrency: 2,
+        onEvent: recorder('first', log, (e) => e.type === 'preflight' && firstScanned.open()),
+      },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50)); // started strictly later
+    await Promise.race([firstScanned.opened, firstRun]);
     const secondRun = runWithEvents(
       { bucket, key: 'second.tsv', table, types: TYPES, chunkMiB: 0.05 },
-      { wiring, executionName: 'second', maxConcurrency: 2, onEvent: recorder('second', log) },
-    );
+      {
+        wiring,
+        executionName: 'second',
+        maxConcurrency: 2,
+        onEvent: recorder('second', log, (e) => e.type === 'preflight' && e.queue.waiting && secondQueued.open()),
+      },
+    ).finally(secondQueued.open);
     const [a, b] = await Promise.all([firstRun, secondRun]);
 
     expect(a.summary).toMatchObject({ status: 'SUCCEEDED', written: first.rows.length });
@@ -52,14 +80,10 @@ describe('two imports into one table at once', () => {
     expect(waits[0].event).toMatchObject({
       queue: { behind: expect.stringMatching(/:execution:s3-ddb-import-local:first$/) },
     });
-    // Not one chunk of the second import was written before the first import's last one.
-    const lastOfFirst = Math.max(
-      ...log.filter((e) => e.run === 'first' && e.event.type === 'chunk-progress').map((e) => e.at),
-    );
-    const firstOfSecond = Math.min(
-      ...log.filter((e) => e.run === 'second' && e.event.type === 'chunk-progress').map((e) => e.at),
-    );
-    expect(firstOfSecond).toBeGreaterThan(lastOfFirst);
+    // Not one chunk of the second import started before the first import's last one had finished.
+    const at = (run: string, type: RunnerEvent['type']) =>
+      log.flatMap((e, i) => (e.run === run && e.event.type === type ? [i] : []));
+    expect(Math.min(...at('second', 'chunk-start'))).toBeGreaterThan(Math.max(...at('first', 'chunk-progress')));
     await expectTableMatches(table, [...first.rows, ...second.rows]);
   }, 180_000);
 
@@ -71,7 +95,7 @@ describe('two imports into one table at once', () => {
     ];
     const rows = generateNgrams(2000);
     await putText(bucket, 'same.tsv', rows.text);
-    const log: { run: string; event: RunnerEvent; at: number }[] = [];
+    const log: RunLog = [];
     await Promise.all([
       runWithEvents({ bucket, key: 'same.tsv', table: tableA, types: TYPES }, { wiring, onEvent: recorder('a', log) }),
       runWithEvents({ bucket, key: 'same.tsv', table: tableB, types: TYPES }, { wiring, onEvent: recorder('b', log) }),
