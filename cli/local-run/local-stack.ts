@@ -11,6 +11,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { mapAtMost } from '../../lambdas/async/map-at-most.js';
 import { MANIFEST_SUMMARY } from '../../lambdas/source/dynamodb-export.js';
+import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/control-plane/ledger-items.js';
 import type { KeyType } from '../flags/cli-args.js';
 
 /** The bucket local mode uploads into; MinIO starts empty each run unless AWS_ENDPOINT_URL_S3 is set. */
@@ -127,4 +128,26 @@ export async function ensureTable(
   );
   await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
   return true;
+}
+
+/** The ledger of running imports in the local DynamoDB (the stack makes the same table in AWS). */
+export async function ensureLedgerTable(dynamodb: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await dynamodb.send(new DescribeTableCommand({ TableName: table }));
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    await dynamodb
+      .send(
+        new CreateTableCommand({
+          TableName: table,
+          BillingMode: 'PAY_PER_REQUEST',
+          KeySchema: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, KeyType: 'HASH' }],
+          AttributeDefinitions: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, AttributeType: 'S' }],
+        }),
+      )
+      .catch((e: Error) => {
+        if (e.name !== 'ResourceInUseException') throw e; // another local run made it first
+      });
+    await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
+  }
 }

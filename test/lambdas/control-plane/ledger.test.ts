@@ -1,0 +1,78 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ImportLedger, LEASE_MS, type Admit } from '../../../lambdas/control-plane/ledger.js';
+import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
+import { dynamodb, uniqueName } from '../../e2e/harness.js';
+
+const ask = (execution: string, over: Partial<Admit> = {}): Admit => ({
+  execution,
+  table: 't',
+  want: 4,
+  capped: false,
+  poolLanes: null,
+  tableLanes: 10,
+  maxWriteRate: 0,
+  ...over,
+});
+
+describe('the ledger of running imports, on DynamoDB Local', () => {
+  let now = 1_000_000;
+  let ledger: ImportLedger;
+  beforeEach(async () => {
+    const table = uniqueName('ledger');
+    await ensureLedgerTable(dynamodb, table);
+    ledger = new ImportLedger(dynamodb, table, () => now);
+  });
+
+  it('grants lanes, gives the same grant to the same import again, and takes them back on release', async () => {
+    expect((await ledger.admit(ask('a'))).granted).toBe(4);
+    expect((await ledger.admit(ask('a'))).granted).toBe(4);
+    expect((await ledger.admit(ask('b', { want: 10 }))).granted).toBe(6);
+    expect((await ledger.admit(ask('c'))).granted).toBe(0);
+    await ledger.release('a');
+    await ledger.release('a'); // a second release (a retried Summarize) changes nothing
+    expect((await ledger.admit(ask('c'))).granted).toBe(4);
+  });
+
+  it('never grants more than the table holds when 20 imports ask at once', async () => {
+    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => ledger.admit(ask(`x${i}`, { want: 3 }))));
+    const granted = decisions.reduce((sum, d) => sum + d.granted, 0);
+    // 10 lanes: three imports of 3 and one of 1, however the race went; every other one waits.
+    expect(granted).toBe(10);
+    expect(decisions.filter((d) => d.granted > 0).length).toBe(4);
+  });
+
+  it('hands the lanes of an import whose lease ran out to the next one that needs them', async () => {
+    expect((await ledger.admit(ask('gone', { want: 10 }))).granted).toBe(10);
+    expect((await ledger.admit(ask('next'))).granted).toBe(0);
+    now += LEASE_MS - 1; // the lease still holds
+    expect((await ledger.admit(ask('next'))).granted).toBe(0);
+    now += 2;
+    expect((await ledger.admit(ask('next'))).granted).toBe(4);
+    expect(await ledger.read('gone')).toBeNull();
+  });
+
+  it('keeps a live import: renewing its lease keeps its lanes past the first lease', async () => {
+    await ledger.admit(ask('alive', { want: 10 }));
+    now += LEASE_MS - 1000;
+    expect(await ledger.renew('alive')).toMatchObject({ lanes: 10, paused: false });
+    now += 2000;
+    expect((await ledger.admit(ask('next'))).granted).toBe(0);
+  });
+
+  it('changes a running import’s rate and pause, read back by its lanes; none for an unknown import', async () => {
+    await ledger.admit(ask('live', { maxWriteRate: 500 }));
+    expect(await ledger.renew('live')).toEqual({
+      execution: 'live',
+      table: 't',
+      lanes: 4,
+      maxWriteRate: 500,
+      paused: false,
+    });
+    expect(await ledger.setRate('live', 2000)).toMatchObject({ maxWriteRate: 2000 });
+    expect(await ledger.setPaused('live', true)).toMatchObject({ paused: true, maxWriteRate: 2000 });
+    expect(await ledger.renew('live')).toMatchObject({ paused: true, maxWriteRate: 2000 });
+    expect(await ledger.setRate('nobody', 1)).toBeNull();
+    await ledger.release('live');
+    expect(await ledger.renew('live')).toBeNull();
+  });
+});
