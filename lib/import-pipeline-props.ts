@@ -15,7 +15,9 @@ export interface ImportPipelineProps {
   readonly bucket: s3.IBucket;
   /**
    * The KMS key the bucket's objects are encrypted with (SSE-KMS): readers get `kms:Decrypt` and writers of
-   * rejects and reports `kms:GenerateDataKey` on exactly this key. Give the key's ARN (`kms.Key.fromKeyArn`),
+   * rejects and reports `kms:GenerateDataKey` on exactly this key, and every PUT of the functions (staged pieces,
+   * rejects, reports) asks for SSE-KMS with it (BUCKET_KMS_KEY_ARN), as a bucket policy that denies PutObject without
+   * `x-amz-server-side-encryption: aws:kms` requires. Give the key's ARN (`kms.Key.fromKeyArn`),
    * not an alias: an alias in a policy's Resource does not grant use of the key.
    * @default - the bucket's own `encryptionKey`, if any (SSE-S3 otherwise: no KMS grants)
    */

@@ -1,4 +1,5 @@
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -36,10 +37,16 @@ export class ImportPipeline extends Construct {
   public readonly dashboard?: PipelineDashboard;
   /** The alarm on failed executions, when `failedExecutionAlarm` is true. */
   public readonly failedExecutionAlarm?: cloudwatch.Alarm;
+  /**
+   * The bucket's KMS key (`bucketKey`, else the bucket's `encryptionKey`), if any: the functions' PUTs ask for SSE-KMS
+   * with it, and a client that uploads to the bucket (the CLI's `start`) should too.
+   */
+  public readonly bucketKey?: kms.IKey;
 
   constructor(scope: Construct, id: string, props: ImportPipelineProps) {
     super(scope, id);
     const settings = resolvePipelineSettings(props);
+    this.bucketKey = settings.bucketKey;
     const functions = createPipelineFunctions(this, props, settings);
     this.preflightFunction = functions.preflight;
     this.importFunction = functions.importer;

@@ -21,7 +21,8 @@ export interface S3DdbImportStackProps extends StackProps {
   /**
    * ARN of the customer managed KMS key that encrypts the existing bucket's objects (SSE-KMS); needs
    * `bucketName`. The functions get `kms:Decrypt` (readers) and `kms:GenerateDataKey` (writers of rejects and
-   * reports) on exactly this key. The key's policy must let this account's IAM policies grant its use (the
+   * reports) on exactly this key, and every PUT they make asks for SSE-KMS with it; the stack outputs it as
+   * `BucketKmsKeyArn` for the CLI's uploads. The key's policy must let this account's IAM policies grant its use (the
    * default key policy does).
    * @default - no KMS grants (the bucket uses SSE-S3)
    */
@@ -67,6 +68,8 @@ export class S3DdbImportStack extends Stack {
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     // `start` refuses to upload under a watched prefix (the rule would start a second import of the upload).
     new CfnOutput(this, 'WatchedPrefixes', { value: JSON.stringify((props.watches ?? []).map((w) => w.prefix)) });
+    // Only with an SSE-KMS bucket: `start` then uploads with SSE-KMS headers naming this key, as the functions put.
+    if (this.pipeline.bucketKey) new CfnOutput(this, 'BucketKmsKeyArn', { value: this.pipeline.bucketKey.keyArn });
   }
 
   /** The named bucket; with a key ARN, the bucket carries it so the pipeline grants its use. */

@@ -13,6 +13,8 @@ export const STACK_OUTPUTS = {
   bucketName: 'BucketName',
   /** JSON array of the watched prefixes; absent from stacks deployed before it existed. */
   watchedPrefixes: 'WatchedPrefixes',
+  /** The bucket's KMS key ARN; only on a stack whose bucket is SSE-KMS (and absent from stacks before it existed). */
+  bucketKmsKeyArn: 'BucketKmsKeyArn',
 } as const;
 
 export interface StackTarget {
@@ -21,6 +23,8 @@ export interface StackTarget {
   readonly bucketName: string | null;
   /** Prefixes whose uploads start an import by themselves; null when the stack does not say. */
   readonly watchedPrefixes: string[] | null;
+  /** The bucket's KMS key: uploads ask for SSE-KMS with it (cli/cloud/upload.ts). Null when the bucket has none. */
+  readonly bucketKmsKeyArn: string | null;
 }
 
 /**
@@ -53,6 +57,7 @@ export async function readStackOutputs(cloudformation: CloudFormationClient, sta
     stateMachineArn,
     bucketName: outputs[STACK_OUTPUTS.bucketName] || null,
     watchedPrefixes: parsePrefixes(outputs[STACK_OUTPUTS.watchedPrefixes]),
+    bucketKmsKeyArn: outputs[STACK_OUTPUTS.bucketKmsKeyArn] || null,
   };
 }
 

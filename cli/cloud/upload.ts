@@ -1,6 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
+import { sseKmsFields } from '../../lambdas/wiring/aws-io.js';
 import type { LocalFile } from './source.js';
 
 /** S3's smallest multipart part (all but the last): 5 MiB (https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html). */
@@ -19,6 +20,13 @@ export interface UploadOptions {
   readonly partsInFlight?: number;
   /** Bytes sent so far of all files, after each part. */
   readonly onProgress?: (loaded: number, total: number) => void;
+  /**
+   * The bucket's KMS key (the stack's BucketKmsKeyArn output): each file is uploaded with SSE-KMS headers naming it,
+   * as the functions put (lambdas/wiring/aws-io.ts `sseKmsFields`), so a bucket policy that denies uploads without
+   * them lets it through. Needs kms:GenerateDataKey on the key, and kms:Decrypt too for a multipart upload.
+   * @default null - no encryption headers: the bucket's default encryption applies
+   */
+  readonly kmsKeyArn?: string | null;
 }
 
 /**
@@ -41,7 +49,15 @@ export async function uploadFiles(
     const key = `${keyPrefix}${file.name}`;
     const upload = new Upload({
       client: s3,
-      params: { Bucket: bucket, Key: key, Body: createReadStream(file.path), ContentLength: file.size },
+      // lib-storage sends these params with the single PutObject or with CreateMultipartUpload, whose encryption
+      // the parts inherit (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html).
+      params: {
+        Bucket: bucket,
+        Key: key,
+        Body: createReadStream(file.path),
+        ContentLength: file.size,
+        ...sseKmsFields(options.kmsKeyArn),
+      },
       partSize: partBytesFor(file.size, options.partBytes ?? DEFAULT_PART_BYTES),
       queueSize: options.partsInFlight ?? DEFAULT_PARTS_IN_FLIGHT,
       leavePartsOnError: false,

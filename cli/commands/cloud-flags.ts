@@ -54,6 +54,11 @@ export function parsePollSeconds(text: string | undefined): number {
  */
 export async function resolveTarget(clients: CloudClients, flags: TargetFlags): Promise<StackTarget> {
   if (flags.stateMachine)
-    return { stateMachineArn: flags.stateMachine, bucketName: flags.bucket ?? null, watchedPrefixes: null };
+    return {
+      stateMachineArn: flags.stateMachine,
+      bucketName: flags.bucket ?? null,
+      watchedPrefixes: null,
+      bucketKmsKeyArn: null,
+    };
   return readStackOutputs(clients.cloudformation, flags.stack ?? DEFAULT_STACK_NAME);
 }

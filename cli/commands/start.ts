@@ -102,7 +102,7 @@ export async function runStartCommand(
     location.location,
   );
   const name = command.name ?? executionName(request, at);
-  if (source.kind === 'local') await upload(clients, source, location, command.partBytes, output);
+  if (source.kind === 'local') await upload(clients, source, location, { ...command, target }, output);
   const executionArn = await startExecution(clients, target.stateMachineArn, name, request);
   output.err(`started ${executionArn}`);
   if (command.follow)
@@ -161,12 +161,13 @@ async function upload(
   clients: CloudClients,
   source: Extract<Source, { kind: 'local' }>,
   located: Located,
-  partBytes: number,
+  { partBytes, target }: { partBytes: number; target: StackTarget },
   output: Output,
 ): Promise<void> {
   const renderer = createProgressRenderer(output);
   await uploadFiles(clients.s3, located.location.bucket, located.uploadPrefix ?? '', source.files, {
     partBytes,
+    kmsKeyArn: target.bucketKmsKeyArn,
     onProgress: (loaded, total) => renderer.render({ phase: 'uploading', upload: { loaded, total } }),
   });
   renderer.done();

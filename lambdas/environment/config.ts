@@ -38,6 +38,13 @@ export interface LambdaConfig {
    * @default false
    */
   readonly emitMetrics?: boolean;
+  /**
+   * The ARN of the bucket's KMS key (BUCKET_KMS_KEY_ARN), set by the construct when the bucket has one. Every PUT
+   * the functions make (staged pieces, rejects, the report) then asks for SSE-KMS with this key, so a bucket policy
+   * that denies PutObject without `x-amz-server-side-encryption: aws:kms` (or without this key) lets them through.
+   * @default null - no encryption headers: the bucket's default encryption applies
+   */
+  readonly bucketKmsKeyArn?: string | null;
 }
 
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
@@ -52,6 +59,7 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
+    bucketKmsKeyArn: env.BUCKET_KMS_KEY_ARN?.trim() || null,
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):
     // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
     emitMetrics: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),

@@ -87,7 +87,10 @@ export function createImportHandler({ s3, batchWrites, config }: Wiring) {
       .catch(metrics.failed);
     const rejects = rejectedRows(result.rejects, reader);
     const rejectsAt = rejects.length > 0 ? rejectsKey(config.rejectsPrefix, event, from.offset) : null;
-    if (rejectsAt) await putObject(s3, bucket, rejectsAt, formatRejects(rejects, reader.key), 'text/csv');
+    if (rejectsAt) {
+      const body = formatRejects(rejects, reader.key);
+      await putObject(s3, bucket, rejectsAt, body, 'text/csv', config.bucketKmsKeyArn);
+    }
     const counts = addCounts(progress, result.rows, writer.written, result.rejected);
     metrics.done(result.rejected);
     log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });

@@ -7,7 +7,7 @@ import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
 export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring) {
-  const io = preflightIo(s3, dynamodb);
+  const io = preflightIo(s3, dynamodb, config.bucketKmsKeyArn);
   const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
     const state = await runPreflight(event, io, {

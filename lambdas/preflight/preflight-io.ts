@@ -6,8 +6,11 @@ import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
 
-/** Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, range GETs, listing and staging PUTs. */
-export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo {
+/**
+ * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, range GETs, listing and staging PUTs
+ * (encrypted with the bucket's KMS key when `kmsKeyArn` names one: aws-io.ts `sseKmsFields`).
+ */
+export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: string | null = null): PreflightIo {
   const getObject = sendGetObject(s3);
   return {
     async headObject(bucket, key) {
@@ -34,7 +37,7 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient): PreflightIo
     },
     readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
     listObjects: (input) => s3.send(new ListObjectsV2Command(input)),
-    putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream'),
+    putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream', kmsKeyArn),
   };
 }
 

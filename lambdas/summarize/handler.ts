@@ -16,7 +16,8 @@ export function createSummarizeHandler({ s3, config }: Wiring) {
       objects: totalsByObject(event),
       chunkResults: event.chunkResults,
     };
-    await putObject(s3, summary.bucket, summary.reportKey, JSON.stringify(report, null, 2), 'application/json');
+    const body = JSON.stringify(report, null, 2);
+    await putObject(s3, summary.bucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);
     const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName };
     invocationLogger(containerLogger, context, keys).info('summary', { ...summary });
     return summary;

@@ -18,7 +18,7 @@ export function grantBucketAccess(
   settings: PipelineSettings,
   { preflight, importer, summarize }: PipelineFunctions,
 ): void {
-  const bucketKey = props.bucketKey ?? props.bucket.encryptionKey;
+  const { bucketKey } = settings;
   for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
   for (const writer of [importer, summarize]) {
     grantObjectPut(props.bucket, bucketKey, writer, `${settings.rejectsPrefix}/*`);

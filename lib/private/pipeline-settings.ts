@@ -1,4 +1,5 @@
 import { Duration, Fn, Token } from 'aws-cdk-lib';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../../lambdas/environment/config.js';
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/contract/limits.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
@@ -12,6 +13,8 @@ export interface PipelineSettings {
   readonly stagingPrefix: string;
   /** The import function's reserved concurrency, if any. */
   readonly reserved?: number;
+  /** The bucket's KMS key (`bucketKey`, else the bucket's `encryptionKey`), if any: SSE-KMS grants and PUT headers. */
+  readonly bucketKey?: kms.IKey;
   /** What every handler reads from its environment (lambdas/environment/config.ts). */
   readonly environment: Readonly<Record<string, string>>;
 }
@@ -27,16 +30,20 @@ export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSet
   const tableNames = props.tables.map((table) => table.tableName);
   for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix, stagingPrefix);
   if (props.alarmTopic && !props.failedExecutionAlarm) throw new Error('alarmTopic needs failedExecutionAlarm: true');
+  const bucketKey = props.bucketKey ?? props.bucket.encryptionKey;
   return {
     maxConcurrency,
     timeout,
     rejectsPrefix,
     stagingPrefix,
     reserved: checkReservedConcurrency(props.importReservedConcurrency),
+    bucketKey,
     environment: {
       REJECTS_PREFIX: rejectsPrefix,
       STAGING_PREFIX: stagingPrefix,
       ALLOWED_TABLES: Fn.join(',', tableNames),
+      // Every PUT of the functions asks for SSE-KMS with this key (lambdas/wiring/aws-io.ts sseKmsFields).
+      ...(bucketKey ? { BUCKET_KMS_KEY_ARN: bucketKey.keyArn } : {}),
     },
   };
 }

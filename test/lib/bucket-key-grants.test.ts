@@ -107,3 +107,56 @@ describe('bucketKmsKeyArn validation', () => {
     );
   });
 });
+
+describe('the bucket key reaches the functions and the CLI, so their PUTs can ask for SSE-KMS', () => {
+  /** Each function's BUCKET_KMS_KEY_ARN, by construct id (undefined where it is not set). */
+  function keyEnvironment(template: Template, pipeline: ImportPipeline): Record<string, unknown> {
+    const functions = template.findResources('AWS::Lambda::Function');
+    return Object.fromEntries(
+      [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction].map((fn) => [
+        fn.node.id,
+        functions[logicalId(fn)].Properties.Environment.Variables.BUCKET_KMS_KEY_ARN,
+      ]),
+    );
+  }
+
+  it('gives every function BUCKET_KMS_KEY_ARN, and the stack a BucketKmsKeyArn output, for an SSE-KMS bucket', () => {
+    const stack = new S3DdbImportStack(noBundling(), 'Kms', {
+      bucketName: 'data-bucket',
+      bucketKmsKeyArn: KEY_ARN,
+      tableNames: ['ngrams'],
+    });
+    const template = Template.fromStack(stack);
+    expect(keyEnvironment(template, stack.pipeline)).toEqual({
+      PreflightFunction: KEY_ARN,
+      ImportFunction: KEY_ARN,
+      SummarizeFunction: KEY_ARN,
+    });
+    template.hasOutput('BucketKmsKeyArn', { Value: KEY_ARN });
+  });
+
+  it("uses the bucket's own encryptionKey by default (its ARN, resolved at deploy time)", () => {
+    const { stack, pipeline, template } = pipelineOn(
+      (s) => new s3.Bucket(s, 'Bucket', { encryption: s3.BucketEncryption.KMS, enforceSSL: true }),
+    );
+    const key = (stack.node.findChild('Bucket') as s3.Bucket).encryptionKey!;
+    const arn = { 'Fn::GetAtt': [logicalId(key), 'Arn'] };
+    expect(keyEnvironment(template, pipeline)).toEqual({
+      PreflightFunction: arn,
+      ImportFunction: arn,
+      SummarizeFunction: arn,
+    });
+    expect(pipeline.bucketKey).toBe(key);
+  });
+
+  it('sets neither without a key (SSE-S3): the functions and the CLI send no SSE header', () => {
+    const stack = new S3DdbImportStack(noBundling(), 'NoKms', { tableNames: ['ngrams'] });
+    const template = Template.fromStack(stack);
+    expect(keyEnvironment(template, stack.pipeline)).toEqual({
+      PreflightFunction: undefined,
+      ImportFunction: undefined,
+      SummarizeFunction: undefined,
+    });
+    expect(Object.keys(template.findOutputs('BucketKmsKeyArn'))).toEqual([]);
+  });
+});

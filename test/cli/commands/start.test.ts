@@ -9,6 +9,7 @@ import { executionName, type StartRequest } from '../../../cli/cloud/start-reque
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
 import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
 import { createBucket, s3 } from '../../e2e/harness.js';
+import { recordSseHeaders } from '../../e2e/sse/record-sse-headers.js';
 import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
@@ -27,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 
 /** A deployed stack as the stand-in answers for it: its outputs, and StartExecution answering an ARN. */
-function deployedStack(watchedPrefixes: string[] = ['imports/ngrams/']) {
+function deployedStack(watchedPrefixes: string[] = ['imports/ngrams/'], more: Record<string, string> = {}) {
   standIn.requests.length = 0;
   standIn.answers = {
     DescribeStacks: () =>
@@ -35,6 +36,7 @@ function deployedStack(watchedPrefixes: string[] = ['imports/ngrams/']) {
         StateMachineArn: MACHINE,
         BucketName: bucket,
         WatchedPrefixes: JSON.stringify(watchedPrefixes),
+        ...more,
       }),
     [START]: (body) => ({
       executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${body.name}`,
@@ -236,6 +238,44 @@ describe('a local folder', () => {
     expect(input).toEqual({ bucket, prefix: 's3-ddb-import/uploads/20250314-092653/daily/', table: 'ngrams' });
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: input.prefix }));
     expect(listed.Contents?.map((o) => o.Key)).toEqual([`${input.prefix}a.csv`, `${input.prefix}part2/b.csv`]);
+  });
+});
+
+describe('a stack whose bucket is SSE-KMS (its BucketKmsKeyArn output)', () => {
+  const KEY_ARN = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+
+  it('uploads every file, single PUT or multipart, asking for SSE-KMS with that key', async () => {
+    deployedStack([], { BucketKmsKeyArn: KEY_ARN });
+    const folder = join(dir, 'kms');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'a-small.csv'), 'id\n1\n');
+    await writeFile(join(folder, 'b-big.tsv'), await readFile(await bigTsv())); // 11.4 MiB: 3 parts of 5 MiB
+    const clients = cloudClients(standIn);
+    // MinIO has no KMS here: the recorder keeps each request's SSE headers, then takes them off (record-sse-headers.ts).
+    const recorded = recordSseHeaders(clients.s3, { strip: true });
+    const command = parseStartCommand([folder, '--table', 'ngrams', '--part-mib', '5']);
+
+    expect(await runStartCommand(command, clients, capture().output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
+    const prefix = 's3-ddb-import/uploads/20250314-092653/kms/';
+    const sse = { 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': KEY_ARN };
+    // S3 takes the encryption of a multipart upload from CreateMultipartUpload; its parts and completion carry none.
+    expect(recorded.map(({ command, key, sse }) => ({ command, key, sse }))).toEqual([
+      { command: 'PutObjectCommand', key: `${prefix}a-small.csv`, sse },
+      { command: 'CreateMultipartUploadCommand', key: `${prefix}b-big.tsv`, sse },
+      ...[1, 2, 3].map(() => ({ command: 'UploadPartCommand', key: `${prefix}b-big.tsv`, sse: {} })),
+      { command: 'CompleteMultipartUploadCommand', key: `${prefix}b-big.tsv`, sse: {} },
+    ]);
+  });
+
+  it('uploads with no SSE header when the stack names no key', async () => {
+    deployedStack([]);
+    const file = join(dir, 'plain.csv');
+    await writeFile(file, 'id\n1\n');
+    const clients = cloudClients(standIn);
+    const recorded = recordSseHeaders(clients.s3, { strip: false });
+
+    expect(await runStartCommand(parseStartCommand([file, '--table', 'ngrams']), clients, capture().output)).toBe(0);
+    expect(recorded.map(({ command, sse }) => ({ command, sse }))).toEqual([{ command: 'PutObjectCommand', sse: {} }]);
   });
 });
 
