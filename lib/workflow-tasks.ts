@@ -21,7 +21,19 @@ export const TASK_FUNCTION_PLACEHOLDERS = {
   Summarize: 'SummarizeFunctionArn',
 } as const;
 
+/** A Lambda function of the workflow, named by the Task state it was made for. */
 export type TaskStateName = keyof typeof TASK_HANDLER_FILES;
+
+/**
+ * Every Task state of the workflow and the function it invokes: ReleaseLanes (a failed import gives its lanes
+ * back) runs the Summarize function, which also releases them at the end of a successful import.
+ */
+export const TASK_STATE_FUNCTIONS = {
+  Preflight: 'Preflight',
+  ImportChunk: 'ImportChunk',
+  Summarize: 'Summarize',
+  ReleaseLanes: 'Summarize',
+} as const satisfies Record<string, TaskStateName>;
 
 /**
  * The chunks Map's `Label`: it names the Map Runs, whose child executions the state machine may redrive

@@ -62,10 +62,10 @@ export async function lookAtExecution(
 }
 
 function scanSnapshot(state: string | null, scan: ScanState | null): ProgressSnapshot {
-  if (scan?.queue.waiting || state === 'WaitForTable') {
+  if (scan?.queue.waiting || state === 'WaitForLanes') {
     return {
       phase: 'queued',
-      queue: { behind: scan?.queue.behind ?? null, waitSeconds: scan?.queue.waitSeconds ?? 0 },
+      queue: { reason: scan?.queue.reason ?? null, waitSeconds: scan?.queue.waitSeconds ?? 0 },
     };
   }
   const size = scan?.object.size ?? 0;

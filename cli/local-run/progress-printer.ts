@@ -33,7 +33,7 @@ export function createProgressPrinter(sink: ProgressSink) {
 
 function preflightSnapshot(event: Extract<RunnerEvent, { type: 'preflight' }>): ProgressSnapshot {
   if (event.queue.waiting)
-    return { phase: 'queued', queue: { behind: event.queue.behind, waitSeconds: event.queue.waitSeconds } };
+    return { phase: 'queued', queue: { reason: event.queue.reason, waitSeconds: event.queue.waitSeconds } };
   return {
     phase: 'scanning',
     scan: { offset: event.offset, size: event.size, chunks: event.chunks, complete: event.scanComplete },

@@ -62,6 +62,11 @@ export interface LocalRunOptions {
    * @default - this process's registry of local imports (local-control-plane.ts), no Lambda concurrency
    */
   readonly controlPlane?: Wiring['control'];
+  /**
+   * Fixed durations (ms) for the workflow's Wait states, whatever their SecondsPath says (the interpreter's
+   * waitTimeOverrides): tests make WaitForLanes and PausedWait ask again at once. @default - the workflow's waits
+   */
+  readonly waitOverridesMs?: { readonly WaitForLanes?: number; readonly PausedWait?: number };
   /** The interpreter's own events (StateEntered, StateRetried, MapIterationStarted, ...), for tests and tracing. */
   readonly onStateEvent?: (event: StateEvent) => void;
 }

@@ -9,7 +9,6 @@ import {
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
 } from '../../lib/workflow-tasks.js';
-import { localControlPlane } from './local-control-plane.js';
 import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 import { packageRoot } from './package-root.js';
 import type { LocalRunOptions, StateEvent } from './run-options.js';
@@ -55,11 +54,12 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
   const machine = await localStateMachine(interpreter, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
   const handlers = await localTaskHandlers(options);
   const execution = localExecution(request, options.executionName ?? randomUUID());
-  // Registered with the local control plane for as long as it runs, as ListExecutions would show it.
-  const unregister = localControlPlane.register(LOCAL_STATE_MACHINE_ARN, execution.registration);
   const run = machine.run(execution.input, {
     // The interpreter types payloads as plain JSON; each handler takes the typed payload its state sends.
-    overrides: { taskResourceLocalHandlers: handlers as unknown as TaskHandlers },
+    overrides: {
+      taskResourceLocalHandlers: handlers as unknown as TaskHandlers,
+      ...(options.waitOverridesMs ? { waitTimeOverrides: { ...options.waitOverridesMs } } : {}),
+    },
     context: execution.context,
   });
   if (options.onStateEvent) forwardStateEvents(run.eventLogs, options.onStateEvent);
@@ -67,8 +67,6 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
     return (await run.result) as unknown as ImportSummary;
   } catch (error) {
     throw error instanceof interpreter.ExecutionError && error.cause instanceof Error ? error.cause : error;
-  } finally {
-    unregister();
   }
 }
 
@@ -87,7 +85,7 @@ async function localStateMachine(interpreter: Interpreter, maxConcurrency: numbe
   });
 }
 
-/** The execution's input, its `$$` context (Execution, StateMachine) and its entry in the local control plane. */
+/** The execution's input and its `$$` context (Execution, StateMachine). */
 function localExecution(request: ImportRequest, name: string) {
   const id = localExecutionArn(name);
   const startTime = new Date().toISOString();
@@ -98,7 +96,6 @@ function localExecution(request: ImportRequest, name: string) {
       Execution: { Id: id, Name: name, Input: input, StartTime: startTime },
       StateMachine: { Id: LOCAL_STATE_MACHINE_ARN, Name: LOCAL_STATE_MACHINE_NAME },
     },
-    registration: { id, startTime, table: request.table },
   };
 }
 

@@ -8,11 +8,13 @@ import type {
 import { DEFAULT_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/contract/limits.js';
 import type { LambdaContextLike } from '../../lambdas/environment/lambda-context.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
-import type { TaskStateName } from '../../lib/workflow-tasks.js';
+import type { TASK_STATE_FUNCTIONS, TaskStateName } from '../../lib/workflow-tasks.js';
+import type { ReleaseLanesEvent } from '../../lambdas/summarize/handler.js';
 import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
 import { invocationContext } from './lambda-clock.js';
 import { localControlPlane } from './local-control-plane.js';
+import { ensureLedgerTable } from './local-stack.js';
 import type { LocalRunOptions, RunnerEvent } from './run-options.js';
 import { runningTask } from './running-task.js';
 
@@ -28,15 +30,44 @@ interface InvocationSettings {
  * sources) with the run's wiring, each called as Lambda calls it (invoke-with-timeout.ts).
  */
 export async function localTaskHandlers(options: LocalRunOptions) {
-  const wiring: Wiring = { ...(options.wiring ?? createWiring()), control: options.controlPlane ?? localControlPlane };
-  const factories = await loadHandlerFactories();
+  const wiring = localWiring(options);
+  const [factories] = await Promise.all([
+    loadHandlerFactories(),
+    ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName),
+  ]);
   const settings = invocationSettings(options);
+  const summarize = factories.Summarize(wiring);
   return {
     Preflight: preflightTask(factories.Preflight(wiring), settings),
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
-    Summarize: summarizeTask(factories.Summarize(wiring), settings),
-  } satisfies Record<TaskStateName, unknown>; // every Task state of the workflow is bound to its handler
+    Summarize: summarizeTask(summarize, settings),
+    ReleaseLanes: releaseLanesTask(summarize, settings),
+  } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
+
+/**
+ * The run's wiring with the local control plane (or the caller's stand-in), and short first waits: a local Wait
+ * costs no execution history, so a waiting or paused import may ask again after a second.
+ */
+function localWiring(options: LocalRunOptions): Wiring {
+  const wiring = options.wiring ?? createWiring();
+  const { config } = wiring;
+  return {
+    ...wiring,
+    control: options.controlPlane ?? localControlPlane,
+    config: {
+      ...config,
+      queueFirstWaitSeconds: config.queueFirstWaitSeconds ?? LOCAL_FIRST_WAIT_SECONDS,
+      pausedFirstWaitSeconds: config.pausedFirstWaitSeconds ?? LOCAL_FIRST_WAIT_SECONDS,
+    },
+  };
+}
+
+/**
+ * The first wait for lanes, and while paused, in local runs (Step Functions' own: 5 s and 10 s); whole seconds, as
+ * a Wait state's SecondsPath takes only integers (the interpreter checks it as Step Functions does).
+ */
+const LOCAL_FIRST_WAIT_SECONDS = 1;
 
 function invocationSettings(options: LocalRunOptions): InvocationSettings {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LAMBDA_TIMEOUT_SECONDS * 1000;
@@ -93,5 +124,11 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
 
 function summarizeTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
   return (input: SummarizeEvent) =>
+    runningTask.run('Summarize', () => invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)));
+}
+
+/** ReleaseLanes runs the Summarize function, as it does deployed (lib/workflow-tasks.ts). */
+function releaseLanesTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
+  return (input: ReleaseLanesEvent) =>
     runningTask.run('Summarize', () => invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)));
 }

@@ -1,4 +1,8 @@
+import type { LiveSettings } from '../../lambdas/control-plane/ledger-items.js';
 import type { ProgressSnapshot } from './snapshot.js';
+
+/** A snapshot of a deployed import with, when its ledger has them, its live settings (`rate`, `pause`, `resume`). */
+export type LiveSnapshot = ProgressSnapshot & { readonly live?: LiveSettings };
 
 /** Minimum time between progress lines when stderr is not a terminal (CI logs stay short). */
 export const LOG_INTERVAL_MS = 2000;
@@ -34,24 +38,27 @@ export function createProgressRenderer(sink: ProgressSink) {
   const now = sink.now ?? Date.now;
   const write = sink.write ?? ((text: string) => void process.stderr.write(text));
   let lastPrinted = -Infinity;
-  let lastKey = '';
+  let lastStep = '';
   let drawn = false;
   return {
-    render(snapshot: ProgressSnapshot): void {
-      const line = describe(snapshot);
+    render(snapshot: LiveSnapshot): void {
+      const lines = describe(snapshot);
       const finished =
         snapshot.scan?.complete === true ||
         (snapshot.upload !== undefined && snapshot.upload.loaded >= snapshot.upload.total);
-      const key = `${snapshot.phase}:${finished}:${snapshot.queue?.behind ?? ''}`;
+      const key = `${snapshot.phase}:${finished}:${snapshot.queue?.reason ?? ''}`;
+      // A pause or resume is a step too: a log shows it at once.
+      const step = `${key}:${snapshot.live?.paused ?? ''}`;
       if (sink.interactive) {
         const room = Math.max(10, (sink.columns ?? 120) - BAR_WIDTH - 2);
+        const line = lines.replace('\n', '; '); // one line, rewritten in place
         write(`\r${bar(fraction(snapshot), sink.color === true)} ${line.slice(0, room)}\x1b[K`);
         drawn = true;
-      } else if (key !== lastKey || now() - lastPrinted >= LOG_INTERVAL_MS) {
-        sink.err(line);
+      } else if (step !== lastStep || now() - lastPrinted >= LOG_INTERVAL_MS) {
+        sink.err(lines);
         lastPrinted = now();
       }
-      lastKey = key;
+      lastStep = step;
     },
     /** Ends the rewritten line so what follows starts on its own. */
     done(): void {
@@ -61,13 +68,27 @@ export function createProgressRenderer(sink: ProgressSink) {
   };
 }
 
-/** The plain line for a snapshot; `local`'s lines from before this view are kept word for word. */
-export function describe(s: ProgressSnapshot): string {
+/**
+ * The plain line for a snapshot; `local`'s lines from before this view are kept word for word. A snapshot with
+ * live settings gets a second line for them.
+ */
+export function describe(s: LiveSnapshot): string {
+  return s.live ? `${progressLine(s)}\n${describeLive(s.live)}` : progressLine(s);
+}
+
+/** What the lanes follow now: `live: 8 lanes, at most 1500 items/s`, or `live: paused, ...`. */
+export function describeLive(live: LiveSettings): string {
+  const rate = live.maxWriteRate > 0 ? `at most ${live.maxWriteRate} items/s` : 'uncapped';
+  if (live.paused) return `live: paused, ${live.lanes} lanes holding their checkpoints (${rate} on resume)`;
+  return `live: ${live.lanes} lanes, ${rate}`;
+}
+
+function progressLine(s: ProgressSnapshot): string {
   switch (s.phase) {
     case 'uploading':
       return `uploading: ${percent(s.upload?.loaded ?? 0, s.upload?.total ?? 0)}% of ${s.upload?.total ?? 0} bytes`;
     case 'queued':
-      return `queued: waiting for an earlier import into the same table (${s.queue?.behind}), asking again in ${s.queue?.waitSeconds} s`;
+      return `queued: ${s.queue?.reason ?? 'waiting for lanes'}, asking again in ${s.queue?.waitSeconds} s`;
     case 'scanning':
       return `scanning: ${percent(s.scan?.offset ?? 0, s.scan?.size ?? 0)}% of ${s.scan?.size ?? 0} bytes, ${s.scan?.chunks ?? 0} chunks`;
     default: {

@@ -10,7 +10,7 @@ export interface ProgressSnapshot {
   /** Bytes of the local file(s) sent to the bucket so far. */
   readonly upload?: { readonly loaded: number; readonly total: number };
   /** Waiting for an earlier import into the same table (the workflow's WaitForTable loop). */
-  readonly queue?: { readonly behind: string | null; readonly waitSeconds: number };
+  readonly queue?: { readonly reason: string | null; readonly waitSeconds: number };
   /** Preflight's checkpoint: bytes scanned of the object and the chunks cut so far. */
   readonly scan?: {
     readonly offset: number;

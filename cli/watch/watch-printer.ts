@@ -22,7 +22,7 @@ export function createWatchPrinter(output: WatchOutput, json: boolean) {
       case 'progress': {
         const progress = event.event;
         if (progress.type === 'preflight' && progress.queue.waiting)
-          output.err(`${key}: queued behind ${progress.queue.behind}`);
+          output.err(`${key}: queued: ${progress.queue.reason}`);
         else if (progress.type === 'preflight' && progress.scanComplete) {
           chunksOf.set(key, { total: progress.chunks, done: 0 });
           output.err(`${key}: scanned ${progress.size} bytes into ${progress.chunks} chunks`);

@@ -59,16 +59,18 @@ export const MAX_SOURCES_STATE_BYTES = 40 * 1024;
  * What an import is promised to survive, checked against Step Functions' 25,000-event execution history
  * (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html) by test/lib/history-limits.test.ts,
  * from the workflow file, with every Task state using all of its retries on every call:
- * - the parent execution: preflight's scan of the largest object, hours queued behind other imports into the
- *   same table, the Distributed Map (a constant handful of events, whatever the chunk count) and Summarize;
- * - one chunk's child execution: its checkpoint loop for as long as one chunk may take.
+ * - the parent execution: preflight's scan of the largest object, hours waiting for lanes, the Distributed Map (a
+ *   constant handful of events, whatever the chunk count) and Summarize (or ReleaseLanes and the failure);
+ * - one chunk's child execution: its checkpoint loop for as long as one chunk may take, and hours paused.
  */
 export const HISTORY_EVENT_LIMIT = 25_000;
 /** S3's largest object, 5 TiB (https://docs.aws.amazon.com/AmazonS3/latest/userguide/upload-objects.html). */
 export const PROMISED_MAX_OBJECT_BYTES = 5 * 1024 ** 4;
 /** Preflight's slowest scan: 50 MB/s, under half of the ~119 MB/s measured on quote-dense CSV (docs/performance.md). */
 export const PROMISED_MIN_SCAN_BYTES_PER_SECOND = 50e6;
-/** How long an import may wait behind earlier imports into its table: 3 days. */
-export const PROMISED_MAX_QUEUED_HOURS = 72;
+/** How long an import may wait for lanes (asking every 5 minutes at most: preflight/import-queue.ts): a day. */
+export const PROMISED_MAX_QUEUED_HOURS = 24;
+/** How long a chunk may stay paused (`s3-ddb-import pause`, asking every 5 minutes at most), on top of its 4 days. */
+export const PROMISED_MAX_PAUSED_HOURS = 16;
 /** How long one chunk may take (a slow or capped table): 4 days of 15-minute invocations. */
 export const PROMISED_MAX_CHUNK_HOURS = 96;

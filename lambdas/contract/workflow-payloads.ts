@@ -98,9 +98,9 @@ export interface ScanState {
   readonly chunks: Chunk[];
   readonly checkpoint: ScanCheckpoint;
   readonly scanComplete: boolean;
-  /** Whether this import waits for an earlier one into the same table (the workflow's Wait loop). */
+  /** Whether this import waits for lanes (the workflow's WaitForLanes loop), once its scan is complete. */
   readonly queue: QueueState;
-  /** The Map's MaxConcurrency, fitted to the account's Lambda concurrency once the import may start. */
+  /** The Map's MaxConcurrency: the lanes the ledger granted (0 until then). */
   readonly lanes: Lanes;
 }
 
@@ -134,6 +134,11 @@ export interface ImportCounts {
 /** The ImportChunk task's result, stored at $.progress; `next` is null once the chunk is done. */
 export interface ChunkProgress extends ImportCounts {
   readonly next: Checkpoint | null;
+  /**
+   * The import is paused (`s3-ddb-import pause`): the chunk holds its checkpoint in `next`, and the workflow's
+   * PausedWait waits this many seconds before ImportChunk asks again. Absent when not paused.
+   */
+  readonly pausedWaitSeconds?: number;
 }
 
 /** The ImportChunk task's input: one Map item, plus the previous progress when looping. */
@@ -186,21 +191,20 @@ export function executionOutputPrefix(rejectsPrefix: string, executionName: stri
 export interface Lanes {
   /** The construct's maxConcurrency (the ASL's MaxConcurrency substitution). */
   readonly configured: number;
-  /** What the Map uses: configured, lowered to what the account's Lambda concurrency leaves free. */
+  /** What the Map uses: what the ledger granted (at most the chunks, the table's free lanes, the free Lambda lanes). */
   readonly granted: number;
   readonly reason: string;
 }
 
 /**
- * Imports into one table run one at a time, in the order they started: the table's write capacity is what
- * bounds an import, so two at once finish no sooner in all, each would see half its rate (and twice the
- * Lambda lanes), and a `maxWriteRate` meant for one import would be exceeded. A later import waits in the
- * workflow's Wait state and asks again. The order is total (start time, then id), so no two wait for each other.
+ * Waiting for lanes: all imports together hold at most the Lambda concurrency free for them, the imports into one
+ * table at most its lanes, and an import with a maxWriteRate has its table to itself (control-plane/lane-admission.ts).
+ * A waiting import asks the ledger again after `waitSeconds`, each wait twice the last up to a cap.
  */
 export interface QueueState {
   readonly waiting: boolean;
-  /** The earliest running import into the same table that this one waits for. */
-  readonly behind: string | null;
+  /** What it waits for, in words (the ledger's reason), or null when not waiting. */
+  readonly reason: string | null;
   /** How long the Wait state waits before preflight asks again. */
   readonly waitSeconds: number;
   /** Seconds waited so far in all. */

@@ -7,6 +7,7 @@ import {
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import { sleep } from '../async/backoff.js';
 import { decideLanes, type LaneAsk, type LaneDecision, type LaneHolder } from './lane-admission.js';
 import { holdersOf, liveSettingsOf, POOL_KEY, importKey, type LiveSettings } from './ledger-items.js';
 
@@ -47,6 +48,7 @@ export class ImportLedger {
     dynamodb: Pick<DynamoDBClient, 'send'>,
     readonly tableName: string,
     private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
   ) {
     this.send = dynamodb.send.bind(dynamodb) as Send;
   }

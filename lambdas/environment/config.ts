@@ -28,7 +28,13 @@ export interface LambdaConfig {
   readonly allowedTables: readonly string[] | null;
   /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
   readonly importFunctionName?: string | null;
-  /** The first wait of an import queued behind another into its table. @default QUEUE_FIRST_WAIT_SECONDS */
+  /** The DynamoDB table of running imports (LEDGER_TABLE): lanes held, leases, live settings. @default DEFAULT_LEDGER_TABLE */
+  readonly ledgerTable?: string;
+  /** How often a running lane renews its lease and reads the live settings. @default LEASE_RENEW_MS (5 s) */
+  readonly liveSettingsIntervalMs?: number;
+  /** The first PausedWait of a paused chunk. @default FIRST_PAUSED_WAIT_SECONDS (10 s) */
+  readonly pausedFirstWaitSeconds?: number;
+  /** The first wait of an import waiting for lanes. @default QUEUE_FIRST_WAIT_SECONDS */
   readonly queueFirstWaitSeconds?: number;
   /** Tests and benchmarks pass a faster ladder; deployed handlers use the default. @default DEFAULT_WRITE_CONFIG */
   readonly write?: WriteConfig;
@@ -47,6 +53,9 @@ export interface LambdaConfig {
   readonly bucketKmsKeyArn?: string | null;
 }
 
+/** The ledger of running imports locally (the stack names its own table through LEDGER_TABLE). */
+export const DEFAULT_LEDGER_TABLE = 's3-ddb-import-ledger';
+
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
 export const DEFAULT_STAGING_PREFIX = 's3-ddb-import/staging';
 
@@ -59,6 +68,7 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
+    ledgerTable: env.LEDGER_TABLE?.trim() || DEFAULT_LEDGER_TABLE,
     bucketKmsKeyArn: env.BUCKET_KMS_KEY_ARN?.trim() || null,
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):
     // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime

@@ -1,7 +1,7 @@
-import type { ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
+import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
 import { deleteObject, putObject, sendGetObject } from '../wiring/aws-io.js';
-import { DEFAULT_WRITE_CONFIG, type WriteConfig } from '../environment/config.js';
+import { DEFAULT_WRITE_CONFIG, type LambdaConfig, type WriteConfig } from '../environment/config.js';
 import {
   fitStopMargin,
   stopDeadline,
@@ -15,7 +15,9 @@ import { corruptSourceError } from '../source/object-data.js';
 import { importChunk } from './chunk-importer.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import { importMetricsPublisher } from './import-metrics.js';
-import { chunkStopMarginMs, createImportSink } from './import-sink.js';
+import { chunkRate, chunkStopMarginMs, createImportSink } from './import-sink.js';
+import { followLiveSettings, nextPausedWait } from './live-settings.js';
+import type { RateLimiter } from '../write/rate-limiter.js';
 import { formatRejects, type RejectedRow } from './rejects.js';
 
 /** When this invocation stops: the write path's margin (write/stop-margin.ts), fitted to the invocation. */
@@ -64,8 +66,15 @@ function addCounts(progress: ChunkProgress | undefined, rows: number, written: n
   };
 }
 
+/** A paused import's chunk returns at once: its checkpoint held, nothing written, asking again after a wait. */
+function pausedProgress(event: ImportChunkEvent, from: Checkpoint, config: LambdaConfig): ChunkProgress {
+  const { progress } = event;
+  const waitSeconds = nextPausedWait(progress?.pausedWaitSeconds, config.pausedFirstWaitSeconds);
+  return { next: from, ...addCounts(progress, 0, 0, 0), pausedWaitSeconds: waitSeconds };
+}
+
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export function createImportHandler({ s3, batchWrites, config }: Wiring) {
+export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring) {
   const getObject = sendGetObject(s3);
   const batchWrite = batchWrites.send.bind(batchWrites);
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
@@ -75,22 +84,31 @@ export function createImportHandler({ s3, batchWrites, config }: Wiring) {
     const { job, chunk, chunkIndex, progress } = event;
     const { bucket, table } = job.request;
     const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
+    let limiter: RateLimiter | undefined;
+    const onRate = (rate: number) => limiter?.setRate(chunkRate(job, chunk, rate));
+    const live = await followLiveSettings(ledger, job.executionName, {
+      onRate,
+      intervalMs: config.liveSettingsIntervalMs,
+    });
+    if (live.paused) {
+      live.stop();
+      return pausedProgress(event, from, config);
+    }
     const reader = chunkReader(job, chunk, from, getObject);
     const keys = { bucket, key: reader.key, table, execution: job.executionName, chunk: chunkIndex };
     const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
-    const { sink, writer } = createImportSink(job, chunk, batchWrite, { write, stopping: deadline.signal });
+    const stopping = deadline.signal;
+    const created = createImportSink(job, chunk, batchWrite, { write, stopping, live: live.settings !== null });
+    const { sink, writer } = created;
+    limiter = created.limiter;
+    if (live.settings) onRate(live.settings.maxWriteRate);
     const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
-    const { read } = reader;
-    const result = await importChunk({ job, chunk: reader.chunk, from, read, sink, shouldStop: deadline.reached })
-      .finally(deadline.dispose)
+    const shouldStop = () => deadline.reached() || live.paused;
+    const result = await importChunk({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop })
+      .finally(() => (deadline.dispose(), live.stop()))
       .catch(metrics.failed);
-    const rejects = rejectedRows(result.rejects, reader);
-    const rejectsAt = rejects.length > 0 ? rejectsKey(config.rejectsPrefix, event, from.offset) : null;
-    if (rejectsAt) {
-      const body = formatRejects(rejects, reader.key);
-      await putObject(s3, bucket, rejectsAt, body, 'text/csv', config.bucketKmsKeyArn);
-    }
+    const rejectsAt = await keepRejects(s3, config, event, from, reader, result.rejects);
     const counts = addCounts(progress, result.rows, writer.written, result.rejected);
     metrics.done(result.rejected);
     log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
@@ -102,8 +120,26 @@ export function createImportHandler({ s3, batchWrites, config }: Wiring) {
     }
     // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
     if (result.next === null && reader.stagedPiece) await deleteObject(s3, bucket, reader.stagedPiece);
+    if (result.next && live.paused) return { ...pausedProgress(event, result.next, config), ...counts };
     return { next: result.next, ...counts };
   };
+}
+
+/** Writes this invocation's rejected rows (and where a compressed object broke off) next to the report. */
+async function keepRejects(
+  s3: Wiring['s3'],
+  config: LambdaConfig,
+  event: ImportChunkEvent,
+  from: Checkpoint,
+  reader: ChunkReader,
+  mapped: RejectedRow[],
+): Promise<string | null> {
+  const rejects = rejectedRows(mapped, reader);
+  if (rejects.length === 0) return null;
+  const key = rejectsKey(config.rejectsPrefix, event, from.offset);
+  const body = formatRejects(rejects, reader.key);
+  await putObject(s3, event.job.request.bucket, key, body, 'text/csv', config.bucketKmsKeyArn);
+  return key;
 }
 
 /** The deployed handler: one wiring per container, from the function's environment. */

@@ -1,6 +1,6 @@
 import { BatchWriter, DEFAULT_MAX_IN_FLIGHT, type SendBatchWrite } from '../write/batch-writer.js';
 import type { ItemSink } from '../write/item-sink.js';
-import { chunkWriteRate, createChunkLimiter, systemClock, type Clock } from '../write/rate-limiter.js';
+import { chunkWriteRate, createChunkLimiter, RateLimiter, systemClock, type Clock } from '../write/rate-limiter.js';
 import { SpreadingSink } from '../write/spreading-sink.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
 import type { WriteConfig } from '../environment/config.js';
@@ -11,13 +11,18 @@ export interface ImportSinkOptions {
   /** Aborted when the invocation stops at its deadline (see BatchWriterOptions.stopping). */
   readonly stopping?: AbortSignal;
   readonly clock?: Clock;
+  /**
+   * The import's rate can change while it runs (the ledger's live settings): the writer then always waits on a
+   * limiter, uncapped until a rate is set. @default false
+   */
+  readonly live?: boolean;
 }
 
-/** This chunk's share of `maxWriteRate` in items/s (0 when uncapped). */
-export function chunkRate(job: ImportJob, chunk: Chunk): number {
+/** This chunk's share of `maxWriteRate` (the request's, or the live one) in items/s (0 when uncapped). */
+export function chunkRate(job: ImportJob, chunk: Chunk, maxWriteRate = job.request.maxWriteRate): number {
   const { maxConcurrency, chunkCount, dataBytes } = job;
   return chunkWriteRate({
-    maxWriteRate: job.request.maxWriteRate,
+    maxWriteRate,
     maxConcurrency,
     chunkCount,
     dataBytes,
@@ -39,8 +44,10 @@ export function createImportSink(
   chunk: Chunk,
   send: SendBatchWrite,
   options: ImportSinkOptions,
-): { sink: ItemSink; writer: BatchWriter } {
-  const limiter = createChunkLimiter(chunkRate(job, chunk), options.clock ?? systemClock);
+): { sink: ItemSink; writer: BatchWriter; limiter?: RateLimiter } {
+  const clock = options.clock ?? systemClock;
+  const rate = chunkRate(job, chunk);
+  const limiter = options.live ? new RateLimiter(rate, Math.max(25, rate), clock) : createChunkLimiter(rate, clock);
   const writer = new BatchWriter({
     table: job.request.table,
     send,
@@ -49,5 +56,5 @@ export function createImportSink(
     ...(options.stopping ? { stopping: options.stopping } : {}),
     ...(limiter ? { beforeSend: (items: number) => limiter.take(items) } : {}),
   });
-  return { sink: job.request.spread ? new SpreadingSink(writer) : writer, writer };
+  return { sink: job.request.spread ? new SpreadingSink(writer) : writer, writer, limiter };
 }

@@ -6,7 +6,7 @@ import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
-export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring) {
+export function createPreflightHandler({ s3, dynamodb, config, control, ledger }: Wiring) {
   const io = preflightIo(s3, dynamodb, config.bucketKmsKeyArn);
   const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
@@ -14,6 +14,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control }: Wiring
       allowedTables: config.allowedTables,
       shouldStop: deadlineCheck(context),
       control,
+      ledger,
       queueFirstWaitSeconds: config.queueFirstWaitSeconds,
       rejectsPrefix: config.rejectsPrefix,
       stagingPrefix: config.stagingPrefix,

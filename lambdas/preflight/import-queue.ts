@@ -1,35 +1,31 @@
-import type { ExecutionRef, RunningImport } from '../control-plane/control-plane.js';
 import type { QueueState } from '../contract/workflow-payloads.js';
 
-/** The first wait; each next one doubles, up to QUEUE_MAX_WAIT_SECONDS. */
+/** The first wait for lanes; each next one doubles, up to QUEUE_MAX_WAIT_SECONDS. */
 export const QUEUE_FIRST_WAIT_SECONDS = 5;
 /**
- * At most 15 minutes between asks (an import worth queueing behind runs for hours). One ask costs the parent
- * execution 9 history events (Task 5, Choice 2, Wait 2), 39 if preflight used every retry (10 x 3 more), so
- * the 72 hours of waiting the README promises (arithmetic in docs/limits.md) cost at most (72 x 4 + 8) x 39 = 11,544 of its 25,000 events.
+ * At most 5 minutes between asks: an ask is one ledger read, but each costs the parent execution 11 history
+ * events (Preflight 5, ScanComplete? 2, WaitingForLanes? 2, WaitForLanes 2), 41 if preflight used every retry
+ * (10 x 3 more), so the 24 hours of waiting the README promises cost at most (24 x 12 + 6) x 41 = 12,054 of its
+ * 25,000 events (test/lib/history-limits.test.ts). Lanes free up whenever an import ends; a shorter cap would
+ * start a waiting import sooner but wait fewer hours in all.
  */
-export const QUEUE_MAX_WAIT_SECONDS = 900;
+export const QUEUE_MAX_WAIT_SECONDS = 300;
 
-export const NOT_QUEUED: QueueState = { waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 0 };
+export const NOT_QUEUED: QueueState = { waiting: false, reason: null, waitSeconds: 0, waitedSeconds: 0 };
 
-/** Whether `self` must wait for an earlier import into `table`, and how long before it asks again. */
-export function queuePosition(
-  self: ExecutionRef,
-  table: string,
-  running: RunningImport[],
+/** The queue after an ask the ledger answered with no lanes: wait again, twice as long as the last time. */
+export function waitAgain(
   previous: QueueState,
+  reason: string,
   firstWaitSeconds = QUEUE_FIRST_WAIT_SECONDS,
 ): QueueState {
-  const ahead = running
-    .filter((other) => other.id !== self.id && other.table === table && startsBefore(other, self))
-    .sort((a, b) => (startsBefore(a, b) ? -1 : 1));
-  const waitedSeconds = previous.waitedSeconds + (previous.waiting ? previous.waitSeconds : 0);
-  if (ahead.length === 0) return { ...NOT_QUEUED, waitedSeconds };
   const waitSeconds = previous.waiting ? Math.min(QUEUE_MAX_WAIT_SECONDS, previous.waitSeconds * 2) : firstWaitSeconds;
-  return { waiting: true, behind: ahead[0].id, waitSeconds, waitedSeconds };
+  return { waiting: true, reason, waitSeconds, waitedSeconds: waited(previous) };
 }
 
-function startsBefore(a: ExecutionRef, b: ExecutionRef): boolean {
-  const [ta, tb] = [Date.parse(a.startTime), Date.parse(b.startTime)];
-  return ta < tb || (ta === tb && a.id < b.id);
+/** The queue once lanes are granted: no longer waiting, the time waited kept for the console. */
+export function admitted(previous: QueueState): QueueState {
+  return { ...NOT_QUEUED, waitedSeconds: waited(previous) };
 }
+
+const waited = (previous: QueueState) => previous.waitedSeconds + (previous.waiting ? previous.waitSeconds : 0);

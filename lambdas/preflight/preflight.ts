@@ -1,15 +1,16 @@
 import { chunkBudget, isStaged, MAX_CHUNKS } from './chunk-budget.js';
 import { resolveColumns } from './columns.js';
-import { NOT_QUEUED, queuePosition } from './import-queue.js';
-import { grantLanes } from './lanes.js';
+import { admitted, NOT_QUEUED, waitAgain } from './import-queue.js';
+import { poolLanes } from './lanes.js';
 import { checkHeadersAgree, HEADER_READS_AT_ONCE, readObjectStart } from './object-headers.js';
 import { mapAtMost } from '../async/map-at-most.js';
 import { scanObjects, type ScanIo } from './object-scan.js';
 import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
-import { InvalidRequestError } from '../contract/errors.js';
 import type { ControlPlane } from '../control-plane/control-plane.js';
+import type { ImportLedger } from '../control-plane/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
+import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
 import { type ResolvedRequest } from '../contract/import-request.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
@@ -29,9 +30,11 @@ export interface PreflightIo extends SourceIo, ScanIo {
 export interface PreflightOptions {
   readonly allowedTables: readonly string[] | null;
   readonly shouldStop: () => boolean;
-  /** Running imports and the Lambda concurrency; see control-plane/control-plane.ts. */
+  /** The Lambda concurrency the imports share; see control-plane/control-plane.ts. */
   readonly control: ControlPlane;
-  /** The first wait when queued behind another import. @default QUEUE_FIRST_WAIT_SECONDS */
+  /** Who holds lanes now (control-plane/ledger.ts). */
+  readonly ledger: Pick<ImportLedger, 'admit'>;
+  /** The first wait for lanes. @default QUEUE_FIRST_WAIT_SECONDS */
   readonly queueFirstWaitSeconds?: number;
   /** The pipeline's own output, never imported from a prefix. @default DEFAULT_REJECTS_PREFIX */
   readonly rejectsPrefix?: string;
@@ -46,9 +49,13 @@ export async function runPreflight(
   options: PreflightOptions,
 ): Promise<ScanState> {
   const started = isScanState(event.input) ? event.input : await startScan(event, io, options);
-  if (started.scanComplete) return started;
-  const state = started.lanes.granted > 0 ? started : await admit(started, event, options);
-  if (state.queue.waiting) return state;
+  const scanned = started.scanComplete ? started : await continueScan(started, io, options);
+  // Lanes are asked for once the chunks are known: an import holds no more lanes than it has chunks.
+  return scanned.scanComplete ? admit(scanned, event, options) : scanned;
+}
+
+/** Scans on from the checkpoint until the objects end or the invocation must stop. */
+async function continueScan(state: ScanState, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
   const { request, sources } = state;
   const result = await scanObjects({
     request,
@@ -85,11 +92,7 @@ function budgetOf(request: ResolvedRequest, sources: SourceSet) {
 
 async function startScan(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
   const asSent = resolveImportRequest(event.input);
-  if (options.allowedTables && !options.allowedTables.includes(asSent.table)) {
-    throw new InvalidRequestError([
-      `table: ${JSON.stringify(asSent.table)} is not one this deployment may write (${options.allowedTables.join(', ')})`,
-    ]);
-  }
+  checkDeploymentScope(asSent, options);
   const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
   const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
   const [found, keys] = await Promise.all([resolveSources(asSent, io, ownPrefixes), io.describeTable(asSent.table)]);
@@ -115,7 +118,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
     scanComplete: false,
     queue: NOT_QUEUED,
-    // 0 until admitted: the lanes are fitted to the Lambda concurrency free when the import may start.
+    // 0 until admitted: the ledger grants lanes once the scan is complete.
     lanes: { configured: event.maxConcurrency, granted: 0, reason: 'not yet admitted' },
   };
   checkStateSize(state);
@@ -151,18 +154,28 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
 }
 
 /**
- * Lets the import start once no earlier import into its table is running (else it waits: import-queue.ts),
- * and fits its lanes to the Lambda concurrency free then.
+ * Asks the ledger for lanes (control-plane/lane-admission.ts): at most the chunks, the table's free lanes and the
+ * free Lambda lanes; none means wait and ask again (the workflow's WaitForLanes loop). An import with no chunks
+ * (empty objects) needs no lanes: its Map has nothing to run.
  */
 async function admit(state: ScanState, event: PreflightEvent, options: PreflightOptions): Promise<ScanState> {
-  const running = await options.control.runningImports(event.execution.stateMachineArn, event.execution);
-  const queue = queuePosition(
-    event.execution,
-    state.request.table,
-    running,
-    state.queue,
-    options.queueFirstWaitSeconds,
-  );
-  if (queue.waiting) return { ...state, queue };
-  return { ...state, queue, lanes: grantLanes(event.maxConcurrency, await options.control.importConcurrency()) };
+  if (state.lanes.granted > 0) return state;
+  const configured = event.maxConcurrency;
+  if (state.chunks.length === 0) return { ...state, lanes: { configured, granted: 1, reason: 'no chunks to import' } };
+  const pool = poolLanes(await options.control.importConcurrency());
+  const { table, maxWriteRate } = state.request;
+  const decision = await options.ledger.admit({
+    execution: event.executionName,
+    table,
+    want: Math.min(configured, state.chunks.length),
+    capped: maxWriteRate > 0,
+    poolLanes: pool.lanes,
+    tableLanes: configured,
+    maxWriteRate,
+  });
+  if (decision.granted === 0) {
+    return { ...state, queue: waitAgain(state.queue, decision.reason, options.queueFirstWaitSeconds) };
+  }
+  const reason = pool.lanes === null ? decision.reason : `${decision.reason}; Lambda lanes: ${pool.reason}`;
+  return { ...state, queue: admitted(state.queue), lanes: { configured, granted: decision.granted, reason } };
 }

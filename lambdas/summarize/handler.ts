@@ -4,10 +4,24 @@ import { createContainerLogger, invocationLogger } from '../observability/logger
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { summarize, totalsByObject } from './summarize.js';
 
+/** The ReleaseLanes task's input: a failed import's execution name, whose lanes go back to the ledger. */
+export interface ReleaseLanesEvent {
+  readonly releaseLanes: string;
+}
+
+type SummarizeOutput<E> = E extends ReleaseLanesEvent ? { readonly released: string } : ImportSummary;
+
 /** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */
-export function createSummarizeHandler({ s3, config }: Wiring) {
+export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
   const containerLogger = createContainerLogger();
-  return async (event: SummarizeEvent, context: object = {}): Promise<ImportSummary> => {
+  return async <E extends SummarizeEvent | ReleaseLanesEvent>(
+    event: E,
+    context: object = {},
+  ): Promise<SummarizeOutput<E>> => {
+    if ('releaseLanes' in event) {
+      await ledger.release(event.releaseLanes);
+      return { released: event.releaseLanes } as SummarizeOutput<E>;
+    }
     const summary = summarize(event, config.rejectsPrefix);
     const report = {
       ...summary,
@@ -19,8 +33,10 @@ export function createSummarizeHandler({ s3, config }: Wiring) {
     const body = JSON.stringify(report, null, 2);
     await putObject(s3, summary.bucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);
     const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName };
+    // The lanes go back once the report is written; a retried Summarize releases again, which changes nothing.
+    await ledger.release(event.executionName);
     invocationLogger(containerLogger, context, keys).info('summary', { ...summary });
-    return summary;
+    return summary as SummarizeOutput<E>;
   };
 }
 

@@ -1,12 +1,17 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { SFNClient } from '@aws-sdk/client-sfn';
 import { BatchWriteClient } from '../dynamodb-transport/batch-write-client.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
-import { DEFAULT_WRITE_CONFIG, readLambdaConfig, type LambdaConfig } from '../environment/config.js';
+import {
+  DEFAULT_LEDGER_TABLE,
+  DEFAULT_WRITE_CONFIG,
+  readLambdaConfig,
+  type LambdaConfig,
+} from '../environment/config.js';
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import { AwsControlPlane } from '../control-plane/control-plane-aws.js';
+import { ImportLedger } from '../control-plane/ledger.js';
 
 /**
  * What a handler is built from: its SDK clients and its configuration. The exported `handler` of each
@@ -20,14 +25,16 @@ export interface Wiring {
   /** BatchWriteItem, the import's one hot call, on its own lean path over the DynamoDB client's configuration. */
   readonly batchWrites: BatchWriteClient;
   readonly config: LambdaConfig;
-  /** Running imports and Lambda concurrency, for preflight's queue and lanes. */
+  /** The Lambda concurrency the imports share, for preflight's lanes. */
   readonly control: ControlPlane;
+  /** The ledger of running imports: lanes, leases, live settings (on the wiring's DynamoDB client). */
+  readonly ledger: ImportLedger;
 }
 
 /**
  * A wiring with fresh keep-alive clients. The DynamoDB clients' request timeout is the config's
- * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its control plane is Step
- * Functions and Lambda (clients made now, called only by preflight); the local runner replaces it with its own.
+ * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its control plane is Lambda's
+ * (a client made now, called only by preflight); the local runner replaces it with its own.
  */
 export function createWiring(options: ClientOptions & { readonly config?: LambdaConfig } = {}): Wiring {
   const config = options.config ?? readLambdaConfig();
@@ -39,7 +46,8 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     dynamodb,
     batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
     config,
-    control: new AwsControlPlane(new SFNClient(region), new LambdaClient(region), config.importFunctionName ?? null),
+    control: new AwsControlPlane(new LambdaClient(region), config.importFunctionName ?? null),
+    ledger: new ImportLedger(dynamodb, config.ledgerTable ?? DEFAULT_LEDGER_TABLE),
   };
 }
 

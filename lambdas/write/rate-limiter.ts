@@ -11,7 +11,8 @@ export const systemClock: Clock = {
 
 /**
  * A token bucket: `ratePerSecond` tokens a second, holding at most `burst`. `take(n)` waits until n
- * tokens are there. Callers queue in order, so many concurrent requests share one rate fairly.
+ * tokens are there. Callers queue in order, so many concurrent requests share one rate fairly. The rate may
+ * change while it runs (`s3-ddb-import rate`); 0 lets every request through.
  */
 export class RateLimiter {
   private tokens: number;
@@ -19,12 +20,26 @@ export class RateLimiter {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly ratePerSecond: number,
-    private readonly burst: number,
+    private ratePerSecond: number,
+    private burst: number,
     private readonly clock: Clock = systemClock,
   ) {
     this.tokens = burst;
     this.last = clock.now();
+  }
+
+  /** Follows a new rate from now on: tokens earned so far at the old rate are kept, up to the new burst. */
+  setRate(ratePerSecond: number): void {
+    this.refill();
+    this.ratePerSecond = ratePerSecond;
+    this.burst = burstFor(ratePerSecond);
+    this.tokens = Math.min(this.tokens, this.burst);
+  }
+
+  private refill(): void {
+    const now = this.clock.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.ratePerSecond);
+    this.last = now;
   }
 
   /** Waits until `count` tokens are available and takes them. */
@@ -36,9 +51,8 @@ export class RateLimiter {
 
   private async waitFor(count: number): Promise<void> {
     for (;;) {
-      const now = this.clock.now();
-      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.ratePerSecond);
-      this.last = now;
+      if (this.ratePerSecond <= 0) return;
+      this.refill();
       if (this.tokens >= count) {
         this.tokens -= count;
         return;
@@ -81,5 +95,8 @@ export function chunkWriteRate({
  * 25-item batch) so the rate holds within a second, not just on average over the import.
  */
 export function createChunkLimiter(ratePerSecond: number, clock: Clock = systemClock): RateLimiter | undefined {
-  return ratePerSecond > 0 ? new RateLimiter(ratePerSecond, Math.max(25, ratePerSecond), clock) : undefined;
+  return ratePerSecond > 0 ? new RateLimiter(ratePerSecond, burstFor(ratePerSecond), clock) : undefined;
 }
+
+/** One second's worth, and at least one 25-item batch. */
+const burstFor = (ratePerSecond: number) => Math.max(25, ratePerSecond);

@@ -15,6 +15,7 @@ import { createBucket, createTable, putText, runImport, scanAll } from './harnes
 describe('importing a 200,000-row Google Books 1-gram TSV', () => {
   const ROWS = 200_000;
 
+  // Its time limit is a hang guard, not a speed claim: ~50 s on an idle 2-core machine, 205 s beside two CPU burners.
   it('lands every row, item by item, across checkpoint loops in preflight and import', async () => {
     const { text, rows } = generateNgrams(ROWS);
     const bucket = await createBucket();
@@ -56,5 +57,5 @@ describe('importing a 200,000-row Google Books 1-gram TSV', () => {
         volume_count: { N: String(row.volume_count) },
       });
     }
-  }, 300_000);
+  }, 600_000);
 });

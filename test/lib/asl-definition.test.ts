@@ -7,6 +7,7 @@ import {
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
   TASK_HANDLER_FILES,
+  TASK_STATE_FUNCTIONS,
 } from '../../lib/workflow-tasks.js';
 
 /** asl-validator 4 is CommonJS without type declarations: `module.exports = validator`. */
@@ -52,12 +53,13 @@ describe('statemachine/import.asl.json', () => {
     expect(found).toEqual(new Set(ASL_PLACEHOLDERS));
   });
 
-  it('has one Task state per handler, nested ones included', () => {
-    expect(tasks.map(([name]) => name).sort()).toEqual(Object.keys(TASK_HANDLER_FILES).sort());
+  it('names every Task state, nested ones included, in TASK_STATE_FUNCTIONS, and every function is run by one', () => {
+    expect(tasks.map(([name]) => name).sort()).toEqual(Object.keys(TASK_STATE_FUNCTIONS).sort());
+    expect(new Set(Object.values(TASK_STATE_FUNCTIONS))).toEqual(new Set(Object.keys(TASK_HANDLER_FILES)));
   });
 
   it.each(tasks)('binds Task %s to its function placeholder', (name, state) => {
-    const placeholder = TASK_FUNCTION_PLACEHOLDERS[name as keyof typeof TASK_FUNCTION_PLACEHOLDERS];
+    const placeholder = TASK_FUNCTION_PLACEHOLDERS[TASK_STATE_FUNCTIONS[name as keyof typeof TASK_STATE_FUNCTIONS]];
     expect(state.Resource).toBe(`\${${placeholder}}`);
   });
 

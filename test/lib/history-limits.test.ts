@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_CHUNKS } from '../../lambdas/preflight/preflight.js';
 import { QUEUE_FIRST_WAIT_SECONDS, QUEUE_MAX_WAIT_SECONDS } from '../../lambdas/preflight/import-queue.js';
+import { MAX_PAUSED_WAIT_SECONDS } from '../../lambdas/import/live-settings.js';
 import {
   HISTORY_EVENT_LIMIT,
   MAX_LAMBDA_TIMEOUT_SECONDS,
   PROMISED_MAX_CHUNK_HOURS,
   PROMISED_MAX_OBJECT_BYTES,
+  PROMISED_MAX_PAUSED_HOURS,
   PROMISED_MAX_QUEUED_HOURS,
   PROMISED_MIN_SCAN_BYTES_PER_SECOND,
 } from '../../lambdas/contract/limits.js';
@@ -63,15 +65,18 @@ describe('worst-case execution history (25,000 events)', () => {
   it('of the parent: the largest object scanned, days queued, the Map, Summarize', () => {
     // 5 TiB at 50 MB/s, 840 s a call: 5.5e12 / 4.2e10 = 131 preflight calls.
     const scanCalls = Math.ceil(PROMISED_MAX_OBJECT_BYTES / (PROMISED_MIN_SCAN_BYTES_PER_SECOND * invocationSeconds));
-    const scan = scanCalls * loopCost(states, ['Preflight', 'QueuedBehindAnotherImport?', 'ScanComplete?']);
-    // 72 h of asks 5 s, 10 s, ... apart, then every 900 s: fewer than 72 x 4 + 8 asks.
+    const scan = scanCalls * loopCost(states, ['Preflight', 'ScanComplete?']);
+    // 24 h of asks for lanes 5 s, 10 s, ... apart, then every 300 s: fewer than 24 x 12 + 6 asks.
     const asks =
       Math.ceil((PROMISED_MAX_QUEUED_HOURS * 3600) / QUEUE_MAX_WAIT_SECONDS) +
       Math.log2(QUEUE_MAX_WAIT_SECONDS / QUEUE_FIRST_WAIT_SECONDS) +
       1;
-    const queued = Math.ceil(asks) * loopCost(states, ['Preflight', 'QueuedBehindAnotherImport?', 'WaitForTable']);
+    const queued =
+      Math.ceil(asks) * loopCost(states, ['Preflight', 'ScanComplete?', 'WaitingForLanes?', 'WaitForLanes']);
     expect(states.ImportChunks.ItemProcessor?.ProcessorConfig?.Mode).toBe('DISTRIBUTED'); // chunks cost the parent nothing
-    const parent = EVENTS.execution + scan + queued + EVENTS.distributedMap + worstCase(states, 'Summarize');
+    // A failed Map gives its lanes back and fails: ReleaseLanes and ImportFailed, instead of Summarize.
+    const end = Math.max(worstCase(states, 'Summarize'), worstCase(states, 'ReleaseLanes') + EVENTS.twoEventState);
+    const parent = EVENTS.execution + scan + queued + EVENTS.distributedMap + end;
     expect(parent).toBeLessThan(HISTORY_EVENT_LIMIT);
     // The same parent with an inline Map would add every chunk's loop: MAX_CHUNKS x (child history) events.
     expect(MAX_CHUNKS).toBe(1000);
@@ -79,11 +84,14 @@ describe('worst-case execution history (25,000 events)', () => {
 
   it("of one chunk's child execution: its checkpoint loop for as long as one chunk may take", () => {
     const child = definition.States.ImportChunks.ItemProcessor!.States;
-    // 96 h of 840 s invocations: 412 ImportChunk calls, each with all its retries, and the ChunkComplete? Choice.
+    // 96 h of 840 s invocations: 412 ImportChunk calls, each with all its retries, and the ChunkComplete? Choice;
+    // and paused for the hours the README promises, asking every 60 s at most (PausedWait).
     const invocations = Math.ceil((PROMISED_MAX_CHUNK_HOURS * 3600) / invocationSeconds);
+    const pausedAsks = Math.ceil((PROMISED_MAX_PAUSED_HOURS * 3600) / MAX_PAUSED_WAIT_SECONDS) + 4;
     const history =
       EVENTS.execution +
       invocations * loopCost(child, ['ImportChunk', 'ChunkComplete?']) +
+      pausedAsks * loopCost(child, ['ImportChunk', 'ChunkComplete?', 'PausedWait']) +
       worstCase(child, 'ChunkImported');
     expect(history).toBeLessThan(HISTORY_EVENT_LIMIT);
   });

@@ -22,8 +22,8 @@ group('the progress view', () => {
     ],
     [
       "queue (local's line, word for word)",
-      { phase: 'queued', queue: { behind: 'arn:x', waitSeconds: 10 } },
-      'queued: waiting for an earlier import into the same table (arn:x), asking again in 10 s',
+      { phase: 'queued', queue: { reason: "waiting: t's 40 lanes are held by 3 running import(s)", waitSeconds: 10 } },
+      "queued: waiting: t's 40 lanes are held by 3 running import(s), asking again in 10 s",
     ],
     [
       "scan (local's line, word for word)",
@@ -111,7 +111,7 @@ group("local's progress (the runner's events through the same view)", () => {
         scanComplete: true,
         offset: 2010,
         size: 2010,
-        queue: { waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 0 },
+        queue: { waiting: false, reason: null, waitSeconds: 0, waitedSeconds: 0 },
         lanes: { configured: 40, granted: 40, reason: '' },
       },
       { type: 'chunk-start', chunkIndex: 0 },

@@ -1,5 +1,4 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { SFNClient } from '@aws-sdk/client-sfn';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AwsControlPlane } from '../../../lambdas/control-plane/control-plane-aws.js';
@@ -98,5 +97,5 @@ export function standInControlPlane(standIn: StandIn, importFunctionName: string
     region: process.env.AWS_REGION ?? 'us-east-1',
     credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
   };
-  return new AwsControlPlane(new SFNClient(options), new LambdaClient(options), importFunctionName);
+  return new AwsControlPlane(new LambdaClient(options), importFunctionName);
 }

@@ -8,7 +8,9 @@ import type { ImportRequest } from '../../../lambdas/contract/import-request.js'
 import type { Chunk, ImportSummary } from '../../../lambdas/contract/workflow-payloads.js';
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
-import { createBucket, createTable, putText, scanAll } from '../harness.js';
+import { createBucket, createTable, putText, scanAll, uniqueName } from '../harness.js';
+import { ImportLedger } from '../../../lambdas/control-plane/ledger.js';
+import type { Wiring } from '../../../lambdas/wiring/wiring.js';
 import { faultWiring } from './inject.js';
 
 export const NGRAM_KEY = 'imports/ngrams/1gram.tsv';
@@ -51,6 +53,14 @@ export function putKey(request: WriteRequest): string {
 /** Index of the chunk holding byte `offset`. */
 export const chunkAt = (chunks: readonly Chunk[], offset: number) =>
   chunks.findIndex((c) => c.start <= offset && offset < c.end);
+
+/**
+ * A wiring with a ledger of its own (a fresh table): imports run with it see only each other's lanes, not those
+ * of the other tests running at the same time against the same DynamoDB Local.
+ */
+export function withOwnLedger(wiring: Wiring = faultWiring()): Wiring {
+  return { ...wiring, ledger: new ImportLedger(wiring.dynamodb, uniqueName('ledger')) };
+}
 
 /**
  * Runs the workflow file through the local runner with the fault-injectable wiring, recording its events

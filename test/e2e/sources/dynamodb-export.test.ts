@@ -13,6 +13,8 @@ const EXPORT_ID = '01767225600000-a1b2c3d4';
 /** Preflight alone, looped to the end of its scan, against the real MinIO and DynamoDB Local. */
 async function preflight(request: ImportRequest): Promise<ScanState> {
   const io = preflightIo(s3, dynamodb);
+  // The scan alone is under test: a ledger that always has lanes.
+  const ledger = { admit: async () => ({ granted: 4, reason: '4 lanes' }) };
   const execution = {
     id: 'arn:aws:states:us-east-1:000000000000:execution:x:export',
     startTime: new Date().toISOString(),
@@ -24,6 +26,7 @@ async function preflight(request: ImportRequest): Promise<ScanState> {
       allowedTables: null,
       shouldStop: () => false,
       control: localControlPlane,
+      ledger,
     });
     if (state.scanComplete) return state;
     input = state;

@@ -6,6 +6,7 @@ import { createBucket, createTable, listKeys, putText } from '../harness.js';
 import { NGRAM_TYPES, letterFile } from './letters.js';
 
 describe('one big compressed object, staged through the bucket', () => {
+  // Its time limit is a hang guard, not a speed claim: 15-25 s on an idle 2-core machine, 68 s beside two CPU burners.
   it('is decompressed once into record-aligned plain pieces, imported in parallel, item by item, and the pieces deleted', async () => {
     const bucket = await createBucket();
     const file = letterFile('s', 60_000); // ~1.6 MB of TSV, ~0.4 MB of gzip
@@ -38,5 +39,5 @@ describe('one big compressed object, staged through the bucket', () => {
     );
     // Every staged piece was deleted by the import of its chunk.
     expect(await listKeys(bucket, 's3-ddb-import/staging/')).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -29,7 +29,7 @@ function state(columns: number, width: number, objects: SourceEntry[]): ScanStat
     chunks: [],
     checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
     scanComplete: false,
-    queue: { waiting: false, behind: null, waitSeconds: 0, waitedSeconds: 0 },
+    queue: { waiting: false, reason: null, waitSeconds: 0, waitedSeconds: 0 },
     lanes: {
       configured: 40,
       granted: 40,
