@@ -12,6 +12,7 @@ import { followExecution } from '../cloud/follow.js';
 import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
 import { executionName, stamp, type StartRequest } from '../cloud/start-request.js';
 import { buildRequest, readRequestFile, type Location } from '../flags/request-file.js';
+import { checkDeploymentScope } from '../../lambdas/request/deployment-scope.js';
 import { resolveSource, type Source } from '../cloud/source.js';
 import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
 import { createProgressRenderer } from '../progress/renderer.js';
@@ -101,6 +102,8 @@ export async function runStartCommand(
     command.requestFile ? await readRequestFile(command.requestFile) : {},
     location.location,
   );
+  // The stack's roles read its bucket only: refuse another here, as preflight would, before uploading or starting.
+  checkDeploymentScope(request, { bucketName: target.bucketName });
   const name = command.name ?? executionName(request, at);
   if (source.kind === 'local') await upload(clients, source, location, { ...command, target }, output);
   const executionArn = await startExecution(clients, target.stateMachineArn, name, request);

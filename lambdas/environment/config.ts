@@ -26,6 +26,12 @@ export interface LambdaConfig {
   readonly stagingPrefix?: string;
   /** Tables this deployment may write; a request for another fails in preflight with a clear error. */
   readonly allowedTables: readonly string[] | null;
+  /**
+   * The bucket this deployment reads (BUCKET_NAME, set by the construct): the roles hold grants on it only, so a
+   * request for another fails in preflight with a clear error instead of a bare 403. Read inside Lambda only.
+   * @default null - unchecked (local runs)
+   */
+  readonly bucketName?: string | null;
   /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
   readonly importFunctionName?: string | null;
   /** The DynamoDB table of running imports (LEDGER_TABLE): lanes held, leases, live settings. @default DEFAULT_LEDGER_TABLE */
@@ -48,6 +54,7 @@ export interface LambdaConfig {
    * The ARN of the bucket's KMS key (BUCKET_KMS_KEY_ARN), set by the construct when the bucket has one. Every PUT
    * the functions make (staged pieces, rejects, the report) then asks for SSE-KMS with this key, so a bucket policy
    * that denies PutObject without `x-amz-server-side-encryption: aws:kms` (or without this key) lets them through.
+   * Read inside Lambda only.
    * @default null - no encryption headers: the bucket's default encryption applies
    */
   readonly bucketKmsKeyArn?: string | null;
@@ -63,15 +70,20 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
   const allowed = env.ALLOWED_TABLES?.split(',')
     .map((t) => t.trim())
     .filter(Boolean);
+  // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):
+  // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
+  const inLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+  // The stack's bucket and key are read inside Lambda only: a BUCKET_NAME left in a developer's shell must not
+  // scope local runs (which read this same config) to another bucket, nor send SSE-KMS headers to MinIO.
+  const deployed = (value: string | undefined) => (inLambda && value?.trim()) || null;
   return {
     rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
     stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
+    bucketName: deployed(env.BUCKET_NAME),
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
     ledgerTable: env.LEDGER_TABLE?.trim() || DEFAULT_LEDGER_TABLE,
-    bucketKmsKeyArn: env.BUCKET_KMS_KEY_ARN?.trim() || null,
-    // Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's environment (a reserved variable):
-    // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
-    emitMetrics: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
+    bucketKmsKeyArn: deployed(env.BUCKET_KMS_KEY_ARN),
+    emitMetrics: inLambda,
   };
 }

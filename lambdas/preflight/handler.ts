@@ -12,6 +12,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger }
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
     const state = await runPreflight(event, io, {
       allowedTables: config.allowedTables,
+      bucketName: config.bucketName,
       shouldStop: deadlineCheck(context),
       control,
       ledger,

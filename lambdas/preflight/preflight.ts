@@ -29,6 +29,8 @@ export interface PreflightIo extends SourceIo, ScanIo {
 
 export interface PreflightOptions {
   readonly allowedTables: readonly string[] | null;
+  /** The stack's bucket: a request for another fails before any S3 call. @default null - unchecked (local runs) */
+  readonly bucketName?: string | null;
   readonly shouldStop: () => boolean;
   /** The Lambda concurrency the imports share; see control-plane/control-plane.ts. */
   readonly control: ControlPlane;

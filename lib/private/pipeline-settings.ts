@@ -42,6 +42,8 @@ export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSet
       REJECTS_PREFIX: rejectsPrefix,
       STAGING_PREFIX: stagingPrefix,
       ALLOWED_TABLES: Fn.join(',', tableNames),
+      // The roles hold grants on this bucket only: preflight refuses a request for another by name.
+      BUCKET_NAME: props.bucket.bucketName,
       // Every PUT of the functions asks for SSE-KMS with this key (lambdas/wiring/aws-io.ts sseKmsFields).
       ...(bucketKey ? { BUCKET_KMS_KEY_ARN: bucketKey.keyArn } : {}),
     },

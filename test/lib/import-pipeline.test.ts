@@ -128,6 +128,8 @@ describe('ImportPipeline in S3DdbImportStack', () => {
             REJECTS_PREFIX: 's3-ddb-import/rejects',
             STAGING_PREFIX: 's3-ddb-import/staging',
             ALLOWED_TABLES: 'ngrams,words',
+            // Preflight refuses a request for another bucket by name (lambdas/request/deployment-scope.ts).
+            BUCKET_NAME: { Ref: logicalId(bucket) },
           },
         },
       });

@@ -144,7 +144,7 @@ describe('s3-ddb-import start <s3 source>', () => {
     );
     const { output, out } = capture();
     const command = parseStartCommand([
-      's3://my-bucket/exports/2025/',
+      `s3://${bucket}/exports/2025/`,
       '--request',
       requestFile,
       '--types',
@@ -158,7 +158,7 @@ describe('s3-ddb-import start <s3 source>', () => {
     );
     const [started] = startRequests();
     const expected = {
-      bucket: 'my-bucket',
+      bucket,
       prefix: 'exports/2025/',
       table: 'words',
       format: { delimiter: ';' },
@@ -175,7 +175,7 @@ describe('s3-ddb-import start <s3 source>', () => {
   it('fails when the request is invalid, naming every wrong field, before starting anything', async () => {
     deployedStack();
     const command = parseStartCommand([
-      's3://my-bucket/a.csv',
+      `s3://${bucket}/a.csv`,
       '--table',
       'ngrams',
       '--delimiter',
@@ -187,6 +187,31 @@ describe('s3-ddb-import start <s3 source>', () => {
       'invalid request: format.delimiter: must be one character other than a newline, got ";;"',
     );
     expect(startRequests()).toEqual([]);
+  });
+});
+
+describe("a source outside the stack's bucket", () => {
+  it.each([
+    ['an object', 's3://other-bucket/imports/a.csv'],
+    ['a folder', 's3://other-bucket/imports/'],
+  ])('fails for %s with InvalidRequestError naming the stack bucket, before starting anything', async (_, url) => {
+    deployedStack();
+    const command = parseStartCommand([url, '--table', 'ngrams']);
+
+    const error = await runStartCommand(command, cloudClients(standIn), capture().output).catch((e: Error) => e);
+    expect(error).toMatchObject({
+      name: 'InvalidRequestError',
+      message: `invalid request: bucket: "other-bucket" is not the bucket this deployment reads (${bucket})`,
+    });
+    expect(standIn.requests.map((r) => r.target)).toEqual(['DescribeStacks']);
+  });
+
+  it('is not checked with --state-machine and no --bucket (the CLI does not know the bucket then)', async () => {
+    deployedStack();
+    const command = parseStartCommand(['s3://other-bucket/a.csv', '--table', 'ngrams', '--state-machine', MACHINE]);
+
+    expect(await runStartCommand(command, cloudClients(standIn), capture().output)).toBe(0);
+    expect(JSON.parse(startRequests()[0].input)).toMatchObject({ bucket: 'other-bucket', key: 'a.csv' });
   });
 });
 
@@ -310,7 +335,7 @@ describe('s3-ddb-import start --follow', () => {
       };
     };
     const { output, out } = capture();
-    const command = parseStartCommand(['s3://my-bucket/k.csv', '--table', 'ngrams', '--follow', '--poll-s', '0.001']);
+    const command = parseStartCommand([`s3://${bucket}/k.csv`, '--table', 'ngrams', '--follow', '--poll-s', '0.001']);
 
     expect(await runStartCommand(command, cloudClients(standIn), output, () => new Date('2025-03-14T09:26:53Z'))).toBe(
       0,
