@@ -67,8 +67,11 @@ export interface ImportPipelineProps {
   /**
    * How long staged pieces a failed import left behind are kept: a lifecycle rule on the staging prefix, added
    * when `bucket` is an `s3.Bucket` of this app (an imported bucket cannot be changed here: add such a rule to it
-   * yourself). It must outlast the longest import (a chunk may take up to 4 days, see contract/limits.ts).
-   * @default Duration.days(7)
+   * yourself, as the README's Troubleshooting shows). Whole days, at least 14: a failed import can be redriven for
+   * 14 days after it ends, and its redriven chunks read their pieces again; the default adds the longest import
+   * (lib/private/pipeline-settings.ts shows the sum). The rule also removes a noncurrent piece (a versioned bucket
+   * keeps one for every piece deleted) a day after it stops being current.
+   * @default Duration.days(21)
    */
   readonly stagingExpiration?: Duration;
 }

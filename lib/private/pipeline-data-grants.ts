@@ -5,8 +5,12 @@ import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 import type { PipelineSettings } from './pipeline-settings.js';
 
-/** Staged pieces a failed import left behind are deleted after this long, unless `stagingExpiration` says otherwise. */
-const DEFAULT_STAGING_EXPIRATION = Duration.days(7);
+/**
+ * A staged piece that is no longer current (its chunk's import deleted it, or the rule expired it) is never read again:
+ * on a versioned bucket it is removed a day later rather than kept forever as a noncurrent version. One day is the
+ * least NoncurrentDays takes.
+ */
+const NONCURRENT_PIECE_EXPIRATION = Duration.days(1);
 
 /**
  * What the functions may do with the bucket: preflight and import read sources; import and summarize write
@@ -33,13 +37,22 @@ export function grantBucketAccess(
   grantObjectDelete(props.bucket, importer, `${settings.stagingPrefix}/*`);
 }
 
-/** The backstop for staged pieces: a lifecycle rule, on a bucket of this app only (an imported one cannot change). */
+/**
+ * The backstop for staged pieces: a lifecycle rule, on a bucket of this app only (an imported one cannot change).
+ * On a versioned bucket, the Expiration only puts a delete marker over a piece (and the import's own DeleteObject
+ * does the same): the piece stays, noncurrent, until NoncurrentVersionExpiration removes it; S3 then removes the
+ * delete marker left alone, as the rule expires current versions
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-expire-general-considerations.html,
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/ManagingDelMarkers.html). No AbortIncompleteMultipartUpload:
+ * preflight writes each piece (at most 128 MiB) with one PutObject, never a multipart upload.
+ */
 export function expireStagedPieces(props: ImportPipelineProps, settings: PipelineSettings): void {
   if (!(props.bucket instanceof s3.Bucket)) return;
   props.bucket.addLifecycleRule({
     id: 'ExpireStagedPieces',
     prefix: `${settings.stagingPrefix}/`,
-    expiration: props.stagingExpiration ?? DEFAULT_STAGING_EXPIRATION,
+    expiration: settings.stagingExpiration,
+    noncurrentVersionExpiration: NONCURRENT_PIECE_EXPIRATION,
   });
 }
 

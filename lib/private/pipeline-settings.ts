@@ -15,6 +15,8 @@ export interface PipelineSettings {
   readonly reserved?: number;
   /** The bucket's KMS key (`bucketKey`, else the bucket's `encryptionKey`), if any: SSE-KMS grants and PUT headers. */
   readonly bucketKey?: kms.IKey;
+  /** How long staged pieces a failed import left behind are kept (the staging lifecycle rule). */
+  readonly stagingExpiration: Duration;
   /** What every handler reads from its environment (lambdas/environment/config.ts). */
   readonly environment: Readonly<Record<string, string>>;
 }
@@ -38,6 +40,7 @@ export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSet
     stagingPrefix,
     reserved: checkReservedConcurrency(props.importReservedConcurrency),
     bucketKey,
+    stagingExpiration: checkStagingExpiration(props.stagingExpiration ?? DEFAULT_STAGING_EXPIRATION),
     environment: {
       REJECTS_PREFIX: rejectsPrefix,
       STAGING_PREFIX: stagingPrefix,
@@ -49,6 +52,23 @@ export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSet
     },
   };
 }
+
+/**
+ * Step Functions redrives a failed (or aborted, or timed-out) standard execution within 14 days of its end: "Restarts
+ * unsuccessful executions of Standard workflows that didn't complete successfully in the last 14 days"
+ * (https://docs.aws.amazon.com/step-functions/latest/apireference/API_RedriveExecution.html); a failed Map Run is
+ * redriven through its parent execution. A redriven chunk of a staged object reads its staged piece again, so a piece
+ * must outlive the window.
+ */
+export const REDRIVE_WINDOW_DAYS = 14;
+
+/**
+ * Staged pieces are kept 21 days by default: they are written at the start (preflight's scan) and must last until the
+ * end of the redrive window, which runs from the failed execution's end. The longest import before it fails
+ * (lambdas/contract/limits.ts): up to 1 day waiting for lanes + 4 days for one chunk + 16 h paused ≈ 5.7 days; + the
+ * 14-day window ≈ 19.7 days, so 21 keeps a day to spare (S3 also rounds each expiry up to the next midnight UTC).
+ */
+export const DEFAULT_STAGING_EXPIRATION = Duration.days(21);
 
 function checkMaxConcurrency(value: number): number {
   if (Token.isUnresolved(value)) return value;
@@ -62,6 +82,20 @@ function checkReservedConcurrency(value: number | undefined): number | undefined
   if (value === undefined || Token.isUnresolved(value)) return value;
   if (!Number.isInteger(value) || value < 1) {
     throw new Error(`importReservedConcurrency must be a positive integer, got ${value}`);
+  }
+  return value;
+}
+
+/** At least the redrive window, in whole days (an S3 lifecycle rule expires objects after a number of days). */
+function checkStagingExpiration(value: Duration): Duration {
+  if (value.isUnresolved()) return value;
+  const days = value.toDays({ integral: false });
+  if (!Number.isInteger(days) || days < REDRIVE_WINDOW_DAYS) {
+    throw new Error(
+      `stagingExpiration must be a whole number of days, at least ${REDRIVE_WINDOW_DAYS} (a failed import can be ` +
+        `redriven for ${REDRIVE_WINDOW_DAYS} days, and its redriven chunks read their staged pieces again), ` +
+        `got ${value.toHumanString()}`,
+    );
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,33 @@ function build(props: Partial<ImportPipelineProps>): void {
 }
 
 describe('ImportPipeline validation', () => {
+  it.each([
+    // 7 days was the old default: inside the 14 days a failed import can be redriven.
+    [Duration.days(7), '7 days'],
+    [Duration.days(13), '13 days'],
+    // S3 lifecycle rules count whole days.
+    [Duration.hours(400), '16 days 16 hours'],
+  ])('fails when stagingExpiration is %s', (stagingExpiration, shown) => {
+    expect(() => build({ stagingExpiration })).toThrow(
+      'stagingExpiration must be a whole number of days, at least 14 (a failed import can be redriven for 14 days, ' +
+        `and its redriven chunks read their staged pieces again), got ${shown}`,
+    );
+  });
+
+  it('accepts a stagingExpiration of exactly the redrive window, and keeps it in the rule', () => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
+    new ImportPipeline(stack, 'Pipeline', {
+      bucket: new s3.Bucket(stack, 'Bucket'),
+      tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
+      stagingExpiration: Duration.days(14),
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: [Match.objectLike({ Id: 'ExpireStagedPieces', ExpirationInDays: 14 })],
+      },
+    });
+  });
+
   it.each([0, 1001, 2.5])('fails when maxConcurrency is %s', (maxConcurrency) => {
     const message = `maxConcurrency must be an integer from 1 to 1000, got ${maxConcurrency}`;
     expect(() => build({ maxConcurrency })).toThrow(message);

@@ -301,9 +301,20 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     });
   });
 
-  it('expires staged pieces a failed import left behind after 7 days, on the staging prefix only', () => {
-    expect(template.toJSON().Resources[logicalId(bucket)].Properties.LifecycleConfiguration).toEqual({
-      Rules: [{ Id: 'ExpireStagedPieces', Prefix: 's3-ddb-import/staging/', ExpirationInDays: 7, Status: 'Enabled' }],
+  it('expires staged pieces after 21 days (the longest import + the 14-day redrive window), noncurrent ones a day later', () => {
+    // The import bucket's only rule (the access logs bucket has its own 365-day rule).
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: [
+          {
+            Id: 'ExpireStagedPieces',
+            Prefix: 's3-ddb-import/staging/',
+            ExpirationInDays: 21,
+            NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+            Status: 'Enabled',
+          },
+        ],
+      },
     });
   });
 
