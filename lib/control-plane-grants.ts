@@ -48,26 +48,15 @@ function executionsArn(stateMachine: sfn.StateMachine, suffix: string): string {
 }
 
 /**
- * What preflight's control-plane calls need (lambdas/control-plane/control-plane-aws.ts): ListExecutions on the state
- * machine and DescribeExecution on its executions (the per-table queue), GetFunctionConcurrency on the import
- * function, and GetAccountSettings only when that function has no reservation to read (the lanes). The state
- * machine grants go in a separate policy: preflight's default policy cannot name the machine that invokes it.
+ * What preflight's control-plane calls need (lambdas/control-plane/control-plane-aws.ts): GetFunctionConcurrency on
+ * the import function, and GetAccountSettings only when that function has no reservation to read (the lanes all
+ * imports share). Which imports run is the ledger's to say (a DynamoDB table), not ListExecutions'.
  */
-export function grantControlPlaneReads(
+export function grantConcurrencyReads(
   preflight: lambda.Function,
   importer: lambda.Function,
-  stateMachine: sfn.StateMachine,
   importHasReservation: boolean,
 ): void {
-  const policy = new iam.Policy(preflight, 'QueuePolicy');
-  preflight.role!.attachInlinePolicy(policy);
-  stateMachine.grant(policy, 'states:ListExecutions');
-  stateMachine.grantExecution(policy, 'states:DescribeExecution');
-  acknowledge(
-    policy,
-    wildcardResourceFinding(policy, executionsArn(stateMachine, '')),
-    'DescribeExecution on the executions of this one state machine, whose ids are made at run time',
-  );
   iam.Grant.addToPrincipal({
     grantee: preflight,
     actions: ['lambda:GetFunctionConcurrency'],

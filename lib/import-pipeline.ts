@@ -1,11 +1,13 @@
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { grantControlPlaneReads } from './control-plane-grants.js';
+import { grantConcurrencyReads } from './control-plane-grants.js';
 import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
 import { createImportStateMachine } from './private/import-state-machine.js';
+import { createLedgerTable, grantLedger } from './private/import-ledger-table.js';
 import { expireStagedPieces, grantBucketAccess, grantTableAccess } from './private/pipeline-data-grants.js';
 import { createPipelineFunctions } from './private/pipeline-functions.js';
 import { resolvePipelineSettings } from './private/pipeline-settings.js';
@@ -33,6 +35,8 @@ export class ImportPipeline extends Construct {
   public readonly preflightFunction: NodejsFunction;
   public readonly importFunction: NodejsFunction;
   public readonly summarizeFunction: NodejsFunction;
+  /** The ledger of running imports: lanes held, leases, live settings (`s3-ddb-import rate | pause | resume`). */
+  public readonly ledgerTable: dynamodb.Table;
   /** The dashboard, unless `dashboard: false`. */
   public readonly dashboard?: PipelineDashboard;
   /** The alarm on failed executions, when `failedExecutionAlarm` is true. */
@@ -54,8 +58,10 @@ export class ImportPipeline extends Construct {
     grantBucketAccess(props, settings, functions);
     expireStagedPieces(props, settings);
     grantTableAccess(props, functions);
+    this.ledgerTable = createLedgerTable(this);
+    grantLedger(this.ledgerTable, functions);
     this.stateMachine = createImportStateMachine(this, functions, settings.maxConcurrency);
-    grantControlPlaneReads(functions.preflight, functions.importer, this.stateMachine, settings.reserved !== undefined);
+    grantConcurrencyReads(functions.preflight, functions.importer, settings.reserved !== undefined);
     (props.watches ?? []).forEach((watch, index) =>
       addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
     );

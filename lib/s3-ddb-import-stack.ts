@@ -66,6 +66,8 @@ export class S3DdbImportStack extends Stack {
     // Output names are public contract: `s3-ddb-import start/status` find the stack's parts by them.
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    // `s3-ddb-import rate | pause | resume` change a running import's live settings in it.
+    new CfnOutput(this, 'LedgerTableName', { value: this.pipeline.ledgerTable.tableName });
     // `start` refuses to upload under a watched prefix (the rule would start a second import of the upload).
     new CfnOutput(this, 'WatchedPrefixes', { value: JSON.stringify((props.watches ?? []).map((w) => w.prefix)) });
     // Only with an SSE-KMS bucket: `start` then uploads with SSE-KMS headers naming this key, as the functions put.

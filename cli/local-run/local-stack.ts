@@ -130,8 +130,18 @@ export async function ensureTable(
   return true;
 }
 
+/** Ledger tables found or made through each client: each run would otherwise describe its table again. */
+const ledgersFound = new WeakMap<DynamoDBClient, Set<string>>();
+
 /** The ledger of running imports in the local DynamoDB (the stack makes the same table in AWS). */
 export async function ensureLedgerTable(dynamodb: DynamoDBClient, table: string): Promise<void> {
+  const found = ledgersFound.get(dynamodb) ?? new Set<string>();
+  if (found.has(table)) return;
+  await describeOrCreateLedger(dynamodb, table);
+  ledgersFound.set(dynamodb, found.add(table));
+}
+
+async function describeOrCreateLedger(dynamodb: DynamoDBClient, table: string): Promise<void> {
   try {
     await dynamodb.send(new DescribeTableCommand({ TableName: table }));
   } catch (error) {

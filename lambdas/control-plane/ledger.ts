@@ -66,6 +66,9 @@ export class ImportLedger {
       if (await this.take(pool.version, ask, decision.granted, stale)) return decision;
       if (attempt >= ADMIT_ATTEMPTS)
         return { granted: 0, reason: 'waiting: the ledger is busy (many admissions at once)' };
+      // Another admission wrote the pool first: try again after a short random pause, so that a burst of them
+      // spreads out instead of colliding again (full jitter, up to 20 ms times the attempt).
+      await sleep(this.random() * 20 * attempt);
     }
   }
 

@@ -84,8 +84,8 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     const { job, chunk, chunkIndex, progress } = event;
     const { bucket, table } = job.request;
     const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
-    let limiter: RateLimiter | undefined;
-    const onRate = (rate: number) => limiter?.setRate(chunkRate(job, chunk, rate));
+    const limiter: { current?: RateLimiter } = {}; // made with the sink, after the first read of the settings
+    const onRate = (rate: number) => limiter.current?.setRate(chunkRate(job, chunk, rate));
     const live = await followLiveSettings(ledger, job.executionName, {
       onRate,
       intervalMs: config.liveSettingsIntervalMs,
@@ -101,7 +101,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     const stopping = deadline.signal;
     const created = createImportSink(job, chunk, batchWrite, { write, stopping, live: live.settings !== null });
     const { sink, writer } = created;
-    limiter = created.limiter;
+    limiter.current = created.limiter;
     if (live.settings) onRate(live.settings.maxWriteRate);
     const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
     const shouldStop = () => deadline.reached() || live.paused;

@@ -86,6 +86,7 @@ const XRAY_ACTIONS = [
 ];
 const objectsArn = { 'Fn::Join': ['', [bucketArn, '/*']] };
 const rejectsArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*']] };
+const ledgerArn = { 'Fn::GetAtt': [logicalId(pipeline.ledgerTable), 'Arn'] };
 const stagingArn = { 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/staging/*']] };
 /** Readers get GetObject on any object and ListBucket on the bucket (a missing key answers 404, not 403). */
 const sourceRead = (objects: unknown, bucket: unknown) => ({ 's3:GetObject': [objects], 's3:ListBucket': [bucket] });
@@ -147,9 +148,12 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // The S3 trampoline: big compressed objects staged as plain pieces, and nothing else written.
       's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
-      // The per-table queue: this state machine's running executions and their inputs.
-      'states:ListExecutions': [stateMachineRef],
-      'states:DescribeExecution': [executionsArn('')],
+      // The ledger: read the pool and the leases, make the pool item, take lanes, delete stale entries.
+      'dynamodb:GetItem': [ledgerArn],
+      'dynamodb:PutItem': [ledgerArn],
+      'dynamodb:BatchGetItem': [ledgerArn],
+      'dynamodb:UpdateItem': [ledgerArn],
+      'dynamodb:DeleteItem': [ledgerArn],
       // The lanes: the import function's reservation, else the account's unreserved concurrency. The one '*':
       // GetAccountSettings has no resource type to name.
       'lambda:GetFunctionConcurrency': [{ 'Fn::GetAtt': [logicalId(pipeline.importFunction), 'Arn'] }],
@@ -162,11 +166,16 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // Each chunk's import deletes its staged piece once imported.
       's3:DeleteObject': [stagingArn],
       'dynamodb:BatchWriteItem': tableArns,
+      // Its lease and live settings in the ledger.
+      'dynamodb:UpdateItem': [ledgerArn],
     });
     // Summarize reads nothing: the Map results it totals arrive in its input.
     expect(grantsOf(pipeline.summarizeFunction.role)).toEqual({
       ...ownLogGroup(pipeline.summarizeFunction),
       's3:PutObject': [rejectsArn],
+      // It gives the lanes back (the ledger's pool item and the import's own).
+      'dynamodb:UpdateItem': [ledgerArn],
+      'dynamodb:DeleteItem': [ledgerArn],
     });
   });
 

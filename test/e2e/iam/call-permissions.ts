@@ -62,6 +62,14 @@ const listIfMissing = (input: Input, outcome: Outcome, arn: ArnContext): Permiss
  * handlers send one PutObject per file. A GET that returns no body (404, 412) decrypts nothing; HeadObject
  * returns metadata only.
  */
+/** A transaction item's kind to the IAM action that governs it. */
+const TRANSACT_ACTIONS = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+} as const;
+
 export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   // HeadObject: "To use HEAD, you must have the s3:GetObject permission" (API_HeadObject.html).
   'S3Client.HeadObjectCommand': (input, outcome, arn) => [
@@ -92,14 +100,30 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
   ],
-  // Step Functions (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsstepfunctions.html):
-  // ListExecutions is authorized on the stateMachine resource, DescribeExecution on the execution resource.
-  'SFNClient.ListExecutionsCommand': (input) => [
-    { action: 'states:ListExecutions', resource: String(input.stateMachineArn) },
+  // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
+  // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).
+  'DynamoDBClient.GetItemCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:GetItem', resource: tableArn(String(input.TableName), arn) },
   ],
-  'SFNClient.DescribeExecutionCommand': (input) => [
-    { action: 'states:DescribeExecution', resource: String(input.executionArn) },
+  'DynamoDBClient.PutItemCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:PutItem', resource: tableArn(String(input.TableName), arn) },
   ],
+  'DynamoDBClient.UpdateItemCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:UpdateItem', resource: tableArn(String(input.TableName), arn) },
+  ],
+  'DynamoDBClient.BatchGetItemCommand': (input, _outcome, arn) =>
+    Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({
+      action: 'dynamodb:BatchGetItem',
+      resource: tableArn(table, arn),
+    })),
+  // "Permissions for Put, Update, Delete, and Get actions are governed by the permissions used for the underlying
+  // PutItem, UpdateItem, DeleteItem, and GetItem operations" (developerguide/transaction-apis-iam.html).
+  'DynamoDBClient.TransactWriteItemsCommand': (input, _outcome, arn) =>
+    ((input.TransactItems ?? []) as Record<string, { TableName?: string }>[]).flatMap((item) =>
+      Object.entries(TRANSACT_ACTIONS).flatMap(([kind, action]) =>
+        item[kind] ? [{ action, resource: tableArn(String(item[kind].TableName), arn) }] : [],
+      ),
+    ),
   // Lambda (list_awslambda.html): GetFunctionConcurrency on the function resource; GetAccountSettings has no
   // resource type, so only "*" names it.
   'LambdaClient.GetFunctionConcurrencyCommand': (input, _outcome, arn) => [

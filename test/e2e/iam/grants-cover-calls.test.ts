@@ -7,6 +7,8 @@ import { S3DdbImportStack, type S3DdbImportStackProps } from '../../../lib/s3-dd
 import { LOCAL_STATE_MACHINE_ARN } from '../../../cli/local-run/runner.js';
 import { startStandIn, standInControlPlane, type StandIn } from '../control-plane/stand-in.js';
 import { faultWiring } from '../faults/inject.js';
+import { withOwnLedger } from '../faults/fixture.js';
+import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
 import { createBucket, createTable } from '../harness.js';
 import type { ArnContext } from './call-permissions.js';
 import { callsNotAllowed, grantsNotUsed, neededPermissions, type GrantNotCalled } from './check-grants.js';
@@ -32,8 +34,6 @@ const GRANTS_NOT_CALLED: readonly GrantNotCalled[] = [
 /** The import function's name as preflight's IMPORT_FUNCTION_NAME gives it, and its ARN in the test account. */
 const IMPORT_FUNCTION = 'S3DdbImport-ImportFunction';
 const IMPORT_FUNCTION_ARN = `arn:${ARN.partition}:lambda:${ARN.region}:${ARN.account}:function:${IMPORT_FUNCTION}`;
-/** Another import running in the same state machine, into another table: preflight describes it, then goes on. */
-const OTHER_EXECUTION = `arn:${ARN.partition}:states:${ARN.region}:${ARN.account}:execution:s3-ddb-import-local:other`;
 
 const log = new CallLog(ARN);
 let targets: ImportTargets;
@@ -46,24 +46,23 @@ beforeAll(async () => {
   // The fault tests' clients (so faults can be injected), and the config the stack gives its functions
   // (REJECTS_PREFIX, ALLOWED_TABLES = its tables).
   const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable, partsTable] };
-  // Step Functions and Lambda have no local server: the deployed control plane's code and SDK clients talk to a
-  // stand-in (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other.
+  // Lambda has no local server: the deployed control plane's code and SDK client talk to a stand-in
+  // (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other. A ledger of its own, so that
+  // its first admission makes the pool item (PutItem) and no other test's imports share its lanes.
   standIn = await startStandIn({
-    'AWSStepFunctions.ListExecutions': () => ({
-      executions: [{ executionArn: OTHER_EXECUTION, startDate: 1_700_000_000, status: 'RUNNING' }],
-    }),
-    'AWSStepFunctions.DescribeExecution': () => ({ input: JSON.stringify({ table: 'another-table' }) }),
     [`GET /2019-09-30/functions/${IMPORT_FUNCTION}/concurrency`]: () => ({}),
     'GET /2016-08-19/account-settings': () => ({ AccountLimit: { UnreservedConcurrentExecutions: 1000 } }),
   });
   const control = standInControlPlane(standIn, IMPORT_FUNCTION);
   targets = {
-    wiring: { ...faultWiring(), config, control },
+    wiring: withOwnLedger({ ...faultWiring(), config, control }),
     bucket: await createBucket(),
     ngramsTable,
     rejectsTable,
     partsTable,
   };
+  // Made before the recording starts: making it is the local runner's setup, not a handler's call.
+  await ensureLedgerTable(targets.wiring.dynamodb, targets.wiring.ledger.tableName);
   recordCalls(targets.wiring, log);
   await runRecordedImports(targets);
 });
@@ -83,11 +82,13 @@ function stackGrants(props: S3DdbImportStackProps): Grant[] {
   const id = created instanceof s3.Bucket ? stack.getLogicalId(created.node.defaultChild as CfnElement) : undefined;
   const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
     stack.getLogicalId(construct.node.defaultChild as CfnElement);
-  const { stateMachine, importFunction } = stack.pipeline;
+  const { stateMachine, importFunction, ledgerTable } = stack.pipeline;
   const refs = { ...(id ? { [id]: targets.bucket } : {}), [logicalId(stateMachine)]: LOCAL_STATE_MACHINE_ARN };
   const arns = {
     ...(id ? { [id]: `arn:${ARN.partition}:s3:::${targets.bucket}` } : {}),
     [logicalId(importFunction)]: IMPORT_FUNCTION_ARN,
+    [logicalId(ledgerTable)]:
+      `arn:${ARN.partition}:dynamodb:${ARN.region}:${ARN.account}:table/${targets.wiring.ledger.tableName}`,
   };
   return grantsByTask(template, { ...ARN, refs, arns });
 }

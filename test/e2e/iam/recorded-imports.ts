@@ -2,6 +2,7 @@ import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dyn
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { expect } from 'vitest';
 import type { Wiring } from '../../../lambdas/wiring/wiring.js';
+import { ImportLedger } from '../../../lambdas/control-plane/ledger.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
@@ -161,6 +162,23 @@ async function tableDeleted(t: ImportTargets): Promise<void> {
   );
 }
 
+/**
+ * An import whose table's lanes are all held by one that ended without giving them back (its lease ran out long
+ * ago): preflight reads the leases (BatchGetItem), takes the lanes over and deletes the stale entry.
+ */
+async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
+  const { text, rows } = generateNgrams(300, { seed: 9 });
+  await putText(t.bucket, 'imports/after-ghost.tsv', text);
+  // The ghost is the test's doing, on a client of its own: only the handlers' calls are recorded.
+  const longAgo = new ImportLedger(dynamodb, t.wiring.ledger.tableName, () => 0);
+  const ghost = { table: t.ngramsTable, want: 40, capped: false, poolLanes: null, tableLanes: 40, maxWriteRate: 0 };
+  expect((await longAgo.admit({ ...ghost, execution: 'ghost' })).granted).toBe(40);
+  const request = { bucket: t.bucket, key: 'imports/after-ghost.tsv', table: t.ngramsTable, types: NGRAM_TYPES };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
+  expect(await longAgo.read('ghost')).toBeNull();
+}
+
 /** A table this deployment is not configured for: refused before any call, so never DescribeTable'd. */
 async function tableNotAllowed(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: 'some-other-table' };
@@ -184,4 +202,5 @@ export async function runRecordedImports(t: ImportTargets): Promise<void> {
   await objectDeletedAfterPreflight(t);
   await tableDeleted(t);
   await tableNotAllowed(t);
+  await staleLeaseReclaimed(t);
 }

@@ -1,0 +1,47 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/control-plane/ledger-items.js';
+import { acknowledge } from '../nag-acknowledgments.js';
+import type { PipelineFunctions } from './pipeline-functions.js';
+
+/**
+ * The ledger of running imports (lambdas/control-plane/ledger.ts): lanes held, a lease and the live settings of
+ * each import. Transient state, a few small items: on demand, destroyed with the stack, nothing to back up.
+ */
+export function createLedgerTable(scope: Construct): dynamodb.Table {
+  const table = new dynamodb.Table(scope, 'Ledger', {
+    partitionKey: { name: LEDGER_KEY_ATTRIBUTE, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  acknowledge(
+    table,
+    'AwsSolutions-DDB3',
+    'the ledger holds only the lanes and leases of imports running now; a restore would bring back stale leases',
+  );
+  return table;
+}
+
+/**
+ * Each function gets the ledger's name and exactly the calls it makes. A transaction's Put, Update and Delete need
+ * the PutItem, UpdateItem and DeleteItem permissions
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html).
+ * - preflight admits: GetItem (the pool), PutItem (the pool, once), BatchGetItem (leases), TransactWriteItems
+ *   (UpdateItem of the pool, PutItem of its own item, DeleteItem of stale ones);
+ * - import renews its lease and reads the live settings: UpdateItem;
+ * - summarize (and ReleaseLanes) releases: TransactWriteItems (UpdateItem of the pool, DeleteItem of its item).
+ */
+export function grantLedger(table: dynamodb.Table, { preflight, importer, summarize }: PipelineFunctions): void {
+  for (const fn of [preflight, importer, summarize]) fn.addEnvironment('LEDGER_TABLE', table.tableName);
+  table.grant(
+    preflight,
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+  );
+  table.grant(importer, 'dynamodb:UpdateItem');
+  table.grant(summarize, 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
+}
