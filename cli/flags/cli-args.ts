@@ -30,6 +30,8 @@ export interface LocalCommand {
   /** Cap in items/s for the whole import (0: none). */
   readonly maxWriteRate: number;
   readonly spread: boolean;
+  /** `--warm-throughput N`: the request's `warmThroughput`, write units/s to pre-warm an on-demand table to. */
+  readonly warmThroughput?: number;
 }
 
 /** A command line that cannot be run; the CLI prints the message and the usage, and exits 1. */
@@ -43,7 +45,7 @@ export class UsageError extends Error {
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
-         [--max-write-rate N] [--spread]
+         [--max-write-rate N] [--spread] [--warm-throughput N]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
@@ -92,7 +94,7 @@ export function parseLocalCommand(args: string[]): LocalCommand {
 
 /**
  * The flags that shape the request, shared by `local`, `start` and `estimate` (parseArgs option specs):
- * the target table, the format, the column types, the chunk size, the write cap, spread, and --json.
+ * the target table, the format, the column types, the chunk size, the write cap, spread, the pre-warm, and --json.
  */
 export const REQUEST_FLAG_OPTIONS = {
   table: { type: 'string' },
@@ -104,6 +106,7 @@ export const REQUEST_FLAG_OPTIONS = {
   'chunk-mib': { type: 'string' },
   'max-write-rate': { type: 'string' },
   spread: { type: 'boolean', default: false },
+  'warm-throughput': { type: 'string' },
   json: { type: 'boolean', default: false },
 } as const;
 
@@ -125,7 +128,10 @@ export function parseSourceCommandArgs<const O extends OptionSpecs>(args: string
 }
 
 /** What REQUEST_FLAG_OPTIONS parse into; `table` is checked by each command (a request file may name it). */
-export type RequestFlags = Pick<LocalCommand, 'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread'> & {
+export type RequestFlags = Pick<
+  LocalCommand,
+  'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread' | 'warmThroughput'
+> & {
   readonly table: string | undefined;
 };
 
@@ -146,6 +152,7 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
     ...(columns !== undefined ? { columns: columns.split(',') } : {}),
   };
   const chunkMiB = text('chunk-mib');
+  const warm = text('warm-throughput');
   return {
     table,
     format,
@@ -156,6 +163,9 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
     json: values.json === true,
     maxWriteRate: parseNumber(text('max-write-rate'), '--max-write-rate', 0, (n) => n >= 0),
     spread: values.spread === true,
+    ...(warm !== undefined
+      ? { warmThroughput: parseNumber(warm, '--warm-throughput', 0, (n) => Number.isInteger(n) && n > 0) }
+      : {}),
   };
 }
 

@@ -61,6 +61,7 @@ export function buildRequest(
     ...(flags.chunkMiB !== undefined ? { chunkMiB: flags.chunkMiB } : {}),
     ...(flags.maxWriteRate > 0 ? { maxWriteRate: flags.maxWriteRate } : {}),
     ...(flags.spread ? { spread: true } : {}),
+    ...(flags.warmThroughput !== undefined ? { warmThroughput: flags.warmThroughput } : {}),
   } as ImportRequest;
   resolveImportRequest(request);
   return request;

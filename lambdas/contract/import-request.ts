@@ -75,6 +75,12 @@ export interface ImportRequest {
   readonly maxWriteRate?: number;
   /** Reorder writes inside a chunk so a file sorted by partition key spreads over partitions. @default false */
   readonly spread?: boolean;
+  /**
+   * Write units per second an on-demand table should take from the first write: preflight raises the table's warm
+   * throughput to it (UpdateTable) when it is lower. Billed, and never lowered again (preflight/warm-throughput.ts).
+   * @default - the table's warm throughput as it is
+   */
+  readonly warmThroughput?: number;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -89,4 +95,6 @@ export interface ResolvedRequest {
   readonly chunkMiB: number;
   readonly maxWriteRate: number;
   readonly spread: boolean;
+  /** Present only when the request asks for it. */
+  readonly warmThroughput?: number;
 }

@@ -1,4 +1,4 @@
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { SourceObjectNotFoundError, TableNotFoundError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
@@ -7,7 +7,8 @@ import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
 
 /**
- * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, range GETs, listing and staging PUTs
+ * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, UpdateTable (the pre-warm), range GETs,
+ * listing and staging PUTs
  * (encrypted with the bucket's KMS key when `kmsKeyArn` names one: aws-io.ts `sseKmsFields`).
  */
 export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: string | null = null): PreflightIo {
@@ -28,10 +29,29 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
     async describeTable(table) {
       try {
         const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: table }));
-        return keyAttributes(Table?.KeySchema ?? [], Table?.AttributeDefinitions ?? []);
+        return {
+          keys: keyAttributes(Table?.KeySchema ?? [], Table?.AttributeDefinitions ?? []),
+          onDemand: Table?.BillingModeSummary?.BillingMode === 'PAY_PER_REQUEST',
+          warmWriteUnitsPerSecond: Table?.WarmThroughput?.WriteUnitsPerSecond ?? null,
+        };
       } catch (error) {
         if ((error as Error).name === 'ResourceNotFoundException')
           throw new TableNotFoundError(table, { cause: error });
+        throw error;
+      }
+    },
+    async raiseWarmThroughput(table, writeUnitsPerSecond) {
+      const update = new UpdateTableCommand({
+        TableName: table,
+        WarmThroughput: { WriteUnitsPerSecond: writeUnitsPerSecond },
+      });
+      try {
+        await dynamodb.send(update);
+        return 'raised';
+      } catch (error) {
+        // The table is being updated already (an index built, capacity changed): the import goes on at the
+        // table's current warm throughput rather than fail for a speed-up.
+        if ((error as Error).name === 'ResourceInUseException') return 'busy';
         throw error;
       }
     },

@@ -7,6 +7,7 @@ import { mapAtMost } from '../async/map-at-most.js';
 import { scanObjects, type ScanIo } from './object-scan.js';
 import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
+import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { ImportLedger } from '../control-plane/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
@@ -23,8 +24,8 @@ export { MAX_CHUNKS };
 const MIB = 1024 * 1024;
 
 /** The I/O preflight needs, passed in so tests drive it against real servers without patching. */
-export interface PreflightIo extends SourceIo, ScanIo {
-  describeTable(table: string): Promise<KeyAttribute[]>;
+export interface PreflightIo extends SourceIo, ScanIo, WarmThroughputIo {
+  describeTable(table: string): Promise<TargetTable>;
 }
 
 export interface PreflightOptions {
@@ -97,7 +98,9 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   checkDeploymentScope(asSent, options);
   const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
   const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
-  const [found, keys] = await Promise.all([resolveSources(asSent, io, ownPrefixes), io.describeTable(asSent.table)]);
+  const [found, target] = await Promise.all([resolveSources(asSent, io, ownPrefixes), io.describeTable(asSent.table)]);
+  const { keys } = target;
+  const warmTo = warmThroughputToSet(asSent.table, asSent.warmThroughput, target); // refuses a provisioned table
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
   const request: ResolvedRequest = {
@@ -124,6 +127,8 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     lanes: { configured: event.maxConcurrency, granted: 0, reason: 'not yet admitted' },
   };
   checkStateSize(state);
+  // Once the request is known good, before the Map's first write (warm-throughput.ts).
+  if (warmTo !== null) await io.raiseWarmThroughput(asSent.table, warmTo);
   return state;
 }
 

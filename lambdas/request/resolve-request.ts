@@ -14,9 +14,22 @@ import { detectFormat } from './detect-format.js';
 import { InvalidRequestError } from '../contract/errors.js';
 import { DEFAULT_CHUNK_MIB } from '../contract/limits.js';
 
-const KNOWN_FIELDS = ['bucket', 'key', 'prefix', 'table', 'format', 'types', 'chunkMiB', 'maxWriteRate', 'spread'];
+const KNOWN_FIELDS = [
+  'bucket',
+  'key',
+  'prefix',
+  'table',
+  'format',
+  'types',
+  'chunkMiB',
+  'maxWriteRate',
+  'spread',
+  'warmThroughput',
+];
 const KNOWN_FORMAT_FIELDS = ['type', 'delimiter', 'header', 'columns', 'quote', 'compression'];
 const CSV_ONLY_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
+/** warmThroughput becomes UpdateTable's WarmThroughput.WriteUnitsPerSecond, a whole number (a Long). */
+const WHOLE_WRITE_UNITS = 'a whole number of write units/s above 0';
 
 /**
  * Checks an execution input and applies defaults. Collects every problem, then throws one
@@ -44,8 +57,20 @@ export function resolveImportRequest(input: unknown, formatKey?: string): Resolv
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
   const spread = input.spread ?? false;
   if (typeof spread !== 'boolean') problems.push(`spread: must be true or false, got ${show(spread)}`);
+  const warm = optionalNumber(input, 'warmThroughput', 0, isWholeAboveZero, WHOLE_WRITE_UNITS, problems);
   if (problems.length > 0) throw new InvalidRequestError(problems);
-  return { bucket, ...source, table, format, types, chunkMiB, maxWriteRate, spread: spread === true };
+  const warmThroughput = warm > 0 ? { warmThroughput: warm } : {};
+  return {
+    bucket,
+    ...source,
+    table,
+    format,
+    types,
+    chunkMiB,
+    maxWriteRate,
+    spread: spread === true,
+    ...warmThroughput,
+  };
 }
 
 /** Exactly one of `key` (one object) and `prefix` (every object under it), each a non-empty string. */
@@ -177,6 +202,10 @@ function optionalNumber(
   if (typeof value === 'number' && Number.isFinite(value) && valid(value)) return value;
   problems.push(`${field}: must be ${expected}, got ${show(value)}`);
   return fallback;
+}
+
+function isWholeAboveZero(n: number): boolean {
+  return Number.isInteger(n) && n > 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -56,10 +56,14 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
   });
 }
 
-/** Per table: preflight reads its key schema; the import only ever calls BatchWriteItem (not grantWriteData). */
+/**
+ * Per table: preflight reads its key schema and, for a request's `warmThroughput`, raises its warm throughput
+ * (UpdateTable: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html); the
+ * import only ever calls BatchWriteItem (not grantWriteData).
+ */
 export function grantTableAccess(props: ImportPipelineProps, { preflight, importer }: PipelineFunctions): void {
   for (const table of props.tables) {
-    table.grant(preflight, 'dynamodb:DescribeTable');
+    table.grant(preflight, 'dynamodb:DescribeTable', 'dynamodb:UpdateTable');
     table.grant(importer, 'dynamodb:BatchWriteItem');
   }
 }

@@ -148,6 +148,8 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // The S3 trampoline: big compressed objects staged as plain pieces, and nothing else written.
       's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
+      // The pre-warm of a request's warmThroughput (lambdas/preflight/warm-throughput.ts).
+      'dynamodb:UpdateTable': tableArns,
       // The ledger: read the pool and the leases, make the pool item, take lanes, delete stale entries.
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:PutItem': [ledgerArn],

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLocalCommand } from '../../../cli/flags/cli-args.js';
+import { parseStartCommand } from '../../../cli/commands/start.js';
+import { buildRequest } from '../../../cli/flags/request-file.js';
 
 describe('local --request', () => {
   it('reads the payload file and leaves the table to it', () => {
@@ -17,6 +19,7 @@ describe('local --request', () => {
     '--chunk-mib 1',
     '--max-write-rate 5',
     '--spread',
+    '--warm-throughput 12000',
   ])('fails when %s comes with it: the payload is the request', (flag) => {
     expect(() => parseLocalCommand(['f.tsv', '--request', 'req.json', ...flag.split(' ')])).toThrow(
       `--${flag.split(' ')[0].slice(2)} cannot be combined with --request`,
@@ -25,5 +28,31 @@ describe('local --request', () => {
 
   it('fails without --table or --request', () => {
     expect(() => parseLocalCommand(['f.tsv'])).toThrow('--table is required');
+  });
+});
+
+describe("--warm-throughput N (the request's warmThroughput)", () => {
+  it('becomes the request field for local and start, over a --request file', () => {
+    expect(parseLocalCommand(['f.tsv', '--table', 't', '--warm-throughput', '12000'])).toMatchObject({
+      warmThroughput: 12_000,
+    });
+    const start = parseStartCommand(['s3://b/k.csv', '--table', 't', '--warm-throughput', '12000']);
+    const request = buildRequest(start.flags, { warmThroughput: 4_000 }, { bucket: 'b', key: 'k.csv' });
+    expect(request).toEqual({ bucket: 'b', key: 'k.csv', table: 't', warmThroughput: 12_000 });
+  });
+
+  it('leaves the request without the field when not given', () => {
+    const start = parseStartCommand(['s3://b/k.csv', '--table', 't']);
+    expect(buildRequest(start.flags, {}, { bucket: 'b', key: 'k.csv' })).toEqual({
+      bucket: 'b',
+      key: 'k.csv',
+      table: 't',
+    });
+  });
+
+  it.each(['0', '1500.5', 'many'])('fails when it is %s: a whole number of write units/s above 0', (value) => {
+    expect(() => parseLocalCommand(['f.tsv', '--table', 't', '--warm-throughput', value])).toThrow(
+      `--warm-throughput: invalid value ${JSON.stringify(value)}`,
+    );
   });
 });

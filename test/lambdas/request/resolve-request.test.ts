@@ -60,6 +60,7 @@ describe('resolveImportRequest', () => {
       chunkMiB: 0.5,
       maxWriteRate: 1000,
       spread: true,
+      warmThroughput: 12_000,
     };
     expect(resolveImportRequest(request)).toEqual(request);
   });
@@ -133,6 +134,15 @@ describe.each([
   },
   { problem: 'chunkMiB is zero', input: { ...MINIMAL, chunkMiB: 0 }, field: 'chunkMiB' },
   { problem: 'maxWriteRate is a string', input: { ...MINIMAL, maxWriteRate: '100' }, field: 'maxWriteRate' },
+  // UpdateTable's WarmThroughput.WriteUnitsPerSecond is a whole number of write units per second.
+  {
+    problem: 'warmThroughput is not a whole number',
+    input: { ...MINIMAL, warmThroughput: 1500.5 },
+    field: 'warmThroughput: must be a whole number of write units/s above 0, got 1500.5',
+  },
+  // 0 would be "no pre-warm": leave the field out for that.
+  { problem: 'warmThroughput is zero', input: { ...MINIMAL, warmThroughput: 0 }, field: 'warmThroughput: must be' },
+  { problem: 'warmThroughput is a string', input: { ...MINIMAL, warmThroughput: '9000' }, field: 'warmThroughput' },
   { problem: 'the request is not an object', input: ['b', 'k', 't'], field: 'request: must be a JSON object' },
 ])('resolveImportRequest', ({ problem, input, field }) => {
   it(`fails when ${problem}`, () => {
