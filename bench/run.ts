@@ -2,7 +2,7 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, throttled, rateLimited, peers, formats, sources, staging) runs
+ * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging) runs
  * only those; default all. `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
  * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
  */
@@ -19,6 +19,7 @@ import { importInChild, timedImport } from './imports.js';
 import { plainReadMbPerSecond, preflightMbPerSecond, quotedCsv, scannerGbPerSecond } from './scan-figures.js';
 import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
+import { burstFigure } from './burst-figures.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
@@ -138,6 +139,7 @@ try {
     out.staging = await stagingFigure(sourceCtx, Buffer.from(generateNgrams(2_000_000, { seed: 4 }).text));
   }
 
+  if (wanted('burst')) out.burst = await burstFigure({ bucket, s3, newTable, log });
   if (wanted('throttled')) out.throttled = await throttledFigure(ctx);
   if (wanted('rateLimited')) out.rateLimited = await rateLimitedFigure(ctx);
 

@@ -1,15 +1,15 @@
 import {
   BatchGetItemCommand,
+  DeleteItemCommand,
   GetItemCommand,
   PutItemCommand,
-  TransactWriteItemsCommand,
   UpdateItemCommand,
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { sleep } from '../async/backoff.js';
 import { decideLanes, type LaneAsk, type LaneDecision, type LaneHolder } from './lane-admission.js';
-import { holdersOf, liveSettingsOf, POOL_KEY, importKey, type LiveSettings } from './ledger-items.js';
+import { liveSettingsOf, importKey, type LiveSettings } from './ledger-items.js';
+import { LedgerPool } from './ledger-pool.js';
 
 export type { LiveSettings } from './ledger-items.js';
 
@@ -21,7 +21,7 @@ export type { LiveSettings } from './ledger-items.js';
 export const LEASE_MS = 15 * 60 * 1000;
 /** How often a lane renews its import's lease and reads its live settings: a new rate holds within ~5 s. */
 export const LEASE_RENEW_MS = 5000;
-/** Admissions that lost a race for the pool item (another import wrote it in between) try again this often. */
+/** An admission whose lanes were taken between its read and its write counts again at most this often. */
 const ADMIT_ATTEMPTS = 8;
 
 export interface Admit extends LaneAsk {
@@ -34,8 +34,8 @@ type Send = Pick<DynamoDBClient, 'send'>['send'];
 
 /**
  * The ledger of running imports: one DynamoDB table, read and written the same way in AWS and on DynamoDB
- * Local. A pool item lists who holds lanes (written on admit and release only, with optimistic versions); an
- * item per import holds its lease and its live settings (written by its lanes and by `rate`/`pause`/`resume`).
+ * Local. A pool item lists who holds lanes (ledger-pool.ts: written on admit and release only); an item per
+ * import holds its lease and its live settings (written by its lanes and by `rate`/`pause`/`resume`).
  *
  * @example
  * const ledger = new ImportLedger(dynamodb, 's3-ddb-import-ledger');
@@ -43,54 +43,42 @@ type Send = Pick<DynamoDBClient, 'send'>['send'];
  */
 export class ImportLedger {
   private readonly send: Send;
+  private readonly pool: LedgerPool;
 
   constructor(
     dynamodb: Pick<DynamoDBClient, 'send'>,
     readonly tableName: string,
     private readonly now: () => number = Date.now,
-    private readonly random: () => number = Math.random,
   ) {
     this.send = dynamodb.send.bind(dynamodb) as Send;
+    this.pool = new LedgerPool(this.send, tableName);
   }
 
   /** Grants lanes now, or none (the import waits and asks again). Asking again after a grant returns it. */
   async admit(ask: Admit): Promise<LaneDecision> {
     for (let attempt = 1; ; attempt++) {
-      const pool = await this.readPool();
-      const mine = pool.holders[ask.execution];
+      const { holders } = await this.pool.read();
+      const mine = holders[ask.execution];
       if (mine) return { granted: mine.lanes, reason: `${mine.lanes} lanes (granted before)` };
-      let decision = decideLanes(pool.holders, ask);
-      const stale = decision.granted === 0 ? await this.staleHolders(pool.holders) : [];
-      if (stale.length > 0) decision = decideLanes(withoutKeys(pool.holders, stale), ask);
+      const decision = decideLanes(holders, ask);
+      if (decision.granted === 0 && (await this.reclaimStale(holders)) > 0) continue;
       if (decision.granted === 0) return decision;
-      if (await this.take(pool.version, ask, decision.granted, stale)) return decision;
+      // Its own item (the lease) first: from the moment it is a holder, an import that finds the lanes full reads
+      // its lease, and must not take it for one whose execution ended.
+      await this.putImport(ask, decision.granted);
+      const holder = { table: ask.table, lanes: decision.granted, capped: ask.capped };
+      if (await this.pool.take(ask.execution, holder, ask.tableLanes, ask.poolLanes)) return decision;
+      // The lanes it counted on were taken in between: count again, a few times, then wait like any import.
       if (attempt >= ADMIT_ATTEMPTS)
         return { granted: 0, reason: 'waiting: the ledger is busy (many admissions at once)' };
-      // Another admission wrote the pool first: try again after a short random pause, so that a burst of them
-      // spreads out instead of colliding again (full jitter, up to 20 ms times the attempt).
-      await sleep(this.random() * 20 * attempt);
     }
   }
 
   /** Gives the import's lanes back: on success (Summarize) and on failure (ReleaseLanes). Idempotent. */
   async release(execution: string): Promise<void> {
-    await this.send(
-      new TransactWriteItemsCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: POOL_KEY,
-              // The pool item exists: it was made before this import's grant.
-              UpdateExpression: 'REMOVE holders.#e SET version = version + :one',
-              ExpressionAttributeNames: { '#e': execution },
-              ExpressionAttributeValues: { ':one': { N: '1' } },
-            },
-          },
-          { Delete: { TableName: this.tableName, Key: importKey(execution) } },
-        ],
-      }),
-    );
+    const holder = (await this.pool.read()).holders[execution];
+    if (holder) await this.pool.give(execution, holder);
+    await this.send(new DeleteItemCommand({ TableName: this.tableName, Key: importKey(execution) }));
   }
 
   /** A lane renews its import's lease and reads its live settings; null when the import holds no lanes. */
@@ -133,89 +121,34 @@ export class ImportLedger {
     }
   }
 
-  private async readPool(): Promise<{ version: number; holders: Record<string, LaneHolder> }> {
-    const get = () => this.send(new GetItemCommand({ TableName: this.tableName, Key: POOL_KEY, ConsistentRead: true }));
-    let { Item } = await get();
-    if (!Item) {
-      await this.ensurePool();
-      ({ Item } = await get());
-    }
-    return { version: Number(Item?.version?.N ?? 0), holders: holdersOf(Item) };
-  }
-
-  /** Holders whose lease ran out (or whose import item is gone): their executions ended without releasing. */
-  private async staleHolders(holders: Record<string, LaneHolder>): Promise<string[]> {
-    // 98: with the pool update and this import's item, a transaction of at most 100 actions (its limit).
-    const names = Object.keys(holders).slice(0, 98);
-    if (names.length === 0) return [];
+  /** Takes the lanes of holders whose lease ran out off the pool (and their items); how many it took off. */
+  private async reclaimStale(holders: Readonly<Record<string, LaneHolder>>): Promise<number> {
+    const names = Object.keys(holders).slice(0, 100); // BatchGetItem reads 100 keys; the rest wait for a next ask
+    if (names.length === 0) return 0;
     const { Responses } = await this.send(
       new BatchGetItemCommand({
         RequestItems: { [this.tableName]: { Keys: names.map(importKey), ProjectionExpression: 'pk, leaseUntil' } },
       }),
     );
     const leases = new Map((Responses?.[this.tableName] ?? []).map((i) => [i.pk.S, Number(i.leaseUntil?.N ?? 0)]));
-    return names.filter((name) => (leases.get(importKey(name).pk.S) ?? 0) < this.now());
+    const stale = names.filter((name) => (leases.get(importKey(name).pk.S) ?? 0) < this.now());
+    for (const name of stale) await this.release(name);
+    return stale.length;
   }
 
-  /** Writes the grant if the pool is still at `version`; false when another admission wrote it first. */
-  private async take(version: number, ask: Admit, lanes: number, stale: string[]): Promise<boolean> {
-    const names: Record<string, string> = { '#e': ask.execution };
-    stale.forEach((name, i) => (names[`#s${i}`] = name));
-    const removes = stale.length > 0 ? ` REMOVE ${stale.map((_, i) => `holders.#s${i}`).join(', ')}` : '';
-    const holder = { M: { table: { S: ask.table }, lanes: { N: String(lanes) }, capped: { BOOL: ask.capped } } };
-    const pool = {
-      TableName: this.tableName,
-      Key: POOL_KEY,
-      UpdateExpression: `SET holders.#e = :holder, version = :next${removes}`,
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: {
-        ':holder': holder,
-        ':next': { N: String(version + 1) },
-        ':version': { N: String(version) },
-      },
-    };
-    const importItem = {
-      ...importKey(ask.execution),
-      table: { S: ask.table },
-      lanes: { N: String(lanes) },
-      leaseUntil: { N: String(this.now() + LEASE_MS) },
-      maxWriteRate: { N: String(ask.maxWriteRate) },
-      paused: { BOOL: false },
-    };
-    try {
-      await this.send(
-        new TransactWriteItemsCommand({
-          TransactItems: [
-            { Update: pool },
-            { Put: { TableName: this.tableName, Item: importItem } },
-            ...stale.map((name) => ({ Delete: { TableName: this.tableName, Key: importKey(name) } })),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'TransactionCanceledException') return false;
-      throw error;
-    }
+  private async putImport(ask: Admit, lanes: number): Promise<void> {
+    await this.send(
+      new PutItemCommand({
+        TableName: this.tableName,
+        Item: {
+          ...importKey(ask.execution),
+          table: { S: ask.table },
+          lanes: { N: String(lanes) },
+          leaseUntil: { N: String(this.now() + LEASE_MS) },
+          maxWriteRate: { N: String(ask.maxWriteRate) },
+          paused: { BOOL: false },
+        },
+      }),
+    );
   }
-
-  /** The pool item, made once (empty) so that grants can set one holder's path in it. */
-  private async ensurePool(): Promise<void> {
-    try {
-      await this.send(
-        new PutItemCommand({
-          TableName: this.tableName,
-          Item: { ...POOL_KEY, version: { N: '0' }, holders: { M: {} } },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
-  }
-}
-
-function withoutKeys<T>(record: Record<string, T>, keys: string[]): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
 }

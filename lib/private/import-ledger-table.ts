@@ -24,13 +24,11 @@ export function createLedgerTable(scope: Construct): dynamodb.Table {
 }
 
 /**
- * Each function gets the ledger's name and exactly the calls it makes. A transaction's Put, Update and Delete need
- * the PutItem, UpdateItem and DeleteItem permissions
- * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html).
- * - preflight admits: GetItem (the pool), PutItem (the pool, once), BatchGetItem (leases), TransactWriteItems
- *   (UpdateItem of the pool, PutItem of its own item, DeleteItem of stale ones);
+ * Each function gets the ledger's name and exactly the calls it makes (lambdas/control-plane/ledger.ts):
+ * - preflight admits: GetItem (the pool), PutItem (the pool once, its own item), UpdateItem (takes lanes),
+ *   BatchGetItem (leases, when the lanes are full) and DeleteItem (the items of imports whose lease ran out);
  * - import renews its lease and reads the live settings: UpdateItem;
- * - summarize (and ReleaseLanes) releases: TransactWriteItems (UpdateItem of the pool, DeleteItem of its item).
+ * - summarize (and ReleaseLanes) releases: GetItem (its lanes), UpdateItem (gives them back), DeleteItem.
  */
 export function grantLedger(table: dynamodb.Table, { preflight, importer, summarize }: PipelineFunctions): void {
   for (const fn of [preflight, importer, summarize]) fn.addEnvironment('LEDGER_TABLE', table.tableName);
@@ -43,5 +41,5 @@ export function grantLedger(table: dynamodb.Table, { preflight, importer, summar
     'dynamodb:DeleteItem',
   );
   table.grant(importer, 'dynamodb:UpdateItem');
-  table.grant(summarize, 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
+  table.grant(summarize, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
 }

@@ -176,6 +176,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       ...ownLogGroup(pipeline.summarizeFunction),
       's3:PutObject': [rejectsArn],
       // It gives the lanes back (the ledger's pool item and the import's own).
+      'dynamodb:GetItem': [ledgerArn],
       'dynamodb:UpdateItem': [ledgerArn],
       'dynamodb:DeleteItem': [ledgerArn],
     });

@@ -102,6 +102,9 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   ],
   // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
   // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).
+  'DynamoDBClient.DeleteItemCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:DeleteItem', resource: tableArn(String(input.TableName), arn) },
+  ],
   'DynamoDBClient.GetItemCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:GetItem', resource: tableArn(String(input.TableName), arn) },
   ],

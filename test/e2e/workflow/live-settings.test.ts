@@ -37,33 +37,34 @@ describe('changing a running import', () => {
   afterEach(() => removeFaultsFrom(wiring));
 
   it('follows a new rate within 10% once its lanes have read it (s3-ddb-import rate)', async () => {
-    // One chunk, one lane: 4,000 rows at 300 items/s (a first second's burst of 300, then ~3 s), raised to 900 once
-    // 1,200 are sent (then ~3 s more).
-    const { table, request, rows } = await ngramImport(4000, 10);
+    // One chunk, one lane: 2,100 rows at 150 items/s (a first second's burst of 150, then ~3 s), raised to 450 once
+    // 600 are sent (then ~3 s more). Rates any machine keeps, loaded or not (18 requests a second at most): what is
+    // measured is the governor, not the machine's speed.
+    const { table, request, rows } = await ngramImport(2100, 10);
     const writes = recordWrites(table);
     const execution = uniqueName('rate');
     let changedAt = Infinity;
     const sent = () => writes.reduce((sum, w) => sum + w.items, 0);
     const raise = setInterval(() => {
-      if (changedAt === Infinity && sent() >= 1200) {
+      if (changedAt === Infinity && sent() >= 600) {
         changedAt = performance.now();
-        void wiring.ledger.setRate(execution, 900);
+        void wiring.ledger.setRate(execution, 450);
       }
     }, 20);
-    const run = await runWithEvents({ ...request, maxWriteRate: 300 }, { wiring, executionName: execution }).finally(
+    const run = await runWithEvents({ ...request, maxWriteRate: 150 }, { wiring, executionName: execution }).finally(
       () => clearInterval(raise),
     );
 
     expect(run.summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
     expect(changedAt).toBeLessThan(Infinity);
-    // Before: the first second's burst (one second's worth) aside, 300 items/s.
+    // Before: the first second's burst (one second's worth) aside, 150 items/s.
     const before = writes.filter((w) => w.at < changedAt);
-    expect(rateSince(before, before[0].at + 1100)).toBeGreaterThan(300 * 0.9);
-    expect(rateSince(before, before[0].at + 1100)).toBeLessThan(300 * 1.1);
-    // After: read within 100 ms, then 900 items/s from a second on (the new second's worth of burst spent).
+    expect(rateSince(before, before[0].at + 1100)).toBeGreaterThan(150 * 0.9);
+    expect(rateSince(before, before[0].at + 1100)).toBeLessThan(150 * 1.1);
+    // After: read within 100 ms, then 450 items/s from a second on (the new second's worth of burst spent).
     const after = rateSince(writes, changedAt + 1200);
-    expect(after).toBeGreaterThan(900 * 0.9);
-    expect(after).toBeLessThan(900 * 1.1);
+    expect(after).toBeGreaterThan(450 * 0.9);
+    expect(after).toBeLessThan(450 * 1.1);
     await expectTableMatches(table, rows);
   }, 120_000);
 
