@@ -48,7 +48,8 @@ export class BatchWriteSigner {
       'POST',
       request.path,
       '', // no query
-      ...headers.map(([name, value]) => `${name}:${value.trim()}`),
+      // Trimmed, runs of spaces inside made one, as SigV4 and the SDK's SignatureV4 canonicalize values.
+      ...headers.map(([name, value]) => `${name}:${value.trim().replace(/\s+/g, ' ')}`),
       '',
       signedHeaders,
       sha256Hex(request.body),

@@ -62,14 +62,6 @@ const listIfMissing = (input: Input, outcome: Outcome, arn: ArnContext): Permiss
  * handlers send one PutObject per file. A GET that returns no body (404, 412) decrypts nothing; HeadObject
  * returns metadata only.
  */
-/** A transaction item's kind to the IAM action that governs it. */
-const TRANSACT_ACTIONS = {
-  Put: 'dynamodb:PutItem',
-  Update: 'dynamodb:UpdateItem',
-  Delete: 'dynamodb:DeleteItem',
-  ConditionCheck: 'dynamodb:ConditionCheckItem',
-} as const;
-
 export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   // HeadObject: "To use HEAD, you must have the s3:GetObject permission" (API_HeadObject.html).
   'S3Client.HeadObjectCommand': (input, outcome, arn) => [
@@ -119,14 +111,6 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
       action: 'dynamodb:BatchGetItem',
       resource: tableArn(table, arn),
     })),
-  // "Permissions for Put, Update, Delete, and Get actions are governed by the permissions used for the underlying
-  // PutItem, UpdateItem, DeleteItem, and GetItem operations" (developerguide/transaction-apis-iam.html).
-  'DynamoDBClient.TransactWriteItemsCommand': (input, _outcome, arn) =>
-    ((input.TransactItems ?? []) as Record<string, { TableName?: string }>[]).flatMap((item) =>
-      Object.entries(TRANSACT_ACTIONS).flatMap(([kind, action]) =>
-        item[kind] ? [{ action, resource: tableArn(String(item[kind].TableName), arn) }] : [],
-      ),
-    ),
   // Lambda (list_awslambda.html): GetFunctionConcurrency on the function resource; GetAccountSettings has no
   // resource type, so only "*" names it.
   'LambdaClient.GetFunctionConcurrencyCommand': (input, _outcome, arn) => [
