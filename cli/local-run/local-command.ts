@@ -7,6 +7,7 @@ import { createWiring } from '../../lambdas/wiring/wiring.js';
 import { startLocalServices } from '../services/index.js';
 import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
 import { keepRejects } from '../output/rejects-copy.js';
+import { registerRunning } from './running-registry.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
 
@@ -34,10 +35,14 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   // The first run builds MinIO for minutes: the import's time and rate leave the servers' start out.
   const servicesReadyMs = Date.now() - started;
   const importStarted = Date.now();
+  let unregister = () => undefined as void;
   try {
     // Handler logs are for CloudWatch; the CLI shows its own progress (see cli/watch/watch-command.ts).
     process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
     const wiring = createWiring(services); // the handlers talk to exactly the servers started here
+    // So that `rate`/`pause`/`resume --local`, in another terminal, find this import's ledger.
+    const ledgerTable = wiring.ledger.tableName;
+    unregister = (await registerRunning({ dynamodbEndpoint: services.dynamodbEndpoint, ledgerTable })).remove;
     const { s3, dynamodb } = wiring;
     await ensureBucket(s3, LOCAL_BUCKET);
     const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
@@ -60,6 +65,7 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   } catch (error) {
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
   } finally {
+    unregister();
     await services.stop();
   }
 }

@@ -5,6 +5,7 @@ import { readWatches } from '../../lib/app-context.js';
 import { checkWatchPrefix, checkWatchRequest, type WatchedPrefix } from '../../lib/watch-input.js';
 import { UsageError } from '../flags/cli-args.js';
 import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
+import { registerRunning } from '../local-run/running-registry.js';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
 import { startLocalServices } from '../services/index.js';
 import { startLocalWatch } from './local-watch.js';
@@ -69,8 +70,12 @@ async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], ou
     void stop();
   };
   process.on('SIGINT', onSigint);
+  let unregister = () => undefined as void;
   try {
     const wiring = createWiring(services);
+    // So that `rate`/`pause`/`resume --local`, in another terminal, find the ledger of the imports it runs.
+    const ledgerTable = wiring.ledger.tableName;
+    unregister = (await registerRunning({ dynamodbEndpoint: services.dynamodbEndpoint, ledgerTable })).remove;
     await ensureBucket(wiring.s3, command.bucket);
     if (command.createTable) {
       for (const table of new Set(watches.map((w) => w.table))) {
@@ -106,6 +111,7 @@ async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], ou
     return EXIT_FAILED;
   } finally {
     process.off('SIGINT', onSigint);
+    unregister();
     await services.stop();
   }
 }
