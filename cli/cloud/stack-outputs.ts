@@ -15,6 +15,8 @@ export const STACK_OUTPUTS = {
   watchedPrefixes: 'WatchedPrefixes',
   /** The bucket's KMS key ARN; only on a stack whose bucket is SSE-KMS (and absent from stacks before it existed). */
   bucketKmsKeyArn: 'BucketKmsKeyArn',
+  /** The ledger of running imports (`rate`, `pause`, `resume`, status's live line); absent from stacks before it. */
+  ledgerTableName: 'LedgerTableName',
 } as const;
 
 export interface StackTarget {
@@ -25,6 +27,8 @@ export interface StackTarget {
   readonly watchedPrefixes: string[] | null;
   /** The bucket's KMS key: uploads ask for SSE-KMS with it (cli/cloud/upload.ts). Null when the bucket has none. */
   readonly bucketKmsKeyArn: string | null;
+  /** The ledger table; absent when the stack has none (deployed before it) or only a state machine ARN was given. */
+  readonly ledgerTableName?: string;
 }
 
 /**
@@ -58,6 +62,7 @@ export async function readStackOutputs(cloudformation: CloudFormationClient, sta
     bucketName: outputs[STACK_OUTPUTS.bucketName] || null,
     watchedPrefixes: parsePrefixes(outputs[STACK_OUTPUTS.watchedPrefixes]),
     bucketKmsKeyArn: outputs[STACK_OUTPUTS.bucketKmsKeyArn] || null,
+    ledgerTableName: outputs[STACK_OUTPUTS.ledgerTableName] || undefined,
   };
 }
 

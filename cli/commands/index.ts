@@ -4,6 +4,9 @@ import { CloudCommandError, createCloudClients, explainAwsError, type CloudClien
 import { RequestFileError } from '../flags/request-file.js';
 import { EXIT_FAILED, type Output } from '../output/summary.js';
 import { ESTIMATE_USAGE, parseEstimateCommand, runEstimateCommand } from './estimate.js';
+import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE, parseLiveCommand, type LiveAction } from './live-args.js';
+import { ledgersFor } from './live-ledgers.js';
+import { runLiveCommand } from './live.js';
 import { START_USAGE, parseStartCommand, runStartCommand } from './start.js';
 import { STATUS_USAGE, parseStatusCommand, runStatusCommand } from './status.js';
 
@@ -18,11 +21,22 @@ const withClients =
   (args: string[], output: Output) =>
     run(parse(args), createCloudClients(), output);
 
-/** The commands against a deployed stack. */
+/** `rate`, `pause`, `resume`: a running import's live settings, in the local processes' ledgers or the stack's. */
+const liveCommand =
+  (kind: LiveAction['kind']) =>
+  async (args: string[], output: Output): Promise<number> => {
+    const command = parseLiveCommand(kind, args);
+    return runLiveCommand(command, await ledgersFor(command.target, createCloudClients), output);
+  };
+
+/** The commands against a deployed stack (`rate`, `pause` and `resume` also against local runs, with --local). */
 export const CLOUD_COMMANDS: Record<string, CliCommand> = {
   start: { usage: START_USAGE, run: withClients(parseStartCommand, runStartCommand) },
   status: { usage: STATUS_USAGE, run: withClients(parseStatusCommand, runStatusCommand) },
   estimate: { usage: ESTIMATE_USAGE, run: withClients(parseEstimateCommand, runEstimateCommand) },
+  rate: { usage: RATE_USAGE, run: liveCommand('rate') },
+  pause: { usage: PAUSE_USAGE, run: liveCommand('pause') },
+  resume: { usage: RESUME_USAGE, run: liveCommand('resume') },
 };
 
 /** Subcommands of `local` (`local <name> ...`), e.g. `local watch`; `local <file>` is the import itself. */
