@@ -3,9 +3,11 @@ import { compressionOf } from '../../lambdas/source/compression.js';
 import { objectKey } from '../../lambdas/source/source-set.js';
 import type { ChunkResult, ScanState } from '../../lambdas/contract/workflow-payloads.js';
 import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
+import type { LiveSnapshot } from '../progress/renderer.js';
 import { estimateTotalRows, rateAndEta, type ProgressSnapshot } from '../progress/snapshot.js';
 import type { CloudClients } from './clients.js';
 import { readHistoryPosition } from './history.js';
+import type { LiveSettingsReader } from './live-settings.js';
 import { readFinishedChunks, readMapRun, type MapRunCounts } from './map-run.js';
 import { readImportMetrics } from './metrics.js';
 import { measureSample, readSample } from './sample.js';
@@ -26,39 +28,50 @@ export function newFollowMemory(): FollowMemory {
 /** A poll's answer: the execution as DescribeExecution gives it, and the progress view while it runs. */
 export interface ExecutionLook {
   readonly described: DescribeExecutionCommandOutput;
-  readonly snapshot: ProgressSnapshot | null;
+  /** With the import's live settings (`live`) when the clients can read its ledger and it holds lanes. */
+  readonly snapshot: LiveSnapshot | null;
 }
+
+/** The clients of a look; `liveSettings` reads the import's ledger (the commands that know the stack give it). */
+export type LookClients = CloudClients & { readonly liveSettings?: LiveSettingsReader };
 
 /**
  * One look at a deployed execution. DescribeExecution says whether it runs; while it does, the history gives
  * the state it is in and the last Preflight output (scan offset of size, chunks cut, queue), the Map Run
  * gives chunks succeeded/failed/running of total, and rows so far come from the metrics (items written and
- * rejected) or from the finished chunks' outputs, whichever has counted more so far.
+ * rejected) or from the finished chunks' outputs, whichever has counted more so far; the ledger, when the
+ * clients can read it, gives the live settings (`rate`, `pause`, `resume`).
  */
 export async function lookAtExecution(
-  clients: CloudClients,
+  clients: LookClients,
   executionArn: string,
   memory: FollowMemory,
   nowMs: number,
 ): Promise<ExecutionLook> {
   const described = await clients.sfn.send(new DescribeExecutionCommand({ executionArn }));
   if (described.status !== 'RUNNING') return { described, snapshot: null };
+  const snapshot = await runningSnapshot(clients, executionArn, described.stateMachineArn ?? '', memory, nowMs);
+  const live = (await clients.liveSettings?.(described)) ?? null;
+  return { described, snapshot: live ? { ...snapshot, live } : snapshot };
+}
+
+async function runningSnapshot(
+  clients: CloudClients,
+  executionArn: string,
+  stateMachineArn: string,
+  memory: FollowMemory,
+  nowMs: number,
+): Promise<ProgressSnapshot> {
   const { state, scan } = await readHistoryPosition(clients.sfn, executionArn);
-  if (state !== CHUNKS_MAP_LABEL && state !== 'Summarize') return { described, snapshot: scanSnapshot(state, scan) };
+  if (state !== CHUNKS_MAP_LABEL && state !== 'Summarize') return scanSnapshot(state, scan);
   const mapRun = await readMapRun(clients.sfn, executionArn, memory.mapRunArn);
-  if (!mapRun) return { described, snapshot: scanSnapshot(state, scan) };
+  if (!mapRun) return scanSnapshot(state, scan);
   memory.mapRunArn = mapRun.mapRunArn;
   const finished = await readFinishedChunks(clients.sfn, mapRun.mapRunArn, memory.finished);
-  const metrics = await readImportMetrics(
-    clients.cloudwatch,
-    described.stateMachineArn ?? '',
-    mapRun.startDate,
-    new Date(nowMs),
-  );
+  const metrics = await readImportMetrics(clients.cloudwatch, stateMachineArn, mapRun.startDate, new Date(nowMs));
   if (scan && memory.sample === undefined && finished.length === 0)
     memory.sample = await sampleRowsPerByte(clients, scan);
-  const snapshot = importSnapshot(state, mapRun, finished, metrics, scan, memory.sample ?? null, nowMs);
-  return { described, snapshot };
+  return importSnapshot(state, mapRun, finished, metrics, scan, memory.sample ?? null, nowMs);
 }
 
 function scanSnapshot(state: string | null, scan: ScanState | null): ProgressSnapshot {

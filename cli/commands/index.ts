@@ -3,6 +3,10 @@ import { USAGE as LOCAL_USAGE, UsageError } from '../flags/cli-args.js';
 import { CloudCommandError, createCloudClients, explainAwsError, type CloudClients } from '../cloud/clients.js';
 import { RequestFileError } from '../flags/request-file.js';
 import { EXIT_FAILED, type Output } from '../output/summary.js';
+import type { LookClients } from '../cloud/execution-snapshot.js';
+import { stackLiveSettings } from '../cloud/live-settings.js';
+import { DEFAULT_STACK_NAME } from '../cloud/stack-outputs.js';
+import type { TargetFlags } from './cloud-flags.js';
 import { ESTIMATE_USAGE, parseEstimateCommand, runEstimateCommand } from './estimate.js';
 import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE, parseLiveCommand, type LiveAction } from './live-args.js';
 import { ledgersFor } from './live-ledgers.js';
@@ -21,6 +25,23 @@ const withClients =
   (args: string[], output: Output) =>
     run(parse(args), createCloudClients(), output);
 
+/**
+ * As withClients, for the commands that follow an execution of the stack their flags name: their clients also
+ * read its live settings from the stack's ledger (the status line `live: ...`, `live` in --json).
+ */
+const withLiveSettings =
+  <C extends { target: TargetFlags }>(
+    parse: (args: string[]) => C,
+    run: (command: C, clients: LookClients, output: Output) => Promise<number>,
+  ) =>
+  (args: string[], output: Output) => {
+    const command = parse(args);
+    const clients = createCloudClients();
+    // --state-machine skips CloudFormation, so no stack names a ledger: no live line then.
+    const stack = command.target.stateMachine ? null : (command.target.stack ?? DEFAULT_STACK_NAME);
+    return run(command, { ...clients, liveSettings: stackLiveSettings(clients, stack) }, output);
+  };
+
 /** `rate`, `pause`, `resume`: a running import's live settings, in the local processes' ledgers or the stack's. */
 const liveCommand =
   (kind: LiveAction['kind']) =>
@@ -31,8 +52,8 @@ const liveCommand =
 
 /** The commands against a deployed stack (`rate`, `pause` and `resume` also against local runs, with --local). */
 export const CLOUD_COMMANDS: Record<string, CliCommand> = {
-  start: { usage: START_USAGE, run: withClients(parseStartCommand, runStartCommand) },
-  status: { usage: STATUS_USAGE, run: withClients(parseStatusCommand, runStatusCommand) },
+  start: { usage: START_USAGE, run: withLiveSettings(parseStartCommand, runStartCommand) },
+  status: { usage: STATUS_USAGE, run: withLiveSettings(parseStatusCommand, runStatusCommand) },
   estimate: { usage: ESTIMATE_USAGE, run: withClients(parseEstimateCommand, runEstimateCommand) },
   rate: { usage: RATE_USAGE, run: liveCommand('rate') },
   pause: { usage: PAUSE_USAGE, run: liveCommand('pause') },
