@@ -1,4 +1,5 @@
 import { MAX_CHUNKS } from '../../lambdas/preflight/preflight.js';
+import { indexLoads, type IndexLoad } from './index-load.js';
 import type { TableCapacity } from './table-capacity.js';
 
 /**
@@ -34,7 +35,10 @@ export interface EstimateInputs {
     readonly rows: number;
     readonly rowBytes: number;
     readonly rejected: number;
+    /** The table's write units per item (1 KB rounding: index-writes.ts). */
     readonly writeUnitsPerItem: number;
+    /** Each GSI's write units per item, on top of the table's (sample.ts). @default - none */
+    readonly indexes?: readonly { readonly name: string; readonly writeUnitsPerItem: number }[];
   };
   readonly table: TableCapacity;
   readonly chunkMiB: number;
@@ -44,14 +48,16 @@ export interface EstimateInputs {
   readonly maxWriteRate: number;
 }
 
-export type Binding = 'table' | 'lanes' | 'max-write-rate' | 'preflight';
+export type Binding = 'table' | 'index' | 'lanes' | 'max-write-rate' | 'preflight';
 
 /**
  * Rows, write units, time and cost of an import, before spending anything. Rows = data bytes / bytes per row
- * of the sample; items = rows less the sample's rejected share; write units = items x the sample's units per
- * item. The scan runs first (data bytes / scan rate); the import then runs at the lowest of the table's write
- * units (/ units per item), the lanes' CPU (chunks at once x 12,000 items/s) and maxWriteRate. What binds is
- * that lowest rate, or preflight when the scan takes longer than the import.
+ * of the sample; items = rows less the sample's rejected share; write units = items x (the table's units per
+ * item + each GSI's). The scan runs first (data bytes / scan rate); the import then runs at the lowest of the
+ * table's write units / its units per item, each GSI's / its units per item (a GSI short of write capacity
+ * throttles the table's writes: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html),
+ * the lanes' CPU (chunks at once x 12,000 items/s) and maxWriteRate. What binds is that lowest rate, or preflight
+ * when the scan takes longer than the import.
  */
 export function estimateImport(inputs: EstimateInputs) {
   const { sample, table } = inputs;
@@ -59,7 +65,6 @@ export function estimateImport(inputs: EstimateInputs) {
   const totalDataBytes = dataBytes.reduce((a, b) => a + b, 0);
   const rows = sample.rows > 0 ? Math.round((totalDataBytes * sample.rows) / sample.rowBytes) : 0;
   const items = sample.rows > 0 ? Math.round((rows * (sample.rows - sample.rejected)) / sample.rows) : 0;
-  const writeUnits = Math.round(items * sample.writeUnitsPerItem);
   const chunks = dataBytes.reduce((sum, bytes) => sum + chunkCount(bytes, inputs.chunkMiB), 0);
   const lanes = Math.max(1, Math.min(inputs.lanes, chunks));
   const rates = {
@@ -67,35 +72,54 @@ export function estimateImport(inputs: EstimateInputs) {
     lanes: lanes * ITEMS_PER_SECOND_PER_LANE,
     'max-write-rate': inputs.maxWriteRate > 0 ? inputs.maxWriteRate : Infinity,
   };
-  const [importBinding, itemsPerSecond] = (Object.entries(rates) as [Binding, number][]).reduce((low, e) =>
-    e[1] < low[1] ? e : low,
-  );
+  const indexes = indexLoads(table.indexes, sample.indexes ?? [], items, Math.min(...Object.values(rates)));
+  const slowest = slowestOf(rates, indexes);
   const scanSeconds = inputs.objectBytes.reduce((a, b) => a + b, 0) / SCAN_BYTES_PER_SECOND;
-  const importSeconds = itemsPerSecond > 0 ? items / itemsPerSecond : Infinity;
-  const binding: Binding = scanSeconds > importSeconds ? 'preflight' : importBinding;
+  const importSeconds = slowest.itemsPerSecond > 0 ? items / slowest.itemsPerSecond : Infinity;
+  const binding: Binding = scanSeconds > importSeconds ? 'preflight' : slowest.binding;
+  const tableWriteUnits = Math.round(items * sample.writeUnitsPerItem);
+  const writeUnits = tableWriteUnits + indexes.reduce((sum, index) => sum + index.writeUnits, 0);
   const lambdaGbSeconds =
     lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + scanSeconds * (PREFLIGHT_MEMORY_MB / 1024);
+  // Provisioned GSIs hold (and bill) their own WCU beside the table's.
+  const provisionedWcu = table.writeUnitsPerSecond + indexes.reduce((sum, index) => sum + index.writeUnitsPerSecond, 0);
   const dynamodbDollars =
     table.billingMode === 'PAY_PER_REQUEST'
       ? (writeUnits / 1e6) * PRICES.onDemandWritePerMillion
-      : table.writeUnitsPerSecond * ((scanSeconds + importSeconds) / 3600) * PRICES.provisionedWcuHour;
+      : provisionedWcu * ((scanSeconds + importSeconds) / 3600) * PRICES.provisionedWcuHour;
   const lambdaDollars = lambdaGbSeconds * PRICES.lambdaArmGbSecond;
   return {
     dataBytes: totalDataBytes,
     rows,
     items,
     writeUnits,
+    tableWriteUnits,
     chunks,
     lanes,
     rates,
-    itemsPerSecond,
+    indexes,
+    itemsPerSecond: slowest.itemsPerSecond,
     binding,
+    bindingIndex: binding === 'index' ? slowest.index : null,
     scanSeconds,
     importSeconds,
     seconds: scanSeconds + importSeconds,
     lambdaGbSeconds,
     cost: { dynamodb: dynamodbDollars, lambda: lambdaDollars, total: dynamodbDollars + lambdaDollars },
   };
+}
+
+/** The lowest of the rates: what binds the import, and which GSI when one does. */
+function slowestOf(rates: Record<Exclude<Binding, 'index' | 'preflight'>, number>, indexes: IndexLoad[]) {
+  const candidates: { binding: Binding; itemsPerSecond: number; index: string | null }[] = [
+    ...(Object.entries(rates) as [Binding, number][]).map(([binding, itemsPerSecond]) => ({
+      binding,
+      itemsPerSecond,
+      index: null,
+    })),
+    ...indexes.map((index) => ({ binding: 'index' as const, itemsPerSecond: index.itemsPerSecond, index: index.name })),
+  ];
+  return candidates.reduce((low, candidate) => (candidate.itemsPerSecond < low.itemsPerSecond ? candidate : low));
 }
 
 export type Estimate = ReturnType<typeof estimateImport>;

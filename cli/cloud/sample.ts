@@ -8,12 +8,10 @@ import type { RawRecord } from '../../lambdas/formats/record-format.js';
 import { createRecordFormat } from '../../lambdas/formats/record-formats.js';
 import { resolveColumns } from '../../lambdas/preflight/columns.js';
 import { RecordScanner, type ScannerDialect } from '../../lambdas/source/record-scanner.js';
+import { indexWriteUnits, writeUnitsOf, type IndexShape } from './index-writes.js';
 
 /** How much of the object is read to measure its rows: the first MiB, one range GET. */
 export const SAMPLE_BYTES = 1024 * 1024;
-/** DynamoDB bills a standard write per started 1 KB of item (https://aws.amazon.com/dynamodb/pricing/on-demand/). */
-const WRITE_UNIT_BYTES = 1024;
-
 /** What the first MiB tells about the rows: measured with the import's own header, scanner and row mapper. */
 export interface SampleFigures {
   /** Bytes before the first data record: a BOM and the header record. */
@@ -23,8 +21,19 @@ export interface SampleFigures {
   readonly rowBytes: number;
   /** Rows of the sample that would be rejected (a bad number, a missing key, ...). */
   readonly rejected: number;
-  /** Average DynamoDB item size and write units per item, over the rows that become items. */
+  /** Average DynamoDB item size and write units per item in the table, over the rows that become items. */
   readonly averageItemBytes: number;
+  readonly writeUnitsPerItem: number;
+  /**
+   * Per global secondary index: the share of items it holds (those with its key attributes) and its write units per
+   * item, averaged over all items (an item not in it counts 0), on top of the table's (index-writes.ts).
+   */
+  readonly indexes: readonly IndexFigures[];
+}
+
+export interface IndexFigures {
+  readonly name: string;
+  readonly itemsInIndex: number;
   readonly writeUnitsPerItem: number;
 }
 
@@ -58,6 +67,7 @@ export async function measureSample(
   whole: boolean,
   request: ResolvedRequest,
   keys: KeyAttribute[],
+  indexes: readonly IndexShape[] = [],
 ): Promise<SampleFigures> {
   const format = createRecordFormat(request.format);
   const readFrom = (offset: number) =>
@@ -69,15 +79,21 @@ export async function measureSample(
   const records = cutRecords(sample, dataStart, dataLine, whole, format.dialect);
   const rowBytes = records.reduce((sum, r) => sum + r.raw.length, 0);
   const rows = records.filter((r) => !isBlankRecord(r.raw));
+  const keyNames = keys.map((k) => k.name);
   let items = 0,
     bytes = 0,
     units = 0;
+  const inIndex = indexes.map(() => ({ items: 0, units: 0 }));
   for (const mapped of format.createMapper({ columns, types: request.types, keys })(rows)) {
     if (!mapped.ok) continue;
     const size = itemSize(mapped.item);
     items++;
     bytes += size;
-    units += Math.max(1, Math.ceil(size / WRITE_UNIT_BYTES));
+    units += writeUnitsOf(size);
+    indexes.forEach((index, i) => {
+      const indexUnits = indexWriteUnits(mapped.item, keyNames, index);
+      if (indexUnits > 0) inIndex[i] = { items: inIndex[i].items + 1, units: inIndex[i].units + indexUnits };
+    });
   }
   return {
     headerBytes: dataStart,
@@ -86,6 +102,11 @@ export async function measureSample(
     rejected: rows.length - items,
     averageItemBytes: items > 0 ? bytes / items : 0,
     writeUnitsPerItem: items > 0 ? units / items : 1,
+    indexes: indexes.map((index, i) => ({
+      name: index.name,
+      itemsInIndex: inIndex[i].items,
+      writeUnitsPerItem: items > 0 ? inIndex[i].units / items : 0,
+    })),
   };
 }
 

@@ -7,15 +7,16 @@ import { measureSample, readSample } from '../cloud/sample.js';
 import { sourceSizes } from '../cloud/source-sizes.js';
 import { resolveSource } from '../cloud/source.js';
 import { buildRequest, readRequestFile } from '../flags/request-file.js';
-import { readTableCapacity } from '../cloud/table-capacity.js';
+import { readTableCapacity, withWarmThroughput } from '../cloud/table-capacity.js';
 import type { Output } from '../output/summary.js';
 
 export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
-         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--request req.json]
+         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--warm-throughput N] [--request req.json]
          [--concurrency N] [--json]
-  Reads sizes, the first MiB and the table's capacity (no import, no upload) and prints rows, write units,
-  time, what binds first (the table, the Lambda lanes or the preflight scan) and cost. --concurrency is the
-  stack's maxConcurrency (default 40).`;
+  Reads sizes, the first MiB and the table's capacity, its global secondary indexes' too (no import, no upload),
+  and prints rows, write units (1 KB rounding, each index's on top of the table's), time, what binds first (the
+  table, an index, the Lambda lanes or the preflight scan), cost, and a warning for an index that would throttle
+  the table. --concurrency is the stack's maxConcurrency (default 40).`;
 
 export interface EstimateCommand {
   readonly source: string;
@@ -53,11 +54,13 @@ export async function runEstimateCommand(
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const asked = buildRequest(command.flags, file, where);
   const request = resolveImportRequest(asked);
-  const table = await readTableCapacity(clients.dynamodb, request.table);
+  // An import with warmThroughput meets the table pre-warmed (lambdas/preflight/warm-throughput.ts).
+  const table = withWarmThroughput(await readTableCapacity(clients.dynamodb, request.table), request.warmThroughput);
   const sampleBytes = await readSample(
     source.kind === 'local' ? { path: first.name } : { s3: clients.s3, bucket: source.bucket, key: first.name },
   );
-  const sample = await measureSample(sampleBytes, sampleBytes.length >= first.size, request, table.keys);
+  const whole = sampleBytes.length >= first.size;
+  const sample = await measureSample(sampleBytes, whole, request, table.keys, table.indexes);
   const estimate = estimateImport({
     objectBytes: objects.map((o) => o.size),
     headerBytes: sample.headerBytes,
