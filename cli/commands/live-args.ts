@@ -13,8 +13,9 @@ export const RATE_USAGE = `usage: s3-ddb-import rate <execution> <items/s> ${WHE
 ${TAIL}`;
 
 export const PAUSE_USAGE = `usage: s3-ddb-import pause <execution> ${WHERE}
-  Pauses a running import: each lane stops at its next record boundary (within about 5 s) and holds its
-  checkpoint, writing nothing until \`resume\`. A pause of more than about 16 hours can fail a chunk.
+  Pauses a running import: each lane reads the pause within about 5 s, writes the rows it has read, stops at
+  that record boundary and holds its checkpoint, writing nothing until \`resume\`. A pause of more than
+  about 16 hours can fail a chunk.
 ${TAIL}`;
 
 export const RESUME_USAGE = `usage: s3-ddb-import resume <execution> ${WHERE}
