@@ -3,6 +3,7 @@ import { USAGE } from '../../cli/flags/cli-args.js';
 import { ESTIMATE_USAGE } from '../../cli/commands/estimate.js';
 import { START_USAGE } from '../../cli/commands/start.js';
 import { STATUS_USAGE } from '../../cli/commands/status.js';
+import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE } from '../../cli/commands/live-args.js';
 import { startStandIn, type StandIn } from './control-plane/stand-in.js';
 import { runCli } from './cli-process.js';
 
@@ -16,7 +17,10 @@ afterAll(() => standIn.close());
 
 describe("the CLI's commands and conventions", () => {
   it.each([
-    [['--help'], [USAGE, START_USAGE, STATUS_USAGE, ESTIMATE_USAGE].join('\n\n')],
+    [
+      ['--help'],
+      [USAGE, START_USAGE, STATUS_USAGE, ESTIMATE_USAGE, RATE_USAGE, PAUSE_USAGE, RESUME_USAGE].join('\n\n'),
+    ],
     [['local', '--help'], USAGE],
     [['start', '--help'], START_USAGE],
     [['status', '-h'], STATUS_USAGE],

@@ -75,7 +75,8 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
     ...(succeeded(outcome) ? [{ action: 'kms:Decrypt', resource: BUCKET_KEY }] : []),
   ],
   // Only s3:PutObject: the ACL, tagging and object-lock actions the reference lists with PutObject apply when
-  // the request carries those headers, and putObject() (lambdas/wiring/aws-io.ts) sends Body and ContentType.
+  // the request carries those headers, and putObject() (lambdas/wiring/aws-io.ts) sends Body and ContentType (and, with
+  // a bucket key, the SSE-KMS headers, which need no action beyond the key's kms:GenerateDataKey).
   'S3Client.PutObjectCommand': (input, _outcome, arn) => [
     { action: 's3:PutObject', resource: objectArn(input, arn) },
     { action: 'kms:GenerateDataKey', resource: BUCKET_KEY },
@@ -91,6 +92,10 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   ],
   'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
+  ],
+  // A request's warmThroughput (lambdas/preflight/warm-throughput.ts): the reference's UpdateTable row, on the table.
+  'DynamoDBClient.UpdateTableCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:UpdateTable', resource: tableArn(String(input.TableName), arn) },
   ],
   // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
   // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).

@@ -179,6 +179,46 @@ async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
   expect(await longAgo.read('ghost')).toBeNull();
 }
 
+/**
+ * A request with a warmThroughput above the table's: preflight pre-warms it (UpdateTable); its rows land beside
+ * the earlier imports' (their own assertions are behind them). DynamoDB Local has no
+ * warm throughput, so, as in test/e2e/warm-throughput.test.ts, DescribeTable's answer gains AWS's 4,000 write
+ * units/s and UpdateTable is answered in its place after the recorder (initialize) has seen it.
+ */
+async function warmedImport(t: ImportTargets, table: string): Promise<void> {
+  const { text, rows } = generateNgrams(200, { seed: 11 });
+  await putText(t.bucket, 'imports/warm.tsv', text);
+  const stack = t.wiring.dynamodb.middlewareStack;
+  stack.add(
+    ((next: (a: unknown) => Promise<{ output: { Table?: object } }>, context: { commandName?: string }) =>
+      async (args: unknown) => {
+        const result = await next(args);
+        if (context.commandName === 'DescribeTableCommand' && result.output.Table)
+          Object.assign(result.output.Table, { WarmThroughput: { WriteUnitsPerSecond: 4000, Status: 'ACTIVE' } });
+        return result;
+      }) as never,
+    { step: 'initialize', name: 'warmDescribe', priority: 'low' } as never,
+  );
+  stack.add(
+    ((next: (a: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) =>
+      context.commandName === 'UpdateTableCommand'
+        ? { output: { TableDescription: { TableName: table }, $metadata: {} }, response: {} }
+        : next(args)) as never,
+    { step: 'build', name: 'warmUpdate', priority: 'low' } as never,
+  );
+  try {
+    const request = { bucket: t.bucket, key: 'imports/warm.tsv', table, types: NGRAM_TYPES };
+    const { summary } = await runWithEvents(
+      { ...request, warmThroughput: 12_000 },
+      { wiring: t.wiring, controlPlane: t.wiring.control },
+    );
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
+  } finally {
+    stack.remove('warmDescribe');
+    stack.remove('warmUpdate');
+  }
+}
+
 /** A table this deployment is not configured for: refused before any call, so never DescribeTable'd. */
 async function tableNotAllowed(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: 'some-other-table' };
@@ -198,6 +238,8 @@ export async function runRecordedImports(t: ImportTargets): Promise<void> {
   await cleanImportWithThrottles(t);
   await stagedPrefixImport(t);
   await importWithRejects(t);
+  // Each configured table is granted UpdateTable: each is pre-warmed once (before rejectsTable is deleted below).
+  for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await warmedImport(t, table);
   await missingObject(t);
   await objectDeletedAfterPreflight(t);
   await tableDeleted(t);
