@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LocalCommand } from '../flags/cli-args.js';
 import { LOCAL_BUCKET, checkLocalSource, ensureBucket, ensureTable, uploadKey, uploadSource } from './local-stack.js';
 import { createProgressPrinter } from './progress-printer.js';
@@ -51,11 +52,17 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     }
     const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
     const progress = createProgressPrinter(output);
+    // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.
+    const executionName = randomUUID();
+    output.err(
+      `execution ${executionName} (change it while it runs: s3-ddb-import rate|pause|resume ${executionName} --local)`,
+    );
     const summary = await runLocalImport(request, {
       timeoutMs: command.timeoutSeconds * 1000,
       maxConcurrency: command.concurrency,
       onEvent: progress.onEvent,
       wiring,
+      executionName,
     });
     progress.done();
     const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;

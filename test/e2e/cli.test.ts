@@ -29,6 +29,10 @@ describe('s3-ddb-import local', () => {
     expect(summary.durationMs).toBeGreaterThan(0);
     // The servers' start is timed apart from the import (external servers here: ready at once).
     expect(summary.servicesReadyMs).toBeGreaterThanOrEqual(0);
+    // The execution is named on stderr first, with the commands that change it while it runs.
+    expect(run.stderr).toMatch(
+      /^execution ([0-9a-f-]{36}) \(change it while it runs: s3-ddb-import rate\|pause\|resume \1 --local\)$/m,
+    );
     const items = await scanAll(table);
     expect(items).toHaveLength(1200);
     expect(items.find((i) => i.ngram.S === 'café' && i.year.N === '1990')?.match_count.N).toMatch(/^\d+$/);
