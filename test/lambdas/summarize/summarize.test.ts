@@ -152,9 +152,14 @@ describe('totalsByObject', () => {
   });
 });
 
-/** The handler's wiring: an S3 client whose `send` records each command (the handler uses only s3 and config). */
+/**
+ * The handler's wiring: an S3 client whose `send` records each command, and a ledger that records the executions
+ * whose lanes were given back (the handler uses only s3, config and the ledger's release).
+ */
 function recordingWiring(send: (command: { input: unknown }) => Promise<unknown> = async () => ({})) {
   const sent: { input: Record<string, unknown> }[] = [];
+  const released: string[] = [];
+  const ledger = { release: async (execution: string) => void released.push(execution) };
   const s3 = {
     send: (command: { input: Record<string, unknown> }) => {
       sent.push(command);
@@ -162,7 +167,7 @@ function recordingWiring(send: (command: { input: unknown }) => Promise<unknown>
     },
   } as unknown as S3Client;
   const config: LambdaConfig = { rejectsPrefix: 'rejects', allowedTables: null };
-  return { wiring: { s3, config } as unknown as Wiring, sent };
+  return { wiring: { s3, config, ledger } as unknown as Wiring, sent, released };
 }
 
 describe('the Summarize handler', () => {
@@ -203,6 +208,25 @@ describe('the Summarize handler', () => {
     const bad = event([{ chunk: 7, rows: 1, written: 1, rejected: 0 }]);
     await expect(createSummarizeHandler(wiring)(bad)).rejects.toThrow();
     expect(sent).toHaveLength(0);
+  });
+
+  it('gives the lanes back once the report is written, and not when it could not be', async () => {
+    const { wiring, sent, released } = recordingWiring();
+    await createSummarizeHandler(wiring)(event(CLEAN));
+    expect(sent).toHaveLength(1);
+    expect(released).toEqual(['exec-1']);
+    const failing = recordingWiring(async () => {
+      throw new Error('Access Denied');
+    });
+    await expect(createSummarizeHandler(failing.wiring)(event(CLEAN))).rejects.toThrow();
+    expect(failing.released).toEqual([]);
+  });
+
+  it('only gives the lanes back when asked by ReleaseLanes (a failed import): no report', async () => {
+    const { wiring, sent, released } = recordingWiring();
+    expect(await createSummarizeHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
+    expect(released).toEqual(['exec-9']);
+    expect(sent).toEqual([]);
   });
 
   it('fails when the report cannot be written: the S3 error fails the task', async () => {
