@@ -1,4 +1,3 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ImportLedger } from '../../lambdas/control-plane/ledger.js';
 import { createDynamoDbClient } from '../../lambdas/wiring/clients.js';
 import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
@@ -10,8 +9,6 @@ import type { LedgerTarget } from './live-args.js';
 /** A ledger to look in, and how to name it in a message. */
 export interface LedgerPlace {
   readonly ledger: ImportLedger;
-  /** The ledger's client, to list the running imports when the one asked for is not among them. */
-  readonly dynamodb: DynamoDBClient;
   readonly label: string;
   /** A local process may be stopping as we ask: its ledger is then skipped, not an error. */
   readonly local: boolean;
@@ -49,7 +46,7 @@ export async function localLedgers(env: NodeJS.ProcessEnv = process.env): Promis
     const label = `${endpoint} (AWS_ENDPOINT_URL_DYNAMODB)`;
     // The table `local` itself uses there: LEDGER_TABLE, else the default.
     const table = readLambdaConfig(env).ledgerTable ?? DEFAULT_LEDGER_TABLE;
-    return [{ ledger: new ImportLedger(dynamodb, table), dynamodb, label, local: true }];
+    return [{ ledger: new ImportLedger(dynamodb, table), label, local: true }];
   }
   const running = await listRunning(runningDir(env));
   return running.map((entry) => {
@@ -60,7 +57,6 @@ export async function localLedgers(env: NodeJS.ProcessEnv = process.env): Promis
     });
     return {
       ledger: new ImportLedger(dynamodb, entry.ledgerTable),
-      dynamodb,
       label: `local process ${entry.pid} (${entry.dynamodbEndpoint})`,
       local: true,
     };
@@ -73,8 +69,7 @@ export async function deployedLedger(
   target: Extract<LedgerTarget, { local: false }>,
 ): Promise<LedgerPlace> {
   const table = target.ledgerTable ?? (await stackLedgerTable(clients, target.stack ?? DEFAULT_STACK_NAME));
-  const { dynamodb } = clients;
-  return { ledger: new ImportLedger(dynamodb, table), dynamodb, label: `ledger table ${table}`, local: false };
+  return { ledger: new ImportLedger(clients.dynamodb, table), label: `ledger table ${table}`, local: false };
 }
 
 async function stackLedgerTable(clients: CloudClients, stack: string): Promise<string> {

@@ -1,5 +1,3 @@
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { holdersOf, POOL_KEY } from '../../lambdas/control-plane/ledger-items.js';
 import type { ImportLedger, LiveSettings } from '../../lambdas/control-plane/ledger.js';
 import { runningDir } from '../local-run/running-registry.js';
 import { EXIT_OK, type Output } from '../output/summary.js';
@@ -94,10 +92,8 @@ async function notRunningMessage(execution: string, places: LedgerPlace[]): Prom
 async function runningImports(places: LedgerPlace[]): Promise<string[]> {
   const names: string[] = [];
   for (const place of places) {
-    const pool = await place.dynamodb
-      .send(new GetItemCommand({ TableName: place.ledger.tableName, Key: POOL_KEY }))
-      .catch(() => undefined);
-    for (const [name, holder] of Object.entries(holdersOf(pool?.Item)))
+    const holders = await place.ledger.holders().catch(() => ({}));
+    for (const [name, holder] of Object.entries(holders))
       names.push(`${name} (${holder.lanes} lanes into ${holder.table})`);
   }
   return names;

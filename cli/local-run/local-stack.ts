@@ -118,16 +118,24 @@ export async function ensureTable(
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
   }
   const keys = sortKey ? [partitionKey, sortKey] : [partitionKey];
-  await dynamodb.send(
-    new CreateTableCommand({
-      TableName: table,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: keys.map((k, i) => ({ AttributeName: k.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
-      AttributeDefinitions: keys.map((k) => ({ AttributeName: k.name, AttributeType: k.type })),
-    }),
-  );
+  const created = await dynamodb
+    .send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: keys.map((k, i) => ({ AttributeName: k.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
+        AttributeDefinitions: keys.map((k) => ({ AttributeName: k.name, AttributeType: k.type })),
+      }),
+    )
+    .then(
+      () => true,
+      (error: Error) => {
+        if (error.name === 'ResourceInUseException') return false; // another local run made it first
+        throw error;
+      },
+    );
   await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
-  return true;
+  return created;
 }
 
 /** Ledger tables found or made through each client: each run would otherwise describe its table again. */
@@ -137,27 +145,6 @@ const ledgersFound = new WeakMap<DynamoDBClient, Set<string>>();
 export async function ensureLedgerTable(dynamodb: DynamoDBClient, table: string): Promise<void> {
   const found = ledgersFound.get(dynamodb) ?? new Set<string>();
   if (found.has(table)) return;
-  await describeOrCreateLedger(dynamodb, table);
+  await ensureTable(dynamodb, table, { name: LEDGER_KEY_ATTRIBUTE, type: 'S' });
   ledgersFound.set(dynamodb, found.add(table));
-}
-
-async function describeOrCreateLedger(dynamodb: DynamoDBClient, table: string): Promise<void> {
-  try {
-    await dynamodb.send(new DescribeTableCommand({ TableName: table }));
-  } catch (error) {
-    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-    await dynamodb
-      .send(
-        new CreateTableCommand({
-          TableName: table,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, KeyType: 'HASH' }],
-          AttributeDefinitions: [{ AttributeName: LEDGER_KEY_ATTRIBUTE, AttributeType: 'S' }],
-        }),
-      )
-      .catch((e: Error) => {
-        if (e.name !== 'ResourceInUseException') throw e; // another local run made it first
-      });
-    await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
-  }
 }

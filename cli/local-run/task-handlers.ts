@@ -36,12 +36,12 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName),
   ]);
   const settings = invocationSettings(options);
-  const summarize = factories.Summarize(wiring);
+  const summarize = summarizeTask(factories.Summarize(wiring), settings);
   return {
     Preflight: preflightTask(factories.Preflight(wiring), settings),
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
-    Summarize: summarizeTask(summarize, settings),
-    ReleaseLanes: releaseLanesTask(summarize, settings),
+    Summarize: summarize,
+    ReleaseLanes: summarize,
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 
@@ -122,13 +122,8 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
   };
 }
 
+/** Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). */
 function summarizeTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
-  return (input: SummarizeEvent) =>
-    runningTask.run('Summarize', () => invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)));
-}
-
-/** ReleaseLanes runs the Summarize function, as it does deployed (lib/workflow-tasks.ts). */
-function releaseLanesTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
-  return (input: ReleaseLanesEvent) =>
+  return <E extends SummarizeEvent | ReleaseLanesEvent>(input: E) =>
     runningTask.run('Summarize', () => invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)));
 }

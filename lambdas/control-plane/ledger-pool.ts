@@ -23,14 +23,23 @@ export class LedgerPool {
     private readonly tableName: string,
   ) {}
 
+  /** The pool as it is; made first (empty) when this ledger has none yet, so that lanes can be taken from it. */
   async read(): Promise<Pool> {
-    const get = () => this.send(new GetItemCommand({ TableName: this.tableName, Key: POOL_KEY, ConsistentRead: true }));
-    let { Item } = await get();
-    if (!Item) {
-      await this.create();
-      ({ Item } = await get());
-    }
-    return { holders: holdersOf(Item) };
+    const pool = await this.get();
+    if (pool) return pool;
+    await this.create();
+    return (await this.get()) ?? { holders: {} };
+  }
+
+  /**
+   * The pool as it is, or null when no import has asked for lanes in this ledger yet. Admissions read it strongly
+   * consistent (they count its lanes); a list for people may read it as DynamoDB reads by default.
+   */
+  async get(consistent = true): Promise<Pool | null> {
+    const { Item } = await this.send(
+      new GetItemCommand({ TableName: this.tableName, Key: POOL_KEY, ...(consistent ? { ConsistentRead: true } : {}) }),
+    );
+    return Item ? { holders: holdersOf(Item) } : null;
   }
 
   /** Takes `lanes` for `execution` if they are still free; false when another import took them first. */

@@ -96,6 +96,11 @@ export class ImportLedger {
     return this.update(execution, 'SET paused = :paused', { ':paused': { BOOL: paused } });
   }
 
+  /** Who holds lanes now, by execution name (read only: `rate`, `pause` and `resume` list them). */
+  async holders(): Promise<Readonly<Record<string, LaneHolder>>> {
+    return (await this.pool.get(false))?.holders ?? {};
+  }
+
   /** An import's live settings, or null when it holds no lanes (not admitted yet, or ended). */
   async read(execution: string): Promise<LiveSettings | null> {
     const { Item } = await this.send(new GetItemCommand({ TableName: this.tableName, Key: importKey(execution) }));

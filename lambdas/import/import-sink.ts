@@ -1,6 +1,13 @@
 import { BatchWriter, DEFAULT_MAX_IN_FLIGHT, type SendBatchWrite } from '../write/batch-writer.js';
 import type { ItemSink } from '../write/item-sink.js';
-import { chunkWriteRate, createChunkLimiter, RateLimiter, systemClock, type Clock } from '../write/rate-limiter.js';
+import {
+  chunkWriteRate,
+  createChunkLimiter,
+  createLiveLimiter,
+  systemClock,
+  type Clock,
+  type RateLimiter,
+} from '../write/rate-limiter.js';
 import { SpreadingSink } from '../write/spreading-sink.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
 import type { WriteConfig } from '../environment/config.js';
@@ -47,7 +54,7 @@ export function createImportSink(
 ): { sink: ItemSink; writer: BatchWriter; limiter?: RateLimiter } {
   const clock = options.clock ?? systemClock;
   const rate = chunkRate(job, chunk);
-  const limiter = options.live ? new RateLimiter(rate, Math.max(25, rate), clock) : createChunkLimiter(rate, clock);
+  const limiter = options.live ? createLiveLimiter(rate, clock) : createChunkLimiter(rate, clock);
   const writer = new BatchWriter({
     table: job.request.table,
     send,

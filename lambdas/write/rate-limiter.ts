@@ -95,7 +95,12 @@ export function chunkWriteRate({
  * 25-item batch) so the rate holds within a second, not just on average over the import.
  */
 export function createChunkLimiter(ratePerSecond: number, clock: Clock = systemClock): RateLimiter | undefined {
-  return ratePerSecond > 0 ? new RateLimiter(ratePerSecond, burstFor(ratePerSecond), clock) : undefined;
+  return ratePerSecond > 0 ? createLiveLimiter(ratePerSecond, clock) : undefined;
+}
+
+/** A limiter whose rate may change while it runs (`setRate`), made even while uncapped (0 lets all through). */
+export function createLiveLimiter(ratePerSecond: number, clock: Clock = systemClock): RateLimiter {
+  return new RateLimiter(ratePerSecond, burstFor(ratePerSecond), clock);
 }
 
 /** One second's worth, and at least one 25-item batch. */
