@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONCURRENCY_TTL_MS } from '../../../lambdas/control-plane/control-plane-aws.js';
 import { startStandIn, standInControlPlane, type StandIn } from './stand-in.js';
 
 let standIn: StandIn;
@@ -34,6 +35,23 @@ describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts
     expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /2019-09-30/functions/import-fn/concurrency',
     ]);
+  });
+
+  it('asks Lambda once a minute at most, however often preflight asks it (waiting imports ask again and again)', async () => {
+    standIn.requests.length = 0;
+    standIn.answers = {
+      'GET /2019-09-30/functions/import-fn/concurrency': () => ({ ReservedConcurrentExecutions: 7 }),
+    };
+    let now = 0;
+    const control = standInControlPlane(standIn, 'import-fn', () => now);
+    for (const at of [0, 1_000, CONCURRENCY_TTL_MS - 1]) {
+      now = at;
+      expect(await control.importConcurrency()).toEqual({ reserved: 7, unreserved: null });
+    }
+    expect(standIn.requests).toHaveLength(1);
+    now = CONCURRENCY_TTL_MS;
+    await control.importConcurrency();
+    expect(standIn.requests).toHaveLength(2);
   });
 
   it('asks nothing when it does not know the import function (no IMPORT_FUNCTION_NAME)', async () => {

@@ -91,11 +91,15 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
 }
 
 /** The deployed control plane's code, its SDK clients pointed at the stand-in. */
-export function standInControlPlane(standIn: StandIn, importFunctionName: string | null): AwsControlPlane {
+export function standInControlPlane(
+  standIn: StandIn,
+  importFunctionName: string | null,
+  now?: () => number,
+): AwsControlPlane {
   const options = {
     endpoint: standIn.endpoint,
     region: process.env.AWS_REGION ?? 'us-east-1',
     credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
   };
-  return new AwsControlPlane(new LambdaClient(options), importFunctionName);
+  return new AwsControlPlane(new LambdaClient(options), importFunctionName, now);
 }
