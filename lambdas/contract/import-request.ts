@@ -11,9 +11,22 @@ export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-js
 export type Compression = 'none' | 'gzip' | 'zstd';
 export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'zstd'];
 
-/** How a column's text becomes a DynamoDB attribute. Key attribute types come from the table. */
-export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON';
-export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON'];
+/**
+ * How a column's text becomes a DynamoDB attribute. Key attribute types come from the table. `TTL` reads an
+ * ISO 8601 date-time with `Z` or an offset, or an integer of epoch seconds, and stores `N` epoch seconds (the
+ * form DynamoDB's time to live reads).
+ */
+export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON' | 'TTL';
+export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON', 'TTL'];
+
+/**
+ * What an import does with each item: `put` replaces (BatchWriteItem PutRequest; the last row of a key wins),
+ * `insert` writes only where no item has the key (conditional PutItem; existing items are counted as skipped;
+ * the first row of a key wins), `update` merges the record's attributes into the item (UpdateItem SET; creates
+ * it when missing), `delete` removes the item the record's key names (BatchWriteItem DeleteRequest).
+ */
+export type WriteMode = 'put' | 'insert' | 'update' | 'delete';
+export const WRITE_MODES: readonly WriteMode[] = ['put', 'insert', 'update', 'delete'];
 
 /** The CSV/TSV dialect of the source object. */
 export interface CsvFormat {
@@ -81,6 +94,23 @@ export interface ImportRequest {
    * @default - the table's warm throughput as it is
    */
   readonly warmThroughput?: number;
+  /**
+   * Attributes computed from each record: name to template, text with `{column}` placeholders (`"USER#{user_id}"`),
+   * `{{` and `}}` for literal braces. Overrides a column of the same name; typed by `types` like a column.
+   * @default - none
+   */
+  readonly attributes?: Record<string, string>;
+  /** Columns not stored (they may still feed `attributes`). @default - none */
+  readonly exclude?: string[];
+  /** @default "put" */
+  readonly mode?: WriteMode;
+  /** Run everything but the writes: counts, rejects and the write units the import would consume. @default false */
+  readonly dryRun?: boolean;
+  /**
+   * Let a `delete` import start on a table whose point-in-time recovery is off (without it, it refuses).
+   * @default false
+   */
+  readonly allowWithoutBackup?: boolean;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -97,4 +127,12 @@ export interface ResolvedRequest {
   readonly spread: boolean;
   /** Present only when the request asks for it. */
   readonly warmThroughput?: number;
+  /** Present only when the request has some (state written before write modes has none: read as absent). */
+  readonly attributes?: Record<string, string>;
+  /** Present only when the request has some. */
+  readonly exclude?: string[];
+  readonly mode: WriteMode;
+  readonly dryRun: boolean;
+  /** Present (true) only when the request says so. */
+  readonly allowWithoutBackup?: true;
 }

@@ -9,6 +9,8 @@ import {
   type ResolvedFormat,
   type ResolvedJsonFormat,
   type ResolvedRequest,
+  WRITE_MODES,
+  type WriteMode,
 } from '../contract/import-request.js';
 import { detectFormat } from './detect-format.js';
 import { InvalidRequestError } from '../contract/errors.js';
@@ -25,6 +27,11 @@ const KNOWN_FIELDS = [
   'maxWriteRate',
   'spread',
   'warmThroughput',
+  'attributes',
+  'exclude',
+  'mode',
+  'dryRun',
+  'allowWithoutBackup',
 ];
 const KNOWN_FORMAT_FIELDS = ['type', 'delimiter', 'header', 'columns', 'quote', 'compression'];
 const CSV_ONLY_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
@@ -48,16 +55,20 @@ export function resolveImportRequest(input: unknown, formatKey?: string): Resolv
   const table = requireString(input, 'table', problems);
   const format = resolveFormat(input.format, formatKey ?? source.key ?? source.prefix ?? '', problems);
   const types = resolveTypes(input.types, problems);
-  if (format.type !== 'csv' && Object.keys(types).length > 0) {
-    problems.push(
-      `types: only for CSV; ${format.type} records carry their own types (format.type is ${show(format.type)})`,
-    );
-  }
+  const attributes = resolveAttributes(input.attributes, problems);
+  const exclude = resolveExclude(input.exclude, problems);
+  checkTypesOfRecordsWithTypes(format.type, types, attributes, problems);
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
   const spread = input.spread ?? false;
   if (typeof spread !== 'boolean') problems.push(`spread: must be true or false, got ${show(spread)}`);
   const warm = optionalNumber(input, 'warmThroughput', 0, isWholeAboveZero, WHOLE_WRITE_UNITS, problems);
+  const mode = input.mode ?? 'put';
+  if (!WRITE_MODES.includes(mode as WriteMode)) {
+    problems.push(`mode: must be one of ${WRITE_MODES.join(', ')}, got ${show(mode)}`);
+  }
+  const dryRun = optionalBoolean(input, 'dryRun', problems);
+  const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);
   if (problems.length > 0) throw new InvalidRequestError(problems);
   const warmThroughput = warm > 0 ? { warmThroughput: warm } : {};
   return {
@@ -70,7 +81,69 @@ export function resolveImportRequest(input: unknown, formatKey?: string): Resolv
     maxWriteRate,
     spread: spread === true,
     ...warmThroughput,
+    ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
+    ...(exclude.length > 0 ? { exclude } : {}),
+    mode: mode as WriteMode,
+    dryRun,
+    ...(allowWithoutBackup ? { allowWithoutBackup: true as const } : {}),
   };
+}
+
+/**
+ * `attributes`: attribute name to template. Each template's placeholders are checked against the columns
+ * once they are known (preflight); here only the shape.
+ */
+function resolveAttributes(value: unknown, problems: string[]): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    problems.push(`attributes: must be an object of attribute name to template, got ${show(value)}`);
+    return {};
+  }
+  const attributes: Record<string, string> = {};
+  for (const [name, template] of Object.entries(value)) {
+    if (name.trim() === '') problems.push('attributes: an attribute name must not be empty');
+    else if (typeof template !== 'string') {
+      problems.push(`attributes.${name}: must be a template string such as "USER#{user_id}", got ${show(template)}`);
+    } else attributes[name] = template;
+  }
+  return attributes;
+}
+
+/** `exclude`: names of columns not stored. */
+function resolveExclude(value: unknown, problems: string[]): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((name) => typeof name !== 'string' || name === '')) {
+    problems.push(`exclude: must be an array of column names, got ${show(value)}`);
+    return [];
+  }
+  return [...new Set(value as string[])];
+}
+
+/**
+ * JSON Lines and DynamoDB JSON records carry their own types: there `types` may only type the computed
+ * `attributes`, or turn an attribute into a TTL.
+ */
+function checkTypesOfRecordsWithTypes(
+  formatType: FormatType,
+  types: Record<string, ColumnType>,
+  attributes: Record<string, string>,
+  problems: string[],
+): void {
+  if (formatType === 'csv') return;
+  for (const [name, type] of Object.entries(types)) {
+    if (Object.hasOwn(attributes, name) || type === 'TTL') continue;
+    problems.push(
+      `types.${name}: ${formatType} records carry their own types; types may only name computed attributes ` +
+        `(attributes) or give TTL (format.type is ${show(formatType)})`,
+    );
+  }
+}
+
+function optionalBoolean(input: Record<string, unknown>, field: string, problems: string[]): boolean {
+  const value = input[field] ?? false;
+  if (typeof value === 'boolean') return value;
+  problems.push(`${field}: must be true or false, got ${show(value)}`);
+  return false;
 }
 
 /** Exactly one of `key` (one object) and `prefix` (every object under it), each a non-empty string. */

@@ -3,6 +3,7 @@ import type { Item } from '../../write/item-sink.js';
 import { MAX_ITEM_BYTES, attributeValueSize, itemSize } from '../attribute-size.js';
 import { decodeBase64 } from '../base64.js';
 import { checkDynamoNumber } from '../dynamo-number.js';
+import { readTtl } from '../ttl.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
 import type { MappedRecord } from '../record-format.js';
 import type { ColumnType } from '../../contract/import-request.js';
@@ -88,6 +89,10 @@ function convert(text: string, type: ValueType): Converted {
       return convertJson(text);
     case 'B':
       return convertBinary(text);
+    case 'TTL': {
+      const ttl = readTtl(text);
+      return ttl.ok ? { ok: true, value: { N: ttl.epochSeconds }, canonical: ttl.epochSeconds } : ttl;
+    }
   }
 }
 

@@ -29,6 +29,8 @@ describe('resolveImportRequest', () => {
       chunkMiB: 64,
       maxWriteRate: 0,
       spread: false,
+      mode: 'put',
+      dryRun: false,
     });
   });
 
@@ -48,6 +50,8 @@ describe('resolveImportRequest', () => {
       chunkMiB: 64,
       maxWriteRate: 0,
       spread: false,
+      mode: 'put',
+      dryRun: false,
     });
     expect(resolveImportRequest(request, 'imports/parts/part-0.tsv').format.delimiter).toBe('\t');
   });
@@ -61,8 +65,23 @@ describe('resolveImportRequest', () => {
       maxWriteRate: 1000,
       spread: true,
       warmThroughput: 12_000,
+      attributes: { PK: 'USER#{a}', entity: 'User' },
+      exclude: ['b'],
+      mode: 'update',
+      dryRun: true,
+      allowWithoutBackup: true,
     };
     expect(resolveImportRequest(request)).toEqual(request);
+  });
+
+  it('lets types of JSON records name computed attributes and TTLs only', () => {
+    const request = {
+      ...MINIMAL,
+      key: 'x.jsonl',
+      attributes: { GSI1SK: '{amount}' },
+      types: { GSI1SK: 'N', expires: 'TTL' },
+    };
+    expect(resolveImportRequest(request).types).toEqual({ GSI1SK: 'N', expires: 'TTL' });
   });
 });
 
@@ -159,7 +178,7 @@ describe('resolveImportRequest', () => {
     expect(error.name).toBe('InvalidRequestError');
     expect((error as InvalidRequestError).problems).toEqual([
       'bucket: required, a non-empty string',
-      'types.a: unknown type "X" (known: S, N, BOOL, JSON)',
+      'types.a: unknown type "X" (known: S, N, BOOL, JSON, TTL)',
       'chunkMiB: must be a number above 0, got -1',
     ]);
   });
@@ -222,7 +241,32 @@ describe.each([
   {
     problem: 'a JSON format has types',
     input: { ...MINIMAL, key: 'x.json', types: { a: 'N' } },
-    field: 'types: only for CSV; dynamodb-json records carry their own types (format.type is "dynamodb-json")',
+    field: 'types.a: dynamodb-json records carry their own types; types may only name computed attributes',
+  },
+  {
+    problem: 'the mode is not one of the four',
+    input: { ...MINIMAL, mode: 'upsert' },
+    field: 'mode: must be one of put, insert, update, delete, got "upsert"',
+  },
+  {
+    problem: 'dryRun is not a boolean',
+    input: { ...MINIMAL, dryRun: 'yes' },
+    field: 'dryRun: must be true or false, got "yes"',
+  },
+  {
+    problem: 'allowWithoutBackup is not a boolean',
+    input: { ...MINIMAL, allowWithoutBackup: 1 },
+    field: 'allowWithoutBackup: must be true or false, got 1',
+  },
+  {
+    problem: 'an attribute template is not a string',
+    input: { ...MINIMAL, attributes: { PK: 7 } },
+    field: 'attributes.PK: must be a template string',
+  },
+  {
+    problem: 'exclude is not a list of names',
+    input: { ...MINIMAL, exclude: 'a,b' },
+    field: 'exclude: must be an array of column names, got "a,b"',
   },
 ])('resolveImportRequest', ({ problem, input, field }) => {
   it(`fails when ${problem}`, () => {
