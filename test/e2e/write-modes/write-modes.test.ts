@@ -1,7 +1,7 @@
-import { BatchWriteItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, CreateTableCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { ImportRequest, WriteMode } from '../../../lambdas/contract/import-request.js';
-import { createBucket, createTable, dynamodb, putText, runImport, scanAll } from '../harness.js';
+import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from '../harness.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -100,5 +100,37 @@ describe('write modes with the spread window', () => {
     expect(rows).toBe(written + skipped + deleted + rejected);
     expect(items.get('b1')).toEqual(b1);
     if (mode === 'update') expect(items.get('a2')).toMatchObject({ name: s('old-a2'), score: n('4') });
+  });
+});
+
+describe('a dry run counts write units', () => {
+  it('by 1 KB per item, and as much again in each index whose keys the item holds', async () => {
+    const table = uniqueName('e2e');
+    await dynamodb.send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'id', AttributeType: 'S' },
+          { AttributeName: 'email', AttributeType: 'S' },
+        ],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'by-email',
+            KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+    // u1: ~30 bytes, in the index (1 + 1); u2: no email, not in it (1); u3: 2,000-byte bio, 2 KB, in it (2 + 2).
+    const bio = 'x'.repeat(2000);
+    const csv = `id,email,bio\nu1,a@example.com,short\nu2,,short\nu3,c@example.com,${bio}\n`;
+    const bucket = await createBucket();
+    await putText(bucket, 'in/users.csv', csv);
+    const run = await runImport({ bucket, key: 'in/users.csv', table, mode: 'insert', dryRun: true });
+    expect(run.summary).toMatchObject({ dryRun: true, rows: 3, written: 0, writeUnits: 2 + 1 + 4 });
+    expect(await scanAll(table)).toEqual([]);
   });
 });
