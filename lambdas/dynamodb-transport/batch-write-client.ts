@@ -26,10 +26,10 @@ type Input = BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemComman
 type Output = BatchWriteItemCommandOutput | PutItemCommandOutput | UpdateItemCommandOutput;
 
 /**
- * Sockets per client: 16 batch requests in flight per import, or up to 64 single-item requests (insert, update:
+ * Sockets per client: 16 batch requests in flight per import, or up to 128 single-item requests (insert, update:
  * write/item-writer.ts), with room to spare.
  */
-const MAX_SOCKETS = 96;
+const MAX_SOCKETS = 160;
 /**
  * What the SDK's own middleware would call this client and each command (IAM call recording and faults match on
  * it). The stack's handler context is per operation, so the names are made once.
