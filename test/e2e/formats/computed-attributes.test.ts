@@ -9,11 +9,11 @@ import type { ImportRequest } from '../../../lambdas/contract/import-request.js'
 type Item = Record<string, AttributeValue>;
 
 /** The single-table request of the issue: keys from templates, a constant, a typed copy, the key columns dropped. */
-const SINGLE_TABLE = {
+const SINGLE_TABLE: Partial<ImportRequest> = {
   attributes: { PK: 'USER#{user_id}', SK: 'ORDER#{date}#{order_id}', entity: 'Order', GSI1SK: '{amount}' },
   exclude: ['user_id', 'order_id'],
   types: { GSI1SK: 'N', expires: 'TTL' },
-} as const;
+};
 
 /** An order's fields, and the expiry in the three spellings a TTL may take (all the same instant, `epoch`). */
 function order(i: number) {
