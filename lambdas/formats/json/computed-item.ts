@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { setMember } from './attribute-rules.js';
 import { typeOf } from './item-keys.js';
 import type { LineItem } from './json-lines.js';
 import {
@@ -85,7 +86,7 @@ function createSetComputed(schema: RecordSchema, names: readonly string[]) {
 /** The item's attributes but the excluded ones. */
 function without(item: Item, exclude: ReadonlySet<string>): Item {
   const out: Item = {};
-  for (const name of Object.keys(item)) if (!exclude.has(name)) out[name] = item[name];
+  for (const name of Object.keys(item)) if (!exclude.has(name)) setMember(out, name, item[name]); // __proto__ too
   return out;
 }
 

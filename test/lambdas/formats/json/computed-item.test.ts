@@ -158,3 +158,17 @@ describe('DynamoDB JSON with computed attributes', () => {
     expect(dynamoJson(ORDERS, line)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
   });
 });
+
+describe('JSON Lines exclude', () => {
+  it('keeps an attribute named __proto__ as an attribute when it copies the item', () => {
+    const schema: RecordSchema = {
+      columns: [],
+      keys: [{ name: 'id', type: 'S', role: 'HASH' }],
+      types: {},
+      exclude: ['drop'],
+    };
+    const mapped = jsonl(schema, '{"id":"a","drop":1,"__proto__":"kept"}');
+    expect(mapped.ok && Object.hasOwn(mapped.item, '__proto__') && mapped.item['__proto__']).toEqual({ S: 'kept' });
+    expect(mapped.ok && Object.keys(mapped.item).sort()).toEqual(['__proto__', 'id']);
+  });
+});
