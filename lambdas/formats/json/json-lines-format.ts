@@ -22,14 +22,24 @@ export function jsonLinesFormat(): RecordFormat {
     readStart: (read, size, keys) => readLinesStart(read, size, keys, (record) => jsonLineItem(record, keys)),
     createMapper(schema) {
       const transform = createItemTransform(schema) ?? undefined;
-      return (records) => records.map((record) => mapJsonLine(record, schema.keys, transform));
+      // A computed key replaces the record's field of its name: that field is not decoded as a key.
+      const inRecord = schema.keys.filter((key) => !Object.hasOwn(schema.attributes ?? {}, key.name));
+      return (records) => records.map((record) => mapJsonLine(record, schema.keys, transform, inRecord));
     },
   };
 }
 
-/** One line to an item, or the reason it is rejected. */
-export function mapJsonLine(record: RawRecord, keys: readonly KeyAttribute[], transform?: ItemTransform): MappedRecord {
-  const line = jsonLineItem(record, keys);
+/**
+ * One line to an item, or the reason it is rejected. `recordKeys`: the key attributes the line itself holds (B ones
+ * are decoded from base64), all of `keys` but those computed by `transform`.
+ */
+export function mapJsonLine(
+  record: RawRecord,
+  keys: readonly KeyAttribute[],
+  transform?: ItemTransform,
+  recordKeys = keys,
+): MappedRecord {
+  const line = jsonLineItem(record, recordKeys);
   const ready = transform && 'item' in line ? transform(line.item) : line;
   return 'item' in ready ? finishItem(ready.item, keys) : ready;
 }

@@ -172,3 +172,16 @@ describe('JSON Lines exclude', () => {
     expect(mapped.ok && Object.keys(mapped.item).sort()).toEqual(['__proto__', 'id']);
   });
 });
+
+describe('JSON Lines with a computed binary key', () => {
+  it("decodes the rendered base64, and does not read the record's own field of the key's name as a key", () => {
+    const schema: RecordSchema = {
+      columns: [],
+      keys: [{ name: 'id', type: 'B', role: 'HASH' }],
+      types: {},
+      attributes: { id: '{raw}' },
+    };
+    const mapped = jsonl(schema, '{"id":"not base64!","raw":"AQID"}');
+    expect(mapped).toEqual({ ok: true, item: { id: { B: Buffer.from([1, 2, 3]) }, raw: { S: 'AQID' } }, key: 'AQID' });
+  });
+});
