@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createBucket, createTable, getText, listKeys, putText, runImport, scanAll } from '../harness.js';
+import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
+import { createBucket, createTable, dynamodb, getText, listKeys, putText, runImport, scanAll } from '../harness.js';
 import { expectRejects, parseRejectsFiles } from '../hostile/rejects-file.js';
 import type { ExpectedReject } from '../hostile/corpus.js';
 import { comparable } from './normalize-item.js';
@@ -140,6 +141,38 @@ describe('computed attributes, exclude and TTL through the whole workflow', () =
       bad.map((i) => ({ line: i + 1, reason: badJson[i].reason })),
     );
   }, 120_000);
+
+  it('computes the keys for the write modes too: update merges into, delete removes the items the templates name', async () => {
+    const existing: Item[] = ['1', '2', '3'].map((u) => ({
+      PK: { S: `USER#${u}` },
+      SK: { S: 'ORDER#a' },
+      keep: { S: `kept-${u}` },
+    }));
+    const bucket = await createBucket();
+    const table = await createTable(['PK', 'S'], ['SK', 'S']);
+    await dynamodb.send(
+      new BatchWriteItemCommand({ RequestItems: { [table]: existing.map((Item) => ({ PutRequest: { Item } })) } }),
+    );
+    const keys = { attributes: { PK: 'USER#{u}', SK: 'ORDER#{o}' }, exclude: ['u', 'o'] };
+    await putText(bucket, 'in/update.csv', 'u,o,status\n1,a,paid\n');
+    await putText(bucket, 'in/delete.csv', 'u,o\n2,a\n9,a\n');
+
+    const updated = await runImport({ bucket, key: 'in/update.csv', table, mode: 'update', ...keys });
+    const deleted = await runImport({
+      bucket,
+      key: 'in/delete.csv',
+      table,
+      mode: 'delete',
+      allowWithoutBackup: true,
+      ...keys,
+    });
+
+    expect(updated.summary).toMatchObject({ rows: 1, written: 1, rejected: 0 });
+    expect(deleted.summary).toMatchObject({ rows: 2, deleted: 2, rejected: 0 }); // USER#9 has no item: fine
+    expect(comparable(await scanAll(table), ['PK', 'SK'])).toEqual(
+      comparable([{ ...existing[0], status: { S: 'paid' } }, existing[2]], ['PK', 'SK']),
+    );
+  });
 
   it.each([
     [
