@@ -45,7 +45,7 @@ export class UsageError extends Error {
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
-         [--max-write-rate N] [--spread] [--warm-throughput N]
+         [--max-write-rate N] [--spread] [--warm-throughput N] [--allow-without-backup]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
@@ -108,6 +108,7 @@ export const REQUEST_FLAG_OPTIONS = {
   spread: { type: 'boolean', default: false },
   'warm-throughput': { type: 'string' },
   json: { type: 'boolean', default: false },
+  'allow-without-backup': { type: 'boolean', default: false },
 } as const;
 
 type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
@@ -133,6 +134,8 @@ export type RequestFlags = Pick<
   'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread' | 'warmThroughput'
 > & {
   readonly table: string | undefined;
+  /** `--allow-without-backup`: the request's `allowWithoutBackup` (a delete without point-in-time recovery). */
+  readonly allowWithoutBackup?: true;
 };
 
 /** The request flags' values, checked. Throws UsageError naming the bad flag. */
@@ -166,6 +169,7 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
     ...(warm !== undefined
       ? { warmThroughput: parseNumber(warm, '--warm-throughput', 0, (n) => Number.isInteger(n) && n > 0) }
       : {}),
+    ...(values['allow-without-backup'] === true ? { allowWithoutBackup: true as const } : {}),
   };
 }
 

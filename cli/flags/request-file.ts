@@ -62,6 +62,7 @@ export function buildRequest(
     ...(flags.maxWriteRate > 0 ? { maxWriteRate: flags.maxWriteRate } : {}),
     ...(flags.spread ? { spread: true } : {}),
     ...(flags.warmThroughput !== undefined ? { warmThroughput: flags.warmThroughput } : {}),
+    ...(flags.allowWithoutBackup ? { allowWithoutBackup: true } : {}),
   } as ImportRequest;
   resolveImportRequest(request);
   return request;
