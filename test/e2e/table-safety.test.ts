@@ -2,12 +2,14 @@ import { BatchWriteItemCommand, UpdateContinuousBackupsCommand, type AttributeVa
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ImportRequest } from '../../lambdas/contract/import-request.js';
 import { DEFAULT_REJECTS_PREFIX } from '../../lambdas/environment/config.js';
+import { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import { runPreflight } from '../../lambdas/preflight/preflight.js';
 import { preflightIo } from '../../lambdas/preflight/preflight-io.js';
-import { createWiring } from '../../lambdas/wiring/wiring.js';
+import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
+import type { ScanState } from '../../lambdas/contract/workflow-payloads.js';
 import { lastJsonLine, runCli } from './cli-process.js';
 import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from './harness.js';
 
@@ -164,6 +166,56 @@ describe('put and update without point-in-time recovery', () => {
     const { state, sent } = await preflightOnly({ ...request, mode: 'insert' });
     expect(state.safety).toBeUndefined();
     expect(sent).toEqual([]);
+  });
+});
+
+/** What `body` writes to stderr, line by line (Powertools writes warnings there: test/lambdas/observability). */
+async function stderrLines<T>(body: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  }) as typeof process.stderr.write);
+  try {
+    return { result: await body(), lines };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("preflight's handler", () => {
+  it('logs the warning once, on the call that checked the table, as a WARN line naming it', async () => {
+    const { table, request } = await setUp();
+    const wiring: Wiring = {
+      ...createWiring({ config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null } }),
+      control: { importConcurrency: async () => null } as Wiring['control'],
+      ledger: {
+        admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }),
+      } as unknown as Wiring['ledger'],
+    };
+    const handler = createPreflightHandler(wiring);
+    const context = { getRemainingTimeInMillis: () => 900_000 };
+    const event = (input: ImportRequest | ScanState) => ({
+      input,
+      executionName: uniqueName('safety'),
+      execution: { id: 'x', startTime: new Date().toISOString(), stateMachineArn: 'arn' },
+      maxConcurrency: 4,
+    });
+
+    const first = await stderrLines(() => handler(event(request), context));
+    const again = await stderrLines(() => handler(event(first.result), context));
+
+    const warnings = (lines: string[]) =>
+      lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.level === 'WARN');
+    expect(warnings(first.lines)).toEqual([
+      expect.objectContaining({
+        message: first.result.safety?.warning,
+        table,
+        safety: { pointInTimeRecovery: 'UNSUPPORTED', holdsItems: true, warning: first.result.safety?.warning },
+      }),
+    ]);
+    expect(first.result.safety?.warning).toContain('already holds items');
+    expect(warnings(again.lines)).toEqual([]);
   });
 });
 
