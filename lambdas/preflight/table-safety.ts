@@ -56,13 +56,17 @@ export function pitrOff(table: string, pitr: PointInTimeRecovery): string {
     : `table ${JSON.stringify(table)} has point-in-time recovery off`;
 }
 
-/** The refusal of a `delete` import: what is wrong and the two ways on. */
+/**
+ * The refusal of a `delete` import: what is wrong and the ways on (turning point-in-time recovery on only where the
+ * server has it: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContinuousBackups.html).
+ */
 export function refusal(table: string, pitr: PointInTimeRecovery): string {
-  return (
-    `${pitrOff(table, pitr)}: a delete import cannot be undone, so it does not start. Turn point-in-time recovery on ` +
-    `(aws dynamodb update-continuous-backups --table-name ${table} --point-in-time-recovery-specification ` +
-    'PointInTimeRecoveryEnabled=true), or send "allowWithoutBackup": true (CLI: --allow-without-backup) to delete anyway'
-  );
+  const allow = 'send "allowWithoutBackup": true (CLI: --allow-without-backup) to delete anyway';
+  const turnOn =
+    `Turn point-in-time recovery on (aws dynamodb update-continuous-backups --table-name ${table} ` +
+    `--point-in-time-recovery-specification PointInTimeRecoveryEnabled=true), or ${allow}`;
+  const ways = pitr === 'UNSUPPORTED' ? `It keeps no backups: ${allow}` : turnOn;
+  return `${pitrOff(table, pitr)}: a delete import cannot be undone, so it does not start. ${ways}`;
 }
 
 function deleting(table: string, pitr: PointInTimeRecovery): string {
