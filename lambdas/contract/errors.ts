@@ -92,6 +92,14 @@ export class SourceTooLargeError extends ImportError {
   }
 }
 
+/** A single-item write (`insert`'s PutItem, `update`'s UpdateItem) failed for good: not retryable, or out of retries. */
+export class ItemWriteFailedError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ItemWriteFailedError';
+  }
+}
+
 /**
  * A `delete` import into a table whose point-in-time recovery is off: refused before any write, since nothing could
  * restore what it deletes, unless the request says `"allowWithoutBackup": true`.

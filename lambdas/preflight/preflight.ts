@@ -123,6 +123,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     sources,
     columns,
     keys,
+    indexes: target.indexes,
     chunkBytes: budgetOf(request, sources).chunkBytes,
     dataBytes: 0,
     chunks: [],

@@ -1,9 +1,9 @@
 import type { WriteMode } from '../contract/import-request.js';
 
 /**
- * One write unit is one write of up to 1 KB; a write is rounded up to the next 1 KB, at least 1
- * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html#write-operation-consumption):
- * a 1,500-byte item takes 2.
+ * DynamoDB's write unit: one write of an item up to 1 KB; a bigger item takes one more unit per KB begun
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html): a 1,500-byte
+ * item takes 2.
  */
 export const WRITE_UNIT_BYTES = 1024;
 
@@ -13,26 +13,30 @@ export function unitsOfOneWrite(bytes: number): number {
 }
 
 /**
- * The write units one item of the file costs in `mode`: the table's write, 1 KB rounding of `itemBytes`, plus one
- * write per global secondary index the item lands in (`indexesItLandsIn`: the bytes of its entry in each GSI whose
- * key attributes it has; cli/cloud/index-writes.ts computes them), each rounded the same way. Pure: the dry run
- * counts with it, `estimate` prices with it. Per mode, from the page above:
- * - `put`: the item written (replacing a bigger item costs the bigger one's size: the file cannot tell, so not here).
- * - `insert`: as `put`. A conditional write whose condition fails still consumes write units (the existing item's
- *   size, at least 1), so skipped items are not free; pricing each as a put is the bound the file gives.
- * - `update`: the larger of the item before and after; the file gives the after (what it sets), so as `put`.
- * - `delete`: the size of the deleted item, which is the one in the table, not the row. The caller passes the
- *   row's item size as its proxy (exact when the file holds the items, as an export does; a keys-only file gives
- *   the floor) and the GSI entries the deleted item had.
+ * The write units one record's write consumes, by the mode, in the table and in each secondary index it lands in.
+ * `indexesItLandsIn` is either how many indexes the item lands in (each entry counted at the item's size: an upper
+ * bound, what the dry run knows) or the bytes of its entry in each (exact for the projection: `estimate` computes
+ * them, cli/cloud/index-writes.ts), each rounded up to 1 KB like any write.
+ * - put, insert: the item's size in 1 KB steps. A failed insert condition consumes the same units (DynamoDB
+ *   charges a failed conditional write as a write: the page above, "failed conditional writes"), so a skipped row
+ *   costs like a written one.
+ * - update: the larger of the item before and after; the file tells only the row, so its size (a lower bound).
+ * - delete: the deleted item's size, which the file does not tell: the row's size stands for it (exact for a file
+ *   of the items, as an export is; 1 unit for a file of keys, the floor).
  */
-export function writeUnitsOf(itemBytes: number, mode: WriteMode, indexesItLandsIn: readonly number[]): number {
-  const table = unitsOfOneWrite(itemBytes);
-  const indexes = indexesItLandsIn.reduce((sum, bytes) => sum + unitsOfOneWrite(bytes), 0);
-  switch (mode) {
-    case 'put':
-    case 'insert':
-    case 'update':
-    case 'delete':
-      return table + indexes;
-  }
+export function writeUnitsOf(
+  itemBytes: number,
+  _mode: WriteMode,
+  indexesItLandsIn: number | readonly number[],
+): number {
+  const units = unitsOfOneWrite(itemBytes);
+  if (typeof indexesItLandsIn === 'number') return units * (1 + indexesItLandsIn);
+  return units + indexesItLandsIn.reduce((sum, bytes) => sum + unitsOfOneWrite(bytes), 0);
+}
+
+/** How many of the indexes (each its key attribute names) an item lands in: those whose keys it holds. */
+export function indexesHolding(item: Record<string, unknown>, indexes: readonly (readonly string[])[]): number {
+  let count = 0;
+  for (const keys of indexes) if (keys.every((name) => Object.hasOwn(item, name))) count++;
+  return count;
 }

@@ -28,4 +28,10 @@ describe('writeUnitsOf(itemBytes, mode, indexesItLandsIn)', () => {
     // sets; delete by the item's size, which the caller gives (the file's row as its proxy).
     for (const mode of WRITE_MODES) expect(writeUnitsOf(bytes, mode as WriteMode, entries)).toBe(units);
   });
+
+  it('counts each index at the item size when given only how many it lands in (an upper bound)', () => {
+    // 1,500 B: 2 units, in 2 indexes: 2 x (1 + 2) = 6, where the entries' own sizes (1,500 and 40 B) give 5.
+    expect(writeUnitsOf(1500, 'put', 2)).toBe(6);
+    expect(writeUnitsOf(1500, 'put', [1500, 40])).toBe(5);
+  });
 });
