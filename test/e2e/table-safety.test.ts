@@ -238,6 +238,45 @@ describe('s3-ddb-import local says so before starting', () => {
     expect(await itemsOf(table)).toEqual(seededItems());
   });
 
+  async function cliFlags(args: string[]) {
+    const cwd = await mkdtemp(join(tmpdir(), 'safety-'));
+    await writeFile(join(cwd, 'rows.csv'), FILE);
+    return runCli(['local', 'rows.csv', '--types', 'n=N', '--json', ...args], { cwd });
+  }
+
+  it('fails when --mode delete comes without --allow-without-backup: exit 1, nothing deleted', async () => {
+    const { table } = await setUp();
+    const run = await cliFlags(['--table', table, '--mode', 'delete']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('It keeps no backups: send "allowWithoutBackup": true (CLI: --allow-without-backup)');
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  it("deletes with --allow-without-backup, the warning on stderr first: the file's keys gone, the others untouched", async () => {
+    const { table } = await setUp();
+    const run = await cliFlags(['--table', table, '--mode', 'delete', '--allow-without-backup']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
+        'DescribeContinuousBackups), and allowWithoutBackup is set: the items this import deletes cannot be restored',
+    );
+    expect(run.stderr.indexOf('warning: ')).toBeLessThan(run.stderr.indexOf('execution '));
+    // a, c and e deleted; z had no item (fine); b and d as seeded.
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 4, deleted: 4 });
+    expect(await itemsOf(table)).toEqual(seededItems().filter((item) => ['b', 'd'].includes(item.id.S!)));
+  });
+
+  it('a dry run of a delete goes on, with the refusal the real run would meet as its warning, table unchanged', async () => {
+    const { table } = await setUp();
+    const run = await cliFlags(['--table', table, '--mode', 'delete', '--dry-run']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning: table "[^"]+" has no point-in-time recovery .*a delete import cannot be undone/,
+    );
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
   it('warns on stderr before a put into a table that holds items, then imports', async () => {
     const { table } = await setUp();
 
