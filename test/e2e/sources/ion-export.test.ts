@@ -1,0 +1,98 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
+import { createBucket, createTable, dynamodb, getText, listKeys, putText, runImport, s3 } from '../harness.js';
+
+const EXPORT_ID = '01767225600000-10n10n10';
+const byKey = (list: Item[]) => new Map(list.map((item) => [`${item.pk.S}|${item.sk.N}`, item]));
+
+/**
+ * AWS's example item of an Ion export, on one line as the export writes it ("Each line begins with an Ion version
+ * marker, followed by an item in Ion format"; the docs spread it over lines for reading):
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html#S3DataExport.Output_Data_ION
+ */
+const DOCS_ITEM =
+  '$ion_1_0 {Item:{Authors:$dynamodb_SS::["Author1","Author2"],Dimensions:"8.5 x 11.0 x 1.5",ISBN:"333-3333333333",' +
+  'Id:103.,InPublication:false,PageCount:6d2,Price:2d3,ProductCategory:"Book",Title:"Book 103 Title"}}';
+
+describe('a DynamoDB export in Ion', () => {
+  let bucket: string;
+  let items: Item[];
+  const folder = `ion/AWSDynamoDB/${EXPORT_ID}/`;
+
+  beforeAll(async () => {
+    bucket = await createBucket();
+    const source = await createTable(['pk', 'S'], ['sk', 'N']);
+    await fillTable(dynamodb, source, allTypesItems(120));
+    items = await scanTable(dynamodb, source); // as DynamoDB holds them: what the export writes
+    await writeExport(s3, bucket, items, { folder, files: 3, outputFormat: 'ION' });
+  });
+
+  it("imports AWS's example item, written by hand as the docs show it, with the documented types", async () => {
+    const table = await createTable(['Id', 'N']);
+    await putText(bucket, 'hand/books.ion', `${DOCS_ITEM}\n${DOCS_ITEM.replace('Id:103.', 'Id:104.')}\n`);
+
+    const { summary } = await runImport({ bucket, key: 'hand/books.ion', table });
+
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 2, written: 2, rejected: 0 });
+    const landed = byId(await scanTable(dynamodb, table));
+    // Ion's 6d2 is 6 x 10^2 and 2d3 2 x 10^3: DynamoDB stores the numbers 600 and 2000, as the docs' JSON twin says.
+    expect(landed.get('103')).toEqual({
+      Authors: { SS: ['Author1', 'Author2'] },
+      Dimensions: { S: '8.5 x 11.0 x 1.5' },
+      ISBN: { S: '333-3333333333' },
+      Id: { N: '103' },
+      InPublication: { BOOL: false },
+      PageCount: { N: '600' },
+      Price: { N: '2000' },
+      ProductCategory: { S: 'Book' },
+      Title: { S: 'Book 103 Title' },
+    });
+    expect(landed.get('104')?.Id).toEqual({ N: '104' });
+  });
+
+  it('imports into a second table, item by item, every attribute type', async () => {
+    const target = await createTable(['pk', 'S'], ['sk', 'N']);
+
+    const { summary } = await runImport({ bucket, key: `${folder}manifest-summary.json`, table: target });
+
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: items.length, written: items.length, objects: 4 });
+    expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
+  });
+
+  it('rejects a malformed Ion record with its line, byte offset and object, and the good records land', async () => {
+    const broken = `broken/AWSDynamoDB/${EXPORT_ID}/`;
+    const [dataKey] = await writeExport(s3, bucket, items.slice(0, 20), {
+      folder: broken,
+      files: 1,
+      outputFormat: 'ION',
+    });
+    const lines = gunzipSync(await bodyOf(bucket, dataKey))
+      .toString('utf8')
+      .split('\n');
+    const cut = lines[2].slice(0, lines[2].length - 5); // line 3 loses its last characters: not Ion any more
+    await putText(bucket, dataKey, gzipSync([...lines.slice(0, 2), cut, ...lines.slice(3)].join('\n')));
+    const target = await createTable(['pk', 'S'], ['sk', 'N']);
+
+    const { summary } = await runImport({ bucket, prefix: broken, table: target });
+
+    expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 20, written: 19, rejected: 1 });
+    const good = items.slice(0, 20).filter((_, i) => i !== 2);
+    expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(good));
+    const [rejectsFile] = (await listKeys(bucket, summary.rejectsKey!)).filter((key) => key.endsWith('.csv'));
+    const offset = Buffer.byteLength(`${lines[0]}\n${lines[1]}\n`);
+    const [header, row] = (await getText(bucket, rejectsFile)).split('\n');
+    expect(header).toBe('line,byte_offset,reason,record,object');
+    expect(row).toMatch(new RegExp(`^3,${offset},"invalid Ion: [^"]+",".+","${dataKey}"$`));
+  });
+});
+
+function byId(list: Item[]): Map<string, Item> {
+  return new Map(list.map((item) => [item.Id.N!, item]));
+}
+
+async function bodyOf(bucket: string, key: string): Promise<Buffer> {
+  const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return Buffer.from(await response.Body!.transformToByteArray());
+}
