@@ -61,6 +61,19 @@ describe('a DynamoDB export in Ion', () => {
     expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
   });
 
+  it('reads the data files in the format the manifest names, whatever their names say', async () => {
+    // AWS's docs name an export's data files *.json.gz whichever the format: the manifest's outputFormat decides.
+    const named = `named/AWSDynamoDB/${EXPORT_ID}/`;
+    const some = items.slice(0, 30);
+    await writeExport(s3, bucket, some, { folder: named, files: 2, outputFormat: 'ION', dataSuffix: '.json.gz' });
+    const target = await createTable(['pk', 'S'], ['sk', 'N']);
+
+    const { summary } = await runImport({ bucket, prefix: named, table: target });
+
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: some.length, written: some.length });
+    expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(some));
+  });
+
   it('rejects a malformed Ion record with its line, byte offset and object, and the good records land', async () => {
     const broken = `broken/AWSDynamoDB/${EXPORT_ID}/`;
     const [dataKey] = await writeExport(s3, bucket, items.slice(0, 20), {
