@@ -1,7 +1,11 @@
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
+import { lastJsonLine, runCli } from '../cli-process.js';
 import { createBucket, createTable, dynamodb, getText, listKeys, putText, runImport, s3 } from '../harness.js';
 
 const EXPORT_ID = '01767225600000-10n10n10';
@@ -72,6 +76,26 @@ describe('a DynamoDB export in Ion', () => {
 
     expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: some.length, written: some.length });
     expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(some));
+  });
+
+  it('imports through `local`, named by its folder or its manifest-summary.json', async () => {
+    // The export as a user downloads it (aws s3 sync): the folder's files, in its layout.
+    const cwd = await mkdtemp(join(tmpdir(), 'cli-ion-'));
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder }));
+    for (const { Key } of listed.Contents ?? []) {
+      const path = join(cwd, 'export', Key!.slice(folder.length));
+      await mkdir(join(path, '..'), { recursive: true });
+      await writeFile(path, await bodyOf(bucket, Key!));
+    }
+    for (const path of ['export', join('export', 'manifest-summary.json')]) {
+      const target = await createTable(['pk', 'S'], ['sk', 'N']);
+
+      const run = await runCli(['local', path, '--table', target, '--json'], { cwd });
+
+      expect(run.code, run.stderr).toBe(0);
+      expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: items.length, rejected: 0 });
+      expect(byKey(await scanTable(dynamodb, target))).toEqual(byKey(items));
+    }
   });
 
   it('rejects a malformed Ion record with its line, byte offset and object, and the good records land', async () => {
