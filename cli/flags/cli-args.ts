@@ -1,6 +1,12 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FORMAT_TYPES, type FormatType } from '../../lambdas/contract/import-request.js';
-import { COLUMN_TYPES, type ColumnType, type RequestFormat } from '../../lambdas/contract/import-request.js';
+import {
+  COLUMN_TYPES,
+  WRITE_MODES,
+  type ColumnType,
+  type RequestFormat,
+  type WriteMode,
+} from '../../lambdas/contract/import-request.js';
 import {
   DEFAULT_CHUNK_MIB,
   DEFAULT_LAMBDA_TIMEOUT_SECONDS,
@@ -32,6 +38,10 @@ export interface LocalCommand {
   readonly spread: boolean;
   /** `--warm-throughput N`: the request's `warmThroughput`, write units/s to pre-warm an on-demand table to. */
   readonly warmThroughput?: number;
+  /** `--mode`: the request's `mode` (put when absent). */
+  readonly mode?: WriteMode;
+  /** `--dry-run`: the request's `dryRun`. */
+  readonly dryRun: boolean;
 }
 
 /** A command line that cannot be run; the CLI prints the message and the usage, and exits 1. */
@@ -45,7 +55,7 @@ export class UsageError extends Error {
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--format csv|jsonl|dynamodb-json|dynamodb-ion] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
-         [--max-write-rate N] [--spread] [--warm-throughput N]
+         [--max-write-rate N] [--spread] [--warm-throughput N] [--mode put|insert|update|delete] [--dry-run]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
@@ -108,6 +118,8 @@ export const REQUEST_FLAG_OPTIONS = {
   spread: { type: 'boolean', default: false },
   'warm-throughput': { type: 'string' },
   json: { type: 'boolean', default: false },
+  mode: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
 } as const;
 
 type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
@@ -130,7 +142,7 @@ export function parseSourceCommandArgs<const O extends OptionSpecs>(args: string
 /** What REQUEST_FLAG_OPTIONS parse into; `table` is checked by each command (a request file may name it). */
 export type RequestFlags = Pick<
   LocalCommand,
-  'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread' | 'warmThroughput'
+  'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread' | 'warmThroughput' | 'mode' | 'dryRun'
 > & {
   readonly table: string | undefined;
 };
@@ -153,6 +165,10 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
   };
   const chunkMiB = text('chunk-mib');
   const warm = text('warm-throughput');
+  const mode = text('mode');
+  if (mode !== undefined && !WRITE_MODES.includes(mode as WriteMode)) {
+    throw new UsageError(`--mode: expected ${WRITE_MODES.join('|')}, got ${JSON.stringify(mode)}`);
+  }
   return {
     table,
     format,
@@ -166,6 +182,8 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
     ...(warm !== undefined
       ? { warmThroughput: parseNumber(warm, '--warm-throughput', 0, (n) => Number.isInteger(n) && n > 0) }
       : {}),
+    ...(mode !== undefined ? { mode: mode as WriteMode } : {}),
+    dryRun: values['dry-run'] === true,
   };
 }
 

@@ -62,6 +62,8 @@ export function buildRequest(
     ...(flags.maxWriteRate > 0 ? { maxWriteRate: flags.maxWriteRate } : {}),
     ...(flags.spread ? { spread: true } : {}),
     ...(flags.warmThroughput !== undefined ? { warmThroughput: flags.warmThroughput } : {}),
+    ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
+    ...(flags.dryRun ? { dryRun: true } : {}),
   } as ImportRequest;
   resolveImportRequest(request);
   return request;

@@ -43,7 +43,7 @@ export interface ImportChunkParams {
   readonly shouldStop: () => boolean;
 }
 
-export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
+export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' | 'rejected'> {
   readonly rejects: RejectedRow[];
 }
 

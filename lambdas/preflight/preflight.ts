@@ -118,6 +118,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     sources,
     columns,
     keys,
+    indexes: target.indexes,
     chunkBytes: budgetOf(request, sources).chunkBytes,
     dataBytes: 0,
     chunks: [],
