@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseAttributeFlags } from './attribute-flags.js';
+import { UsageError } from './usage-error.js';
 import { FORMAT_TYPES, type FormatType } from '../../lambdas/contract/import-request.js';
 import {
   COLUMN_TYPES,
@@ -42,20 +44,18 @@ export interface LocalCommand {
   readonly mode?: WriteMode;
   /** `--dry-run`: the request's `dryRun`. */
   readonly dryRun: boolean;
+  /** `--attr NAME=TEMPLATE` (repeatable) and `--exclude a,b`: see attribute-flags.ts. */
+  readonly attributes?: Record<string, string>;
+  readonly exclude?: string[];
 }
 
-/** A command line that cannot be run; the CLI prints the message and the usage, and exits 1. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--format csv|jsonl|dynamodb-json|dynamodb-ion] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
          [--max-write-rate N] [--spread] [--warm-throughput N] [--mode put|insert|update|delete] [--dry-run]
+         [--attr NAME=TEMPLATE ...] [--exclude a,b]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
@@ -117,6 +117,8 @@ export const REQUEST_FLAG_OPTIONS = {
   'max-write-rate': { type: 'string' },
   spread: { type: 'boolean', default: false },
   'warm-throughput': { type: 'string' },
+  attr: { type: 'string', multiple: true },
+  exclude: { type: 'string' },
   json: { type: 'boolean', default: false },
   mode: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
@@ -142,13 +144,23 @@ export function parseSourceCommandArgs<const O extends OptionSpecs>(args: string
 /** What REQUEST_FLAG_OPTIONS parse into; `table` is checked by each command (a request file may name it). */
 export type RequestFlags = Pick<
   LocalCommand,
-  'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread' | 'warmThroughput' | 'mode' | 'dryRun'
+  | 'format'
+  | 'types'
+  | 'chunkMiB'
+  | 'json'
+  | 'maxWriteRate'
+  | 'spread'
+  | 'warmThroughput'
+  | 'mode'
+  | 'dryRun'
+  | 'attributes'
+  | 'exclude'
 > & {
   readonly table: string | undefined;
 };
 
 /** The request flags' values, checked. Throws UsageError naming the bad flag. */
-export function parseRequestFlags(values: Record<string, string | boolean | undefined>): RequestFlags {
+export function parseRequestFlags(values: Record<string, string | boolean | string[] | undefined>): RequestFlags {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const table = text('table') || undefined;
   const type = text('format');
@@ -184,6 +196,7 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
       : {}),
     ...(mode !== undefined ? { mode: mode as WriteMode } : {}),
     dryRun: values['dry-run'] === true,
+    ...parseAttributeFlags(values.attr as string[] | undefined, text('exclude')),
   };
 }
 

@@ -1,4 +1,5 @@
 import { chunkBudget, isStaged, MAX_CHUNKS } from './chunk-budget.js';
+import { checkComputedAttributes, knownNames } from './attribute-check.js';
 import { resolveColumns } from './columns.js';
 import { admitted, NOT_QUEUED, waitAgain } from './import-queue.js';
 import { poolLanes } from './lanes.js';
@@ -111,6 +112,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
   const header = await agreedHeader(request, sources, keys, io);
   const columns = resolveColumns(request, header.names, keys, header.anyContent);
+  checkComputedAttributes(request, knownNames(request, columns, header.starts), keys);
   const state: ScanState = {
     request,
     executionName: event.executionName,
@@ -159,7 +161,7 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
   const names = checkHeadersAgree(
     starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })),
   );
-  return { names, anyContent: starts.some((start) => start.hasData || start.header !== null) };
+  return { names, starts, anyContent: starts.some((start) => start.hasData || start.header !== null) };
 }
 
 /**
