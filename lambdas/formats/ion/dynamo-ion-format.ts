@@ -1,5 +1,6 @@
 import { IonTypes, makeReader, type Reader } from 'ion-js';
 import { ionStruct } from './ion-value.js';
+import { createItemTransform, type ItemTransform } from '../json/computed-item.js';
 import { finishItem } from '../json/item-keys.js';
 import { TypedValueError } from '../json/dynamo-json-value.js';
 import { LINE_DIALECT, lineText, readLinesStart, type LineItem } from '../json/json-lines.js';
@@ -21,17 +22,19 @@ export function dynamoIonFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
     readStart: (read, size, keys) => readLinesStart(read, size, keys, ionLineItem),
-    createMapper:
-      ({ keys }) =>
-      (records) =>
-        records.map((record) => mapIonLine(record, keys)),
+    // Computed attributes, exclude and TTL types: the same steps as DynamoDB JSON's items (computed-item.ts).
+    createMapper(schema) {
+      const transform = createItemTransform(schema) ?? undefined;
+      return (records) => records.map((record) => mapIonLine(record, schema.keys, transform));
+    },
   };
 }
 
 /** One line to an item, or the reason it is rejected (naming the attribute when a value is wrong). */
-export function mapIonLine(record: RawRecord, keys: readonly KeyAttribute[]): MappedRecord {
+export function mapIonLine(record: RawRecord, keys: readonly KeyAttribute[], transform?: ItemTransform): MappedRecord {
   const line = ionLineItem(record);
-  return 'item' in line ? finishItem(line.item, keys) : line;
+  const ready = transform && 'item' in line ? transform(line.item) : line;
+  return 'item' in ready ? finishItem(ready.item, keys) : ready;
 }
 
 /** The line's item before the key and size checks: exactly one `{Item:{...}}` struct, after the version marker. */

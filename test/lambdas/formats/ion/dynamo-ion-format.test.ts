@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dynamoIonFormat } from '../../../../lambdas/formats/ion/dynamo-ion-format.js';
-import type { RawRecord } from '../../../../lambdas/formats/record-format.js';
+import type { RawRecord, RecordSchema } from '../../../../lambdas/formats/record-format.js';
 import type { KeyAttribute } from '../../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
 
@@ -220,5 +220,34 @@ describe('DynamoDB Ion', () => {
     });
     const fits = `${'['.repeat(31)}1${']'.repeat(31)}`;
     expect(mapOne(exported(`l:${fits}`))).toMatchObject({ ok: true });
+  });
+});
+
+describe('DynamoDB Ion with computed attributes', () => {
+  // The steps DynamoDB JSON's items go through (formats/json/computed-item.ts): attributes rendered from the item's
+  // S and N attributes (N as its exact text, 1.50 stays 1.50), exclude, TTL types.
+  const schema: RecordSchema = {
+    columns: [],
+    keys: [
+      { name: 'PK', type: 'S', role: 'HASH' },
+      { name: 'SK', type: 'S', role: 'RANGE' },
+    ],
+    types: { expires: 'TTL' },
+    attributes: { PK: 'USER#{user_id}', SK: 'ORDER#{order_id}#{amount}' },
+    exclude: ['user_id', 'order_id'],
+  };
+
+  it('renders keys from the Ion item, excludes, converts a TTL', () => {
+    const line = '$ion_1_0 {Item:{user_id:42.,order_id:"991",amount:1.50,expires:"2030-01-02T03:04:05Z"}}';
+    expect(dynamoIonFormat().createMapper(schema)([record(line)])[0]).toEqual({
+      ok: true,
+      item: {
+        PK: { S: 'USER#42' },
+        SK: { S: 'ORDER#991#1.50' },
+        amount: { N: '1.50' },
+        expires: { N: '1893553445' },
+      },
+      key: 'USER#42\u0000ORDER#991#1.50',
+    });
   });
 });
