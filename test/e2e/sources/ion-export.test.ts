@@ -98,6 +98,24 @@ describe('a DynamoDB export in Ion', () => {
     }
   });
 
+  it('imports with computed keys and exclude, as every format does', async () => {
+    const target = await createTable(['PK', 'S'], ['SK', 'N']);
+
+    const { summary } = await runImport({
+      bucket,
+      key: `${folder}manifest-summary.json`,
+      table: target,
+      attributes: { PK: 'ITEM#{pk}', SK: '{sk}' },
+      exclude: ['pk', 'sk'],
+    });
+
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: items.length, written: items.length });
+    const expected = items.map(({ pk, sk, ...rest }) => ({ ...rest, PK: { S: `ITEM#${pk.S}` }, SK: sk }));
+    const landed = await scanTable(dynamodb, target);
+    const byComputedKey = (list: Item[]) => new Map(list.map((item) => [`${item.PK.S}|${item.SK.N}`, item]));
+    expect(byComputedKey(landed)).toEqual(byComputedKey(expected));
+  });
+
   it('rejects a malformed Ion record with its line, byte offset and object, and the good records land', async () => {
     const broken = `broken/AWSDynamoDB/${EXPORT_ID}/`;
     const [dataKey] = await writeExport(s3, bucket, items.slice(0, 20), {
