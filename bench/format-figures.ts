@@ -4,6 +4,7 @@ import { parseJsonAttribute } from '../lambdas/formats/json/exact-json.js';
 import type { RawRecord } from '../lambdas/formats/record-format.js';
 import { createRecordFormat } from '../lambdas/formats/record-formats.js';
 import type { KeyAttribute } from '../lambdas/contract/workflow-payloads.js';
+import { ionItemLine } from '../test/fixtures/ion-lines.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 
 const KEYS: KeyAttribute[] = [
@@ -69,7 +70,7 @@ function blocksOf(lines: readonly string[]): RawRecord[][] {
 }
 
 type Mapped = {
-  readonly type: 'csv' | 'jsonl' | 'dynamodb-json';
+  readonly type: 'csv' | 'jsonl' | 'dynamodb-json' | 'dynamodb-ion';
   readonly blocks: RawRecord[][];
   readonly columns?: string[];
 };
@@ -119,6 +120,15 @@ export function formatFigures(rows: number) {
       },
     }),
   );
+  // The same items as an Ion export writes them (ion-js's writer): `$ion_1_0 {Item:{ngram:"the_0",year:1810.,...}}`.
+  const dynamoIon = ngrams.map((r) =>
+    ionItemLine({
+      ngram: { S: r.ngram },
+      year: { N: String(r.year) },
+      match_count: { N: String(r.match_count) },
+      volume_count: { N: String(r.volume_count) },
+    }),
+  );
   const tsv = ngrams.map((r) => `${r.ngram}\t${r.year}\t${r.match_count}\t${r.volume_count}`);
   const bytes = jsonl.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   const parser = measure(jsonl, bytes, {
@@ -138,6 +148,7 @@ export function formatFigures(rows: number) {
     mapperItemsPerSecond: mapperItemsPerSecond({
       jsonl: { type: 'jsonl', blocks: blocksOf(jsonl) },
       dynamodbJson: { type: 'dynamodb-json', blocks: blocksOf(dynamoJson) },
+      dynamodbIon: { type: 'dynamodb-ion', blocks: blocksOf(dynamoIon) },
       tsv: { type: 'csv', blocks: blocksOf(tsv), columns: ['ngram', 'year', 'match_count', 'volume_count'] },
     }),
   };

@@ -3,9 +3,12 @@
  * Types only, at the bottom of the layers, so every handler, format and the CLI can name them;
  * request/ checks a request and applies its defaults.
  */
-/** The formats a source object may be in: CSV/TSV, JSON Lines, DynamoDB JSON (as a table export writes it). */
-export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json';
-export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json'];
+/**
+ * The formats a source object may be in: CSV/TSV, JSON Lines, DynamoDB JSON and DynamoDB Ion (each as a table
+ * export writes it, one `Item` a line).
+ */
+export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json' | 'dynamodb-ion';
+export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json', 'dynamodb-ion'];
 
 /** How a source object's bytes are compressed. */
 export type Compression = 'none' | 'gzip' | 'zstd';
@@ -55,9 +58,9 @@ export interface ResolvedCsvFormat extends Required<Omit<CsvFormat, 'columns'>> 
   readonly compression?: Compression;
 }
 
-/** JSON Lines or DynamoDB JSON: each record names its attributes and carries its types. */
+/** JSON Lines, DynamoDB JSON or DynamoDB Ion: each record names its attributes and carries its types. */
 export interface ResolvedJsonFormat {
-  readonly type: 'jsonl' | 'dynamodb-json';
+  readonly type: 'jsonl' | 'dynamodb-json' | 'dynamodb-ion';
   readonly compression?: Compression;
   /** CSV's fields are absent, so code reading one gets undefined rather than a type error. */
   readonly delimiter?: undefined;

@@ -1,4 +1,5 @@
 import { csvRecordFormat } from './csv/csv-format.js';
+import { dynamoIonFormat } from './ion/dynamo-ion-format.js';
 import { dynamoJsonFormat } from './json/dynamo-json-format.js';
 import { jsonLinesFormat } from './json/json-lines-format.js';
 import type { RecordFormat } from './record-format.js';
@@ -14,6 +15,8 @@ export function createRecordFormat(format: ResolvedFormat): RecordFormat {
       return jsonLinesFormat();
     case 'dynamodb-json':
       return dynamoJsonFormat();
+    case 'dynamodb-ion':
+      return dynamoIonFormat();
     default:
       return csvRecordFormat({ ...format, type: 'csv' });
   }

@@ -6,6 +6,7 @@ import { poolLanes } from './lanes.js';
 import { checkHeadersAgree, HEADER_READS_AT_ONCE, readObjectStart } from './object-headers.js';
 import { mapAtMost } from '../async/map-at-most.js';
 import { scanObjects, type ScanIo } from './object-scan.js';
+import { withExportFormat } from './export-format.js';
 import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
 import { checkTableSafety, type TableSafetyIo } from './table-safety.js';
@@ -15,7 +16,7 @@ import type { ImportLedger } from '../control-plane/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
 import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
-import { type ResolvedRequest } from '../contract/import-request.js';
+import type { ImportRequest, ResolvedRequest } from '../contract/import-request.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
 import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
@@ -111,7 +112,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
   const request: ResolvedRequest = {
-    ...resolveImportRequest(event.input, formatKey),
+    ...resolveImportRequest(withExportFormat(event.input as ImportRequest, found.exportFormat), formatKey),
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);

@@ -4,6 +4,7 @@ import type { ResolvedRequest } from '../contract/import-request.js';
 import type { SourceSet } from '../contract/workflow-payloads.js';
 import {
   MANIFEST_FILES,
+  type ExportFormat,
   candidateKeys,
   folderOf,
   isManifestSummary,
@@ -27,6 +28,8 @@ export interface SourceIo {
 export interface ResolvedSources {
   readonly request: ResolvedRequest;
   readonly sources: SourceSet;
+  /** A DynamoDB export's format, as its manifest names it; undefined for other sources. */
+  readonly exportFormat?: ExportFormat;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function resolveSources(
   if (prefix === undefined) {
     const { object, key } = await headSourceObject(io, bucket, request.key!);
     if (isManifestSummary(key))
-      return { request: { ...request, key }, sources: await exportSources(io, bucket, key, object) };
+      return { request: { ...request, key }, ...(await exportSources(io, bucket, key, object)) };
     return { request: { ...request, key }, sources: sourceSet([{ key, ...object }]) };
   }
   const listed = await listSourceObjects(io.listObjects, bucket, prefix, { max: MAX_SOURCE_OBJECTS, ownPrefixes });
@@ -54,8 +57,7 @@ export async function resolveSources(
         'name one export folder or its manifest-summary.json',
     ]);
   }
-  if (manifests.length === 1)
-    return { request, sources: await exportSources(io, bucket, manifests[0].key, manifests[0]) };
+  if (manifests.length === 1) return { request, ...(await exportSources(io, bucket, manifests[0].key, manifests[0])) };
   if (listed.overMax) throw tooManyObjects(`${s3Url(bucket, prefix)} holds`, MAX_SOURCE_OBJECTS);
   if (listed.objects.length === 0) {
     const skipped = Object.entries(listed.skipped)
@@ -82,7 +84,7 @@ async function exportSources(
   bucket: string,
   manifestKey: string,
   head: { size: number; etag: string },
-): Promise<SourceSet> {
+): Promise<{ sources: SourceSet; exportFormat: ExportFormat }> {
   const folder = folderOf(manifestKey);
   const readText = (key: string, object: { size: number; etag: string }) =>
     readAll(io.readFrom({ bucket, key, etag: object.etag }, object.size));
@@ -114,7 +116,7 @@ async function exportSources(
     throw tooManyObjects(`the export ${s3Url(bucket, folder)} lists`, objects.length);
   if (objects.length === 0)
     throw new NoSourceObjectsError(`the export ${s3Url(bucket, manifestKey)} lists no data file with data`);
-  return sourceSet(objects, manifestKey);
+  return { sources: sourceSet(objects, manifestKey), exportFormat: summary.outputFormat };
 }
 
 async function findFirst(

@@ -29,6 +29,8 @@ const FORMAT_EXTENSIONS: ReadonlyArray<readonly [string, FormatType, string?]> =
   ['.jsonl', 'jsonl'],
   ['.ndjson', 'jsonl'],
   ['.json', 'dynamodb-json'],
+  // A DynamoDB export in ION names its data files `<id>.ion.gz`; DynamoDB's import reads the same lines.
+  ['.ion', 'dynamodb-ion'],
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../contract/errors.js';
+import type { FormatType } from '../contract/import-request.js';
 import type { ListedObject } from './source-set.js';
 
 /**
@@ -9,6 +10,8 @@ import type { ListedObject } from './source-set.js';
  *   <export-prefix>/AWSDynamoDB/<ExportId>/manifest-files.json     one JSON object a line, each naming a data file:
  *                                                                  {"itemCount":…,"md5Checksum":…,"etag":…,"dataFileS3Key":…}
  *   <export-prefix>/AWSDynamoDB/<ExportId>/data/<name>.json.gz     the items, gzip'd DynamoDB JSON, one `{"Item":…}` a line
+ *   <export-prefix>/AWSDynamoDB/<ExportId>/data/<name>.ion.gz      or, with outputFormat ION, gzip'd Ion text, one
+ *                                                                  `$ion_1_0 {Item:{…}}` a line
  *   (plus manifest-*.checksum files and an empty `_started` marker)
  *
  * The data-file keys name where the export was written; an export copied elsewhere keeps its layout under
@@ -23,18 +26,33 @@ export const isManifestSummary = (key: string) => key === MANIFEST_SUMMARY || ke
 /** The folder of a key, with its trailing slash ("" at the top). */
 export const folderOf = (key: string) => key.slice(0, key.lastIndexOf('/') + 1);
 
+/**
+ * The export's `outputFormat` (the ExportFormat of ExportTableToPointInTime,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ExportTableToPointInTime.html) and the format
+ * type that reads its data files. The manifest names the format, not the data files' extension.
+ */
+export const EXPORT_FORMATS = { DYNAMODB_JSON: 'dynamodb-json', ION: 'dynamodb-ion' } as const satisfies Record<
+  string,
+  FormatType
+>;
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
 export interface ManifestSummary {
   readonly manifestFilesS3Key: string | null;
   readonly itemCount: number | null;
+  /** DYNAMODB_JSON when the manifest names none (the format's default). */
+  readonly outputFormat: ExportFormat;
 }
 
-/** Reads manifest-summary.json: a full export in DynamoDB JSON (ION exports and incremental ones are refused). */
+/** Reads manifest-summary.json: a full export in DynamoDB JSON or Ion (incremental exports are refused). */
 export function parseManifestSummary(text: string, where: string): ManifestSummary {
   const summary = parseJson(text, where);
   const problems: string[] = [];
-  if (summary.outputFormat !== undefined && summary.outputFormat !== 'DYNAMODB_JSON') {
+  const outputFormat = summary.outputFormat ?? 'DYNAMODB_JSON';
+  if (typeof outputFormat !== 'string' || !Object.hasOwn(EXPORT_FORMATS, outputFormat)) {
     problems.push(
-      `${where}: outputFormat ${JSON.stringify(summary.outputFormat)}: only DYNAMODB_JSON exports can be imported`,
+      `${where}: outputFormat ${JSON.stringify(outputFormat)}: only ${Object.keys(EXPORT_FORMATS).join(' and ')} ` +
+        'exports can be imported',
     );
   }
   if (summary.exportType !== undefined && summary.exportType !== 'FULL_EXPORT') {
@@ -44,6 +62,7 @@ export function parseManifestSummary(text: string, where: string): ManifestSumma
   return {
     manifestFilesS3Key: typeof summary.manifestFilesS3Key === 'string' ? summary.manifestFilesS3Key : null,
     itemCount: typeof summary.itemCount === 'number' ? summary.itemCount : null,
+    outputFormat: outputFormat as ExportFormat,
   };
 }
 

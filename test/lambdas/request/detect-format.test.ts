@@ -21,6 +21,11 @@ describe.each([
     detected: { type: 'dynamodb-json', compression: 'gzip' },
   },
   { key: 'items.json', detected: { type: 'dynamodb-json', compression: 'none' } },
+  // An Ion export's data files are <id>.ion.gz: DynamoDB's Ion lines, gzip.
+  {
+    key: 'exp/AWSDynamoDB/01234567890123-abcdefgh/data/bafybeiczss3yxay3o4abnabbb.ion.gz',
+    detected: { type: 'dynamodb-ion', compression: 'gzip' },
+  },
   // No known extension: plain CSV with commas, as before formats were detected (Spark's part-00000).
   { key: 'out/part-00000', detected: { type: 'csv', compression: 'none' } },
   { key: 'out/part-00000.gz', detected: { type: 'csv', compression: 'gzip' } },

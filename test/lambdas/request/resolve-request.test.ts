@@ -219,7 +219,7 @@ describe.each([
   {
     problem: 'the type is unknown',
     input: { ...MINIMAL, format: { type: 'parquet' } },
-    field: 'format.type: must be one of csv, jsonl, dynamodb-json, got "parquet"',
+    field: 'format.type: must be one of csv, jsonl, dynamodb-json, dynamodb-ion, got "parquet"',
   },
   {
     problem: 'the compression is unknown',

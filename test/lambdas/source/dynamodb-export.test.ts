@@ -52,13 +52,23 @@ describe('the manifests', () => {
     expect(parseManifestSummary(JSON.stringify(summary), 'm')).toEqual({
       manifestFilesS3Key: summary.manifestFilesS3Key,
       itemCount: 8,
+      outputFormat: 'DYNAMODB_JSON',
     });
   });
 
   it.each([
-    [{ outputFormat: 'ION' }, 'outputFormat "ION": only DYNAMODB_JSON exports can be imported'],
+    // The format the manifest names is the one its data files are read in, whatever their extension.
+    [{ outputFormat: 'ION' }, 'ION'],
+    // A summary without outputFormat: DynamoDB JSON, the export's default format.
+    [{ exportType: 'FULL_EXPORT' }, 'DYNAMODB_JSON'],
+  ])('reads the output format of %j', (summary, outputFormat) => {
+    expect(parseManifestSummary(JSON.stringify(summary), 'm')).toMatchObject({ outputFormat });
+  });
+
+  it.each([
+    [{ outputFormat: 'CSV' }, 'outputFormat "CSV": only DYNAMODB_JSON and ION exports can be imported'],
     [{ outputFormat: 'DYNAMODB_JSON', exportType: 'INCREMENTAL_EXPORT' }, 'only full exports can be imported'],
-  ])('fails when the export is not a full DynamoDB JSON one (%j)', (summary, message) => {
+  ])('fails when the export is not a full DynamoDB JSON or Ion one (%j)', (summary, message) => {
     expect(() => parseManifestSummary(JSON.stringify(summary), 's3://b/m')).toThrow(
       expect.objectContaining({ name: 'InvalidRequestError', message: expect.stringContaining(message) }),
     );
