@@ -29,11 +29,13 @@ export const PRICES = {
 
 /**
  * A lane's items/s per mode, as a share of `put`'s ITEMS_PER_SECOND_PER_LANE. `insert` and `update` take conditions,
- * which BatchWriteItem does not, so they go as one item per request (PutItem, UpdateItem); `delete` goes as
- * BatchWriteItem DeleteRequests, a smaller body than puts. Not measured yet: the shares are issue 19's bench
- * targets (insert and update at >= 0.5x put, delete at >= 0.9x put); the bench's figures replace them.
+ * which BatchWriteItem does not, so they go as one item per request (PutItem, UpdateItem): a lane's own CPU binds
+ * them first. The modes bench (`BENCH_ONLY=modes npm run bench`, README Performance) measured the handlers' CPU per
+ * 100k items at 8.2 s for put against 20.5 s for insert and 19.6 s for update (0.40x and 0.42x the items per CPU
+ * second), and 2.3 s for delete (BatchWriteItem DeleteRequests: keys only, a smaller body), which the lane rate then
+ * caps at put's.
  */
-export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.5, update: 0.5, delete: 0.9 };
+export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.4, update: 0.4, delete: 1 };
 
 export interface EstimateInputs {
   /** Bytes of each object (one for a single object). */
