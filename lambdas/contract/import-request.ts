@@ -3,9 +3,12 @@
  * Types only, at the bottom of the layers, so every handler, format and the CLI can name them;
  * request/ checks a request and applies its defaults.
  */
-/** The formats a source object may be in: CSV/TSV, JSON Lines, DynamoDB JSON (as a table export writes it). */
-export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json';
-export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json'];
+/**
+ * The formats a source object may be in: CSV/TSV, JSON Lines, DynamoDB JSON (as a table export writes it), Parquet
+ * (typed by its schema; compressed inside the file, page by page).
+ */
+export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json' | 'parquet';
+export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json', 'parquet'];
 
 /** How a source object's bytes are compressed. */
 export type Compression = 'none' | 'gzip' | 'zstd';
@@ -66,7 +69,17 @@ export interface ResolvedJsonFormat {
   readonly columns?: undefined;
 }
 
-export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat;
+/** Parquet: the schema names and types the columns; its codecs work inside the file, so no `compression`. */
+export interface ResolvedParquetFormat {
+  readonly type: 'parquet';
+  readonly compression?: undefined;
+  readonly delimiter?: undefined;
+  readonly header?: undefined;
+  readonly quote?: undefined;
+  readonly columns?: undefined;
+}
+
+export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat | ResolvedParquetFormat;
 
 /** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
 export interface ImportRequest {

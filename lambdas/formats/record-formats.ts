@@ -14,6 +14,9 @@ export function createRecordFormat(format: ResolvedFormat): RecordFormat {
       return jsonLinesFormat();
     case 'dynamodb-json':
       return dynamoJsonFormat();
+    case 'parquet':
+      // Not a format of byte records: preflight and the import read it by row group (formats/parquet/).
+      throw new Error('Parquet objects are read by row group, not as records of bytes');
     default:
       return csvRecordFormat({ ...format, type: 'csv' });
   }

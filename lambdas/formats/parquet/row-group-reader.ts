@@ -1,0 +1,91 @@
+import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { CorruptSourceError, ImportError } from '../../contract/errors.js';
+import type { FetchRange, RowGroupSpan } from './parquet-footer.js';
+import { isDecimal, PARQUET_PARSERS } from './parquet-values.js';
+import type { ParquetRow } from './parquet-row-mapper.js';
+
+/**
+ * Rows are decoded in slices of about this much decoded data: a row group is held compressed (1x) while its rows
+ * are decoded a slice at a time, so a 128 MB row group does not become a gigabyte of JS objects at once. A slice
+ * boundary inside a page decodes that page twice; at 16 MiB a slice spans many pages (1 MiB each by default).
+ */
+const SLICE_DECODED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The footer as the reader is handed it: DECIMAL leaves without their annotation, so the library gives the
+ * unscaled integers (numbers, BigInts or bytes) instead of converting them to lossy floats; parquet-values.ts
+ * scales them exactly from the schema as written.
+ */
+export function readerMetadata(metadata: FileMetaData): FileMetaData {
+  const schema = metadata.schema.map((element) => {
+    if (!isDecimal(element)) return element;
+    const { converted_type: _converted, logical_type: _logical, ...plain } = element;
+    return plain;
+  });
+  return { ...metadata, schema };
+}
+
+/**
+ * An AsyncBuffer over one row group's bytes, fetched once with one range GET: every column chunk the library asks
+ * for is a slice of it. So a lane holds at most one row group's column chunks, and each is read once.
+ */
+async function rowGroupBuffer(fetch: FetchRange, size: number, group: RowGroupSpan): Promise<AsyncBuffer> {
+  const bytes = await fetch(group.start, group.end);
+  return {
+    byteLength: size,
+    slice(start, end = size) {
+      if (start < group.start || end > group.end) {
+        throw new Error(`read of bytes ${start}-${end} outside row group ${group.index} (${group.start}-${group.end})`);
+      }
+      const from = bytes.byteOffset + start - group.start;
+      return bytes.buffer.slice(from, from + (end - start)) as ArrayBuffer;
+    },
+  };
+}
+
+export interface RowSlice {
+  /** 0-based index in the file of the slice's first row. */
+  readonly firstRow: number;
+  readonly rows: ParquetRow[];
+}
+
+/**
+ * Reads rows [fromRow, end of group) of one row group (fromRow counts from the file's first row), in slices of
+ * about SLICE_DECODED_BYTES decoded. Data that does not decode fails with CorruptSourceError naming the object and
+ * the row group.
+ */
+export async function* readRowGroup(
+  fetch: FetchRange,
+  size: number,
+  metadata: FileMetaData,
+  group: RowGroupSpan,
+  fromRow: number,
+  where: string,
+): AsyncGenerator<RowSlice> {
+  const file = await rowGroupBuffer(fetch, size, group);
+  const sliceRows = Math.max(1, Math.floor((group.rows * SLICE_DECODED_BYTES) / Math.max(1, group.uncompressedBytes)));
+  const groupEnd = group.firstRow + group.rows;
+  for (let rowStart = Math.max(fromRow, group.firstRow); rowStart < groupEnd; rowStart += sliceRows) {
+    const rowEnd = Math.min(groupEnd, rowStart + sliceRows);
+    let rows: ParquetRow[];
+    try {
+      rows = await parquetReadObjects({
+        file,
+        metadata,
+        rowStart,
+        rowEnd,
+        compressors,
+        parsers: PARQUET_PARSERS,
+        utf8: false, // bytes without a text annotation stay bytes (B); STRING/UTF8 columns are still decoded
+      });
+    } catch (error) {
+      if (error instanceof ImportError) throw error;
+      throw new CorruptSourceError(
+        `${where}: row group ${group.index} (bytes ${group.start}-${group.end}) does not decode: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    yield { firstRow: rowStart, rows };
+  }
+}
