@@ -7,13 +7,15 @@ import { mapAtMost } from '../async/map-at-most.js';
 import { scanObjects, type ScanIo } from './object-scan.js';
 import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
+import { withSniffedFormat } from './format-sniff.js';
+import { parquetColumns } from './parquet-objects.js';
 import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { ImportLedger } from '../control-plane/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
 import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
-import { type ResolvedRequest } from '../contract/import-request.js';
+import { type ImportRequest, type ResolvedRequest } from '../contract/import-request.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
 import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
@@ -43,6 +45,8 @@ export interface PreflightOptions {
   readonly rejectsPrefix?: string;
   /** Where big compressed objects are staged. @default DEFAULT_STAGING_PREFIX */
   readonly stagingPrefix?: string;
+  /** The import function's memory in MB: a Parquet row group too big for it fails. @default DEFAULT_IMPORT_MEMORY_MB */
+  readonly importMemoryMb?: number;
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
@@ -68,6 +72,7 @@ async function continueScan(state: ScanState, io: PreflightIo, options: Prefligh
     earlier: state.chunks,
     io,
     shouldStop: options.shouldStop,
+    importMemoryMb: options.importMemoryMb,
   });
   const dataBytes = result.chunks.reduce((sum, chunk) => sum + (chunk.end - chunk.start), state.dataBytes);
   return {
@@ -103,13 +108,15 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const warmTo = warmThroughputToSet(asSent.table, asSent.warmThroughput, target); // refuses a provisioned table
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
+  const input = await withSniffedFormat(event.input as ImportRequest, found.sources, formatKey, io);
   const request: ResolvedRequest = {
-    ...resolveImportRequest(event.input, formatKey),
+    ...resolveImportRequest(input, formatKey),
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
-  const header = await agreedHeader(request, sources, keys, io);
-  const columns = resolveColumns(request, header.names, keys, header.anyContent);
+  const columns = await (request.format.type === 'parquet'
+    ? parquetColumns(request, sources, keys, io)
+    : agreedHeader(request, sources, keys, io).then((h) => resolveColumns(request, h.names, keys, h.anyContent)));
   const state: ScanState = {
     request,
     executionName: event.executionName,
