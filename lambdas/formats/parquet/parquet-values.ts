@@ -87,7 +87,9 @@ function floatValue(value: number, element: SchemaElement): MappedValue {
 /** One leaf (primitive column) value, not null, as the reader gives it for `element`. */
 export function leafValue(value: unknown, element: SchemaElement): MappedValue {
   if (isDecimal(element)) {
-    return numberValue(decimalText(value as number | bigint | Uint8Array, element.scale ?? 0));
+    // Writers set the scale on the element (converted type) and on the logical type; newer ones may set only the latter.
+    const logical = element.logical_type?.type === 'DECIMAL' ? element.logical_type.scale : undefined;
+    return numberValue(decimalText(value as number | bigint | Uint8Array, element.scale ?? logical ?? 0));
   }
   switch (typeof value) {
     case 'string':
