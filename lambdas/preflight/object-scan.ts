@@ -1,7 +1,7 @@
 import { planChunks, type ByteRange } from './chunk-planner.js';
 import { pieceBytes, type ChunkBudget } from './chunk-budget.js';
 import { readObjectStart } from './object-headers.js';
-import { checkRowGroupMemory, planRowGroupChunks } from './parquet-chunks.js';
+import { parquetObjectChunks } from './parquet-chunks.js';
 import { readObjectFooter } from './parquet-objects.js';
 import { stageObject } from './stager.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
@@ -80,7 +80,12 @@ async function scanObject(
   before: readonly Chunk[],
 ): Promise<ObjectScan> {
   const { request, sources, io, budget, shouldStop } = params;
-  if (request.format.type === 'parquet') return scanParquetObject(params, index);
+  if (request.format.type === 'parquet') {
+    const where = s3Url(request.bucket, objectKey(sources, index));
+    const memoryMb = params.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB;
+    const footer = await readObjectFooter(request, sources, index, io);
+    return { ...parquetObjectChunks(footer.rowGroups, budget.chunkBytes, memoryMb, where), next: null };
+  }
   const entry = sources.objects[index];
   const where = s3Url(request.bucket, objectKey(sources, index));
   const compression = compressionOf(entry.key, request.format.compression);
@@ -122,20 +127,6 @@ async function scanObject(
   });
   const end = staged.pieces.at(-1) ?? { end: from.offset, line: from.line };
   return { ranges: staged.pieces, next: staged.next, end: { offset: end.end, line: from.line } };
-}
-
-/** A Parquet object's chunks from its footer alone (never its data): whole row groups, up to the chunk size. */
-async function scanParquetObject(params: ScanObjectsParams, index: number): Promise<ObjectScan> {
-  const { request, sources, io, budget } = params;
-  const { rowGroups } = await readObjectFooter(request, sources, index, io);
-  checkRowGroupMemory(
-    rowGroups,
-    params.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
-    s3Url(request.bucket, objectKey(sources, index)),
-  );
-  const last = rowGroups.at(-1);
-  const end = { offset: last?.end ?? 0, line: (last ? last.firstRow + last.rows : 0) + 1 };
-  return { ranges: planRowGroupChunks(rowGroups, budget.chunkBytes), next: null, end };
 }
 
 /**

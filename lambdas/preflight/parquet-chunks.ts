@@ -51,3 +51,19 @@ export function checkRowGroupMemory(groups: readonly RowGroupSpan[], importMemor
     }
   }
 }
+
+/**
+ * One Parquet object's chunks, from its footer alone (never its data), after the memory check; `end` is where its
+ * data ends, as the scan's final checkpoint names it.
+ */
+export function parquetObjectChunks(
+  groups: readonly RowGroupSpan[],
+  chunkBytes: number,
+  memoryMb: number,
+  where: string,
+) {
+  checkRowGroupMemory(groups, memoryMb, where);
+  const last = groups.at(-1);
+  const end = { offset: last?.end ?? 0, line: (last ? last.firstRow + last.rows : 0) + 1 };
+  return { ranges: planRowGroupChunks(groups, chunkBytes), end };
+}

@@ -1,44 +1,17 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ParquetParsers, SchemaElement, SchemaTree } from 'hyparquet';
+import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { checkDynamoNumber } from '../dynamo-number.js';
 
 /**
  * A value of a Parquet column as DynamoDB stores it, or why the row cannot be stored. The table it follows
  * (README, "Formats"): integers N exact (INT64 past 2^53 keeps every digit: the reader gives BigInt), DECIMAL N
  * exact with its scale, FLOAT/DOUBLE N as the shortest text that round-trips (NaN and ±Infinity reject the row),
- * BOOLEAN BOOL, text types S, other bytes B, DATE and TIMESTAMP S in ISO 8601 UTC, LIST L, MAP and STRUCT M, a
+ * BOOLEAN BOOL, text types S (DATE and TIMESTAMP as ISO 8601 UTC: parquet-parsers.ts), other bytes B, LIST L, MAP and STRUCT M, a
  * null inside them NULL. A top-level null is left to the caller (the attribute is omitted).
  */
 export type MappedValue = { readonly ok: true; readonly value: AttributeValue } | { ok: false; reason: string };
 
 const utf8 = new TextDecoder();
-const MS_PER_DAY = 86_400_000;
-
-/** 1_000 per second in millis (3 digits), 1_000_000 in micros (6), 1_000_000_000 in nanos (9). */
-function isoInstant(count: bigint, perSecond: bigint, digits: number): string {
-  let seconds = count / perSecond;
-  let fraction = count % perSecond;
-  if (fraction < 0n) {
-    // BigInt division truncates toward zero; before 1970 the second is the one below and the fraction positive.
-    seconds -= 1n;
-    fraction += perSecond;
-  }
-  const whole = new Date(Number(seconds) * 1000).toISOString(); // 2024-05-06T07:08:09.000Z
-  return `${whole.slice(0, -5)}.${fraction.toString().padStart(digits, '0')}Z`;
-}
-
-/**
- * How the reader turns annotated values into text: timestamps keep their unit's digits (a JS Date would cut
- * micros and nanos to millis), dates are `YYYY-MM-DD`, JSON stays the text it is (not parsed), UUIDs are the
- * library's canonical lowercase 8-4-4-4-12 (its default).
- */
-export const PARQUET_PARSERS: Partial<ParquetParsers> = {
-  timestampFromMilliseconds: (millis) => isoInstant(BigInt(millis), 1_000n, 3),
-  timestampFromMicroseconds: (micros) => isoInstant(BigInt(micros), 1_000_000n, 6),
-  timestampFromNanoseconds: (nanos) => isoInstant(BigInt(nanos), 1_000_000_000n, 9),
-  dateFromDays: (days) => new Date(days * MS_PER_DAY).toISOString().slice(0, 10),
-  jsonFromBytes: (bytes) => bytes && utf8.decode(bytes),
-};
 
 export const isDecimal = (e: SchemaElement) => e.converted_type === 'DECIMAL' || e.logical_type?.type === 'DECIMAL';
 const isEnum = (e: SchemaElement) => e.converted_type === 'ENUM' || e.logical_type?.type === 'ENUM';

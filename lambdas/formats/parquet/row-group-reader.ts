@@ -2,7 +2,8 @@ import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparqu
 import { compressors } from 'hyparquet-compressors';
 import { CorruptSourceError, ImportError } from '../../contract/errors.js';
 import type { FetchRange, RowGroupSpan } from './parquet-footer.js';
-import { isDecimal, PARQUET_PARSERS } from './parquet-values.js';
+import { PARQUET_PARSERS } from './parquet-parsers.js';
+import { isDecimal } from './parquet-values.js';
 import type { ParquetRow } from './parquet-row-mapper.js';
 
 /**

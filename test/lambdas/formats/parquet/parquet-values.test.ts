@@ -1,11 +1,7 @@
 import type { SchemaElement, SchemaTree } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import {
-  columnValue,
-  decimalText,
-  leafValue,
-  PARQUET_PARSERS,
-} from '../../../../lambdas/formats/parquet/parquet-values.js';
+import { columnValue, decimalText, leafValue } from '../../../../lambdas/formats/parquet/parquet-values.js';
+import { PARQUET_PARSERS } from '../../../../lambdas/formats/parquet/parquet-parsers.js';
 import { createParquetRowMapper } from '../../../../lambdas/formats/parquet/parquet-row-mapper.js';
 import { planRowGroupChunks } from '../../../../lambdas/preflight/parquet-chunks.js';
 
