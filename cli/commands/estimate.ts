@@ -10,7 +10,7 @@ import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import { readTableCapacity, withWarmThroughput } from '../cloud/table-capacity.js';
 import type { Output } from '../output/summary.js';
 
-export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--warm-throughput N] [--request req.json]
          [--concurrency N] [--json]
   Reads sizes, the first MiB and the table's capacity, its global secondary indexes' too (no import, no upload),

@@ -26,7 +26,7 @@ import {
   type TargetFlags,
 } from './cloud-flags.js';
 
-export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--warm-throughput N]
          [--request req.json] [--stack NAME | --state-machine ARN [--bucket B]] [--upload-prefix P] [--part-mib N]
          [--name NAME] [--follow] [--poll-s N] [--json]
