@@ -3,7 +3,9 @@
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
  * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
- * parquet) runs only those; default all. `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * modes, parquet) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
+ * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
+ * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
  * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -20,6 +22,7 @@ import { plainReadMbPerSecond, preflightMbPerSecond, quotedCsv, scannerGbPerSeco
 import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
+import { modesFigure } from './mode-figures.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
 import { parquetFigures } from './parquet-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
@@ -142,6 +145,13 @@ try {
     out.staging = await stagingFigure(sourceCtx, Buffer.from(generateNgrams(2_000_000, { seed: 4 }).text));
   }
 
+  if (wanted('modes')) {
+    const rows = Number(process.env.BENCH_MODE_ROWS ?? 100_000);
+    await upload('modes.tsv', generateNgrams(rows, { seed: 6 }).text);
+    const modeCtx = { bucket, key: 'modes.tsv', rows, newTable, log };
+    out.modes = await modesFigure(modeCtx, Number(process.env.BENCH_MODE_ROUNDS ?? 2));
+  }
+
   if (wanted('parquet')) {
     log(`parquet: ${PARQUET_ROWS} 1-gram rows as one Parquet file and as a folder of 8, against the TSV pipeline`);
     const parquetRows = generateNgrams(PARQUET_ROWS, { seed: 6 }).text;
@@ -232,5 +242,11 @@ function targets(out: Record<string, any>) {
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
   if (out.peers) checks.pipelineAtLeastBestPeer = out.peers.pipelineToBestPeer >= 1;
   if (out.rateLimited) checks.rateLimitedWithin10Percent = out.rateLimited.ratioToRate >= 0.9;
+  if (out.modes) {
+    checks.insertAtLeastHalfPut = out.modes.insertToPut >= 0.5;
+    checks.updateAtLeastHalfPut = out.modes.updateToPut >= 0.5;
+    checks.deleteAtLeast90PercentPut = out.modes.deleteToPut >= 0.9;
+    checks.dryRunAtLeast3xPut = out.modes.dryRunToPut >= 3;
+  }
   return checks;
 }

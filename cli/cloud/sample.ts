@@ -6,6 +6,7 @@ import { itemSize } from '../../lambdas/formats/attribute-size.js';
 import { isBlankRecord } from '../../lambdas/formats/csv/csv-records.js';
 import type { RawRecord } from '../../lambdas/formats/record-format.js';
 import { createRecordFormat } from '../../lambdas/formats/record-formats.js';
+import { checkComputedAttributes, knownNames } from '../../lambdas/preflight/attribute-check.js';
 import { resolveColumns } from '../../lambdas/preflight/columns.js';
 import { RecordScanner, type ScannerDialect } from '../../lambdas/source/record-scanner.js';
 import { indexWriteUnits, writeUnitsOf, type IndexShape } from './index-writes.js';
@@ -78,17 +79,20 @@ export async function measureSample(
     (async function* () {
       yield sample.subarray(offset);
     })();
-  const { header, dataStart, dataLine } = await format.readStart(readFrom, sample.length, keys);
+  const inRecord = keys.filter((k) => !Object.hasOwn(request.attributes ?? {}, k.name)); // computed keys are not
+  const { header, dataStart, dataLine, fields } = await format.readStart(readFrom, sample.length, inRecord);
   const columns = resolveColumns(request, header, keys, dataStart < sample.length || header !== null);
+  checkComputedAttributes(request, knownNames(request, columns, [{ fields }]), keys);
   const records = cutRecords(sample, dataStart, dataLine, whole, format.dialect);
   const rowBytes = records.reduce((sum, r) => sum + r.raw.length, 0);
   const rows = records.filter((r) => !isBlankRecord(r.raw));
   const keyNames = keys.map((k) => k.name);
+  const { types, attributes, exclude } = request;
   let items = 0,
     bytes = 0,
     units = 0;
   const inIndex = indexes.map(() => ({ items: 0, units: 0 }));
-  for (const mapped of format.createMapper({ columns, types: request.types, keys })(rows)) {
+  for (const mapped of format.createMapper({ columns, types, keys, attributes, exclude })(rows)) {
     if (!mapped.ok) continue;
     const size = itemSize(mapped.item);
     items++;

@@ -11,7 +11,8 @@ import { readTableCapacity, withWarmThroughput } from '../cloud/table-capacity.j
 import type { Output } from '../output/summary.js';
 
 export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
-         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--warm-throughput N] [--request req.json]
+         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--warm-throughput N] [--mode M] [--request req.json]
+         [--attr NAME=TEMPLATE ...] [--exclude a,b]
          [--concurrency N] [--json]
   Reads sizes, the first MiB and the table's capacity, its global secondary indexes' too (no import, no upload),
   and prints rows, write units (1 KB rounding, each index's on top of the table's), time, what binds first (the

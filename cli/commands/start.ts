@@ -28,6 +28,8 @@ import {
 
 export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--warm-throughput N]
+         [--mode put|insert|update|delete] [--dry-run]
+         [--attr NAME=TEMPLATE ...] [--exclude a,b]
          [--request req.json] [--stack NAME | --state-machine ARN [--bucket B]] [--upload-prefix P] [--part-mib N]
          [--name NAME] [--follow] [--poll-s N] [--json]
   <source>: s3://bucket/key, s3://bucket/folder/ (every object under it), or a local file or folder,

@@ -1,6 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseAttributeFlags } from './attribute-flags.js';
+import { UsageError } from './usage-error.js';
 import { FORMAT_TYPES, type FormatType } from '../../lambdas/contract/import-request.js';
-import { COLUMN_TYPES, type ColumnType, type RequestFormat } from '../../lambdas/contract/import-request.js';
+import {
+  COLUMN_TYPES,
+  WRITE_MODES,
+  type ColumnType,
+  type RequestFormat,
+  type WriteMode,
+} from '../../lambdas/contract/import-request.js';
 import {
   DEFAULT_CHUNK_MIB,
   DEFAULT_LAMBDA_TIMEOUT_SECONDS,
@@ -32,20 +40,22 @@ export interface LocalCommand {
   readonly spread: boolean;
   /** `--warm-throughput N`: the request's `warmThroughput`, write units/s to pre-warm an on-demand table to. */
   readonly warmThroughput?: number;
+  /** `--mode`: the request's `mode` (put when absent). */
+  readonly mode?: WriteMode;
+  /** `--dry-run`: the request's `dryRun`. */
+  readonly dryRun: boolean;
+  /** `--attr NAME=TEMPLATE` (repeatable) and `--exclude a,b`: see attribute-flags.ts. */
+  readonly attributes?: Record<string, string>;
+  readonly exclude?: string[];
 }
 
-/** A command line that cannot be run; the CLI prints the message and the usage, and exits 1. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
          [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
-         [--max-write-rate N] [--spread] [--warm-throughput N]
+         [--max-write-rate N] [--spread] [--warm-throughput N] [--mode put|insert|update|delete] [--dry-run]
+         [--attr NAME=TEMPLATE ...] [--exclude a,b]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
@@ -107,7 +117,11 @@ export const REQUEST_FLAG_OPTIONS = {
   'max-write-rate': { type: 'string' },
   spread: { type: 'boolean', default: false },
   'warm-throughput': { type: 'string' },
+  attr: { type: 'string', multiple: true },
+  exclude: { type: 'string' },
   json: { type: 'boolean', default: false },
+  mode: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
 } as const;
 
 type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
@@ -130,13 +144,23 @@ export function parseSourceCommandArgs<const O extends OptionSpecs>(args: string
 /** What REQUEST_FLAG_OPTIONS parse into; `table` is checked by each command (a request file may name it). */
 export type RequestFlags = Pick<
   LocalCommand,
-  'format' | 'types' | 'chunkMiB' | 'json' | 'maxWriteRate' | 'spread' | 'warmThroughput'
+  | 'format'
+  | 'types'
+  | 'chunkMiB'
+  | 'json'
+  | 'maxWriteRate'
+  | 'spread'
+  | 'warmThroughput'
+  | 'mode'
+  | 'dryRun'
+  | 'attributes'
+  | 'exclude'
 > & {
   readonly table: string | undefined;
 };
 
 /** The request flags' values, checked. Throws UsageError naming the bad flag. */
-export function parseRequestFlags(values: Record<string, string | boolean | undefined>): RequestFlags {
+export function parseRequestFlags(values: Record<string, string | boolean | string[] | undefined>): RequestFlags {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const table = text('table') || undefined;
   const type = text('format');
@@ -153,6 +177,10 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
   };
   const chunkMiB = text('chunk-mib');
   const warm = text('warm-throughput');
+  const mode = text('mode');
+  if (mode !== undefined && !WRITE_MODES.includes(mode as WriteMode)) {
+    throw new UsageError(`--mode: expected ${WRITE_MODES.join('|')}, got ${JSON.stringify(mode)}`);
+  }
   return {
     table,
     format,
@@ -166,6 +194,9 @@ export function parseRequestFlags(values: Record<string, string | boolean | unde
     ...(warm !== undefined
       ? { warmThroughput: parseNumber(warm, '--warm-throughput', 0, (n) => Number.isInteger(n) && n > 0) }
       : {}),
+    ...(mode !== undefined ? { mode: mode as WriteMode } : {}),
+    dryRun: values['dry-run'] === true,
+    ...parseAttributeFlags(values.attr as string[] | undefined, text('exclude')),
   };
 }
 

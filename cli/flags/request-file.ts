@@ -52,6 +52,8 @@ export function buildRequest(
   const fileTypes = typeof file.types === 'object' && file.types !== null ? file.types : {};
   const format = { ...fileFormat, ...flags.format };
   const types = { ...fileTypes, ...flags.types };
+  const fileAttributes = typeof file.attributes === 'object' && file.attributes !== null ? file.attributes : {};
+  const attributes = { ...fileAttributes, ...flags.attributes };
   const request = {
     ...fromFile,
     ...location,
@@ -62,6 +64,10 @@ export function buildRequest(
     ...(flags.maxWriteRate > 0 ? { maxWriteRate: flags.maxWriteRate } : {}),
     ...(flags.spread ? { spread: true } : {}),
     ...(flags.warmThroughput !== undefined ? { warmThroughput: flags.warmThroughput } : {}),
+    ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
+    ...(flags.dryRun ? { dryRun: true } : {}),
+    ...(flags.attributes !== undefined ? { attributes } : {}),
+    ...(flags.exclude !== undefined ? { exclude: flags.exclude } : {}),
   } as ImportRequest;
   resolveImportRequest(request);
   return request;

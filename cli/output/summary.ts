@@ -44,17 +44,33 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
       ...(executionArn ? { executionArn } : {}),
       ...(servicesReadyMs === undefined ? {} : { servicesReadyMs }),
     };
+    // Summaries of executions from before write modes have no skipped, deleted, mode or dryRun: 0, put, false.
+    const modes = {
+      skipped: summary.skipped ?? 0,
+      deleted: summary.deleted ?? 0,
+      mode: summary.mode ?? 'put',
+      dryRun: summary.dryRun ?? false,
+      writeUnits: summary.writeUnits ?? 0,
+    };
     output.out(
-      JSON.stringify({ status, rows, written, rejected, chunks, durationMs, rejectsKey, rejectsDir, table, ...extra }),
+      JSON.stringify({
+        status,
+        rows,
+        written,
+        rejected,
+        ...modes,
+        chunks,
+        durationMs,
+        rejectsKey,
+        rejectsDir,
+        table,
+        ...extra,
+      }),
     );
     return;
   }
-  const rate = summary.written / Math.max(durationMs / 1000, 0.001);
   const servers = servicesReadyMs === undefined ? '' : `; local servers ready in ${seconds(servicesReadyMs)}`;
-  output.out(
-    `${summary.status}: ${summary.rows} rows, ${summary.written} written, ${summary.rejected} rejected, ` +
-      `${summary.chunks} chunks into ${summary.table} in ${seconds(durationMs)} (${Math.round(rate)} items/s)${servers}`,
-  );
+  output.out(`${summaryLine(summary, durationMs)}${servers}`);
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
 }
 
@@ -78,6 +94,31 @@ export function printFailure(
     );
   }
   return EXIT_FAILED;
+}
+
+/**
+ * `SUCCEEDED: 1000 rows, 990 written, 8 skipped, 2 rejected, 3 chunks into T (insert) in 1.2 s (825 items/s)`: it
+ * starts as it did before write modes, so what reads `SUCCEEDED: N rows, N written` still does; `update` has no
+ * skipped, `delete` counts deleted. A dry run starts with DRY RUN and says what it would have done.
+ */
+function summaryLine(summary: ImportSummary, durationMs: number): string {
+  const mode = summary.mode ?? 'put';
+  const where = `${summary.chunks} chunks into ${summary.table} (${mode}${summary.dryRun ? ', dry run' : ''})`;
+  const timed = (n: number) =>
+    `in ${seconds(durationMs)} (${Math.round(n / Math.max(durationMs / 1000, 0.001))} items/s)`;
+  if (summary.dryRun) {
+    const sent = summary.rows - summary.rejected;
+    return (
+      `DRY RUN, nothing written: ${summary.rows} rows, ${sent} would be sent using ${summary.writeUnits} write ` +
+      `units, ${summary.rejected} rejected, ${where} ${timed(summary.rows)}`
+    );
+  }
+  const counts =
+    mode === 'delete'
+      ? `${summary.deleted} deleted`
+      : `${summary.written} written${mode === 'update' ? '' : `, ${summary.skipped ?? 0} skipped`}`;
+  const done = mode === 'delete' ? summary.deleted : summary.written;
+  return `${summary.status}: ${summary.rows} rows, ${counts}, ${summary.rejected} rejected, ${where} ${timed(done)}`;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

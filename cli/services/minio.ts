@@ -8,8 +8,8 @@ import { runCommand } from './run-command.js';
 
 /** Pinned pseudo-version of github.com/minio/minio, so every machine builds the same server. */
 export const MINIO_VERSION = 'v0.0.0-20260212201848-7aac2a2c5b7c';
-/** MinIO answers its health check in under a second; 30 s covers a cold disk cache on CI. */
-const READY_TIMEOUT_MS = 30_000;
+/** MinIO answers its health check in under a second when idle; 120 s covers a cold disk cache on a loaded box. */
+const READY_TIMEOUT_MS = 120_000;
 /** Per probe; a live server answers in milliseconds. */
 const PROBE_TIMEOUT_MS = 1_000;
 

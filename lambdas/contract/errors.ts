@@ -91,3 +91,11 @@ export class SourceTooLargeError extends ImportError {
     this.name = 'SourceTooLargeError';
   }
 }
+
+/** A single-item write (`insert`'s PutItem, `update`'s UpdateItem) failed for good: not retryable, or out of retries. */
+export class ItemWriteFailedError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ItemWriteFailedError';
+  }
+}

@@ -1,4 +1,4 @@
-import type { ImportRequest, ResolvedRequest } from './import-request.js';
+import type { ImportRequest, ResolvedRequest, WriteMode } from './import-request.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {
@@ -97,6 +97,8 @@ export interface ScanState {
   readonly sources: SourceSet;
   readonly columns: string[];
   readonly keys: KeyAttribute[];
+  /** Each secondary index's key attribute names (TargetTable.indexes): a dry run counts the index writes. */
+  readonly indexes: string[][];
   /** The chunk size actually used: chunkMiB, grown for huge objects to bound the chunk count. */
   readonly chunkBytes: number;
   /** Bytes of data records: the sum of the chunk lengths (the objects less their BOMs and headers). */
@@ -119,6 +121,8 @@ export interface ImportJob {
   readonly sources: SourceSet;
   readonly columns: string[];
   readonly keys: KeyAttribute[];
+  /** Each secondary index's key attribute names; absent in jobs from before write modes. */
+  readonly indexes?: string[][];
   /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
   readonly maxConcurrency: number;
   readonly chunkCount: number;
@@ -127,14 +131,33 @@ export interface ImportJob {
   readonly stateMachine?: string;
 }
 
-/** Counts a chunk import returns; added up over checkpoint loops and then over chunks. */
+/**
+ * Counts a chunk import returns; added up over checkpoint loops and then over chunks. Every row is counted once:
+ * rows = written + skipped + deleted + rejected (a dry run writes, skips and deletes nothing).
+ */
 export interface ImportCounts {
   /** Data records read. */
   readonly rows: number;
-  /** Items written to the table (rows minus rejected minus keys repeated inside a batch). */
+  /**
+   * Rows whose item was written: `put` and `insert` items acknowledged by the table; `update` rows applied (rows of
+   * one key merged before sending count each, since each row's values landed).
+   */
   readonly written: number;
   /** Rows written to the rejects file. */
   readonly rejected: number;
+  /**
+   * Rows not written on purpose: `insert` rows whose key already had an item (in the table, or from an earlier row
+   * of the file); `put` rows replaced by a later row of the same key before they were sent. Absent in state written
+   * before write modes (read as 0).
+   */
+  readonly skipped: number;
+  /** `delete` rows whose key was deleted (a key with no item counts too: the table no longer holds it). */
+  readonly deleted: number;
+  /**
+   * A dry run's write units: what the writes of its mode would consume, by DynamoDB's 1 KB rounding per item and per
+   * secondary index the item lands in (write/write-units.ts). 0 for an import that writes.
+   */
+  readonly writeUnits: number;
 }
 
 /** The ImportChunk task's result, stored at $.progress; `next` is null once the chunk is done. */
@@ -174,6 +197,10 @@ export interface SummarizeEvent {
 /** The execution output, shown in the console and printed by the CLI. */
 export interface ImportSummary extends ImportCounts {
   readonly status: 'SUCCEEDED' | 'SUCCEEDED_WITH_REJECTS';
+  /** What the import did with the items (the request's mode). */
+  readonly mode: WriteMode;
+  /** The import wrote nothing: its counts say what it would have done. */
+  readonly dryRun: boolean;
   readonly bucket: string;
   /** The request's key, or its prefix for a prefix request. */
   readonly key: string;

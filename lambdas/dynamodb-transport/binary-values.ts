@@ -1,11 +1,23 @@
-import type { AttributeValue, BatchWriteItemCommandInput } from '@aws-sdk/client-dynamodb';
+import type {
+  AttributeValue,
+  BatchWriteItemCommandInput,
+  PutItemCommandInput,
+  UpdateItemCommandInput,
+} from '@aws-sdk/client-dynamodb';
 
-/** Whether any item of the batch holds a binary value (B or BS, at any depth of its maps and lists). */
-export function hasBinary(input: BatchWriteItemCommandInput): boolean {
-  for (const requests of Object.values(input.RequestItems ?? {}))
-    for (const { PutRequest, DeleteRequest } of requests)
-      if (someBinary(Object.values(PutRequest?.Item ?? DeleteRequest?.Key ?? {}))) return true;
-  return false;
+/**
+ * Whether any item of the request holds a binary value (B or BS, at any depth of its maps and lists): a batch's
+ * items and keys, a PutItem's item, an UpdateItem's key and values.
+ */
+export function hasBinary(input: BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemCommandInput): boolean {
+  if ('RequestItems' in input) {
+    for (const requests of Object.values(input.RequestItems ?? {}))
+      for (const { PutRequest, DeleteRequest } of requests)
+        if (someBinary(Object.values(PutRequest?.Item ?? DeleteRequest?.Key ?? {}))) return true;
+    return false;
+  }
+  const values = 'Item' in input ? [input.Item] : [input.Key, input.ExpressionAttributeValues];
+  return values.some((item) => item !== undefined && someBinary(Object.values(item)));
 }
 
 function someBinary(values: AttributeValue[]): boolean {

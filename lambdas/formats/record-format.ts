@@ -30,6 +30,11 @@ export interface DataStart {
   /** Byte offset and 1-based line of the first data record. */
   readonly dataStart: number;
   readonly dataLine: number;
+  /**
+   * The top-level attribute names of the first record, for formats whose records name their attributes (JSON):
+   * what `attributes` templates and `exclude` are checked against before any write. @default - not read
+   */
+  readonly fields?: readonly string[];
 }
 
 /** What a mapper needs to know besides the records: preflight finds it once, every chunk import reuses it. */
@@ -39,6 +44,10 @@ export interface RecordSchema {
   readonly types: Readonly<Record<string, ColumnType>>;
   /** The table's key attributes: every item must hold them, typed as the table says. */
   readonly keys: readonly KeyAttribute[];
+  /** The request's computed attributes (name to template): see formats/computed-attributes.ts. @default - none */
+  readonly attributes?: Readonly<Record<string, string>>;
+  /** Columns (attributes of the record) not stored. @default - none */
+  readonly exclude?: readonly string[];
 }
 
 /**

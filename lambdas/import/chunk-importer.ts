@@ -43,7 +43,7 @@ export interface ImportChunkParams {
   readonly shouldStop: () => boolean;
 }
 
-export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
+export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' | 'rejected'> {
   readonly rejects: RejectedRow[];
 }
 
@@ -84,7 +84,8 @@ class ChunkRun {
   constructor(private readonly params: ImportChunkParams) {
     const { job, from } = params;
     const format = createRecordFormat(job.request.format);
-    this.mapBlock = format.createMapper({ columns: job.columns, types: job.request.types, keys: job.keys });
+    const { types, attributes, exclude } = job.request;
+    this.mapBlock = format.createMapper({ columns: job.columns, types, keys: job.keys, attributes, exclude });
     this.scanner = new RecordScanner(format.dialect);
     this.record = { offset: from.offset, line: from.line, parts: [], length: 0 };
   }

@@ -1,4 +1,4 @@
-import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
+import type { Checkpoint, ChunkProgress, ImportChunkEvent, ImportCounts } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
 import { deleteObject, putObject, sendGetObject } from '../wiring/aws-io.js';
 import { DEFAULT_WRITE_CONFIG, type LambdaConfig, type WriteConfig } from '../environment/config.js';
@@ -60,12 +60,21 @@ function rejectedRows(rejects: RejectedRow[], reader: ChunkReader): RejectedRow[
   return [...rejects, { line: damage.line, offset: damage.offset, length: 0, raw: Buffer.alloc(0), reason }];
 }
 
-/** Counts of the chunk so far: the earlier invocations' (from the checkpoint loop) plus this one's. */
-function addCounts(progress: ChunkProgress | undefined, rows: number, written: number, rejected: number) {
+const NO_COUNTS: ImportCounts = { rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 };
+
+/**
+ * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop) plus this one's. Progress written
+ * before write modes has no skipped, deleted or writeUnits: read as 0.
+ */
+function addCounts(progress: ChunkProgress | undefined, counts: ImportCounts): ImportCounts {
+  const sum = (field: keyof ImportCounts) => (progress?.[field] ?? 0) + counts[field];
   return {
-    rows: (progress?.rows ?? 0) + rows,
-    written: (progress?.written ?? 0) + written,
-    rejected: (progress?.rejected ?? 0) + rejected,
+    rows: sum('rows'),
+    written: sum('written'),
+    rejected: sum('rejected'),
+    skipped: sum('skipped'),
+    deleted: sum('deleted'),
+    writeUnits: sum('writeUnits'),
   };
 }
 
@@ -73,13 +82,17 @@ function addCounts(progress: ChunkProgress | undefined, rows: number, written: n
 function pausedProgress(event: ImportChunkEvent, from: Checkpoint, config: LambdaConfig): ChunkProgress {
   const { progress } = event;
   const waitSeconds = nextPausedWait(progress?.pausedWaitSeconds, config.pausedFirstWaitSeconds);
-  return { next: from, ...addCounts(progress, 0, 0, 0), pausedWaitSeconds: waitSeconds };
+  return { next: from, ...addCounts(progress, NO_COUNTS), pausedWaitSeconds: waitSeconds };
 }
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
 export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring) {
   const getObject = sendGetObject(s3);
-  const batchWrite = batchWrites.send.bind(batchWrites);
+  const calls = {
+    send: batchWrites.send.bind(batchWrites),
+    putItem: batchWrites.putItem.bind(batchWrites),
+    updateItem: batchWrites.updateItem.bind(batchWrites),
+  };
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
   const containerLogger = createContainerLogger();
   const containerMetrics = createImportMetrics();
@@ -102,7 +115,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
     const stopping = deadline.signal;
-    const created = createImportSink(job, chunk, batchWrite, { write, stopping, live: live.settings !== null });
+    const created = createImportSink(job, chunk, calls, { write, stopping, live: live.settings !== null });
     const { sink, writer } = created;
     limiter.current = created.limiter;
     if (live.settings) onRate(live.settings.maxWriteRate);
@@ -113,7 +126,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
       .finally(() => (deadline.dispose(), live.stop()))
       .catch(metrics.failed);
     const rejectsAt = await keepRejects(s3, config, event, from, reader, result.rejects);
-    const counts = addCounts(progress, result.rows, writer.written, result.rejected);
+    const counts = addCounts(progress, { ...created.counts(), rows: result.rows, rejected: result.rejected });
     metrics.done(result.rejected);
     log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
     const damage = reader.damage();

@@ -2,7 +2,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { LambdaConfig } from '../environment/config.js';
 import { publishImportMetrics } from '../observability/metrics.js';
-import type { BatchWriter } from '../write/batch-writer.js';
+import type { WriterStats } from './import-sink.js';
 
 /** The dimension value when the event carries no state machine (a handler invoked outside the workflow). */
 const UNKNOWN_STATE_MACHINE = 'unknown';
@@ -16,7 +16,7 @@ export function importMetricsPublisher(
   config: LambdaConfig,
   metrics: Metrics,
   { job, chunkIndex }: ImportChunkEvent,
-  writer: BatchWriter,
+  writer: WriterStats,
 ) {
   const publish = (rejected: number) => {
     if (!config.emitMetrics) return;

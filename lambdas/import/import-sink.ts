@@ -1,5 +1,10 @@
 import { BatchWriter, DEFAULT_MAX_IN_FLIGHT, type SendBatchWrite } from '../write/batch-writer.js';
-import type { ItemSink } from '../write/item-sink.js';
+import { DryRunSink } from '../write/dry-run-sink.js';
+import { indexesHolding, writeUnitsOf } from '../write/write-units.js';
+import { itemSize } from '../formats/attribute-size.js';
+import { keyOf } from '../write/item-requests.js';
+import type { Item, ItemSink } from '../write/item-sink.js';
+import { ItemWriter, type ItemWriteCalls } from '../write/item-writer.js';
 import {
   chunkWriteRate,
   createChunkLimiter,
@@ -8,10 +13,11 @@ import {
   type Clock,
   type RateLimiter,
 } from '../write/rate-limiter.js';
-import { SpreadingSink } from '../write/spreading-sink.js';
+import { keepLater, SpreadingSink, type CombineRows } from '../write/spreading-sink.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
 import type { WriteConfig } from '../environment/config.js';
-import type { Chunk, ImportJob } from '../contract/workflow-payloads.js';
+import type { Chunk, ImportCounts, ImportJob, KeyAttribute } from '../contract/workflow-payloads.js';
+import type { WriteMode } from '../contract/import-request.js';
 
 export interface ImportSinkOptions {
   readonly write: WriteConfig;
@@ -42,26 +48,97 @@ export function chunkStopMarginMs(job: ImportJob, chunk: Chunk, write: WriteConf
   return importStopMarginMs({ ...write, maxInFlight: DEFAULT_MAX_IN_FLIGHT, writeRate: chunkRate(job, chunk) });
 }
 
+/** The import's write calls: BatchWriteItem for put and delete, PutItem and UpdateItem for insert and update. */
+export interface ImportWriteCalls extends ItemWriteCalls {
+  send: SendBatchWrite;
+}
+
+/** What the metrics read of the writer (import-metrics.ts): the same for every mode. */
+export interface WriterStats {
+  readonly written: number;
+  readonly throttledRetries: number;
+  readonly unprocessedRetries: number;
+  readonly inFlightLimit: number;
+}
+
+/** One chunk invocation's write path: where items go, what the metrics read, and the counts of the mode. */
+export interface ImportSink {
+  readonly sink: ItemSink;
+  readonly writer: WriterStats;
+  readonly limiter?: RateLimiter;
+  /** This invocation's counts of the mode, once the sink is flushed (rows and rejects are the importer's). */
+  counts(): Omit<ImportCounts, 'rows' | 'rejected'>;
+}
+
+/** How a mode combines two rows of one key held back together (write/spreading-sink.ts CombineRows). */
+const COMBINE_ROWS: Record<WriteMode, CombineRows> = {
+  put: keepLater,
+  insert: (earlier) => earlier,
+  update: (earlier, later) => ({ ...earlier, ...later }),
+  delete: keepLater,
+};
+
+/** The request mode of a request from state written before write modes (no `mode`): put. */
+export function writeModeOf(job: ImportJob): WriteMode {
+  return job.request.mode ?? 'put';
+}
+
 /**
- * The write path of one chunk invocation: a BatchWriter whose requests wait on this chunk's share of
- * `maxWriteRate` (when set), behind a SpreadingSink when the request asks for `spread`.
+ * The write path of one chunk invocation, by the request's mode: a BatchWriter of PutRequests (`put`) or
+ * DeleteRequests (`delete`), an ItemWriter of conditional PutItems (`insert`) or UpdateItems (`update`), or for a
+ * dry run a DryRunSink that sends nothing. Its requests wait on this chunk's share of `maxWriteRate` (when set);
+ * a SpreadingSink goes in front when the request asks for `spread`.
  */
 export function createImportSink(
   job: ImportJob,
   chunk: Chunk,
-  send: SendBatchWrite,
+  calls: ImportWriteCalls,
   options: ImportSinkOptions,
-): { sink: ItemSink; writer: BatchWriter; limiter?: RateLimiter } {
+): ImportSink {
   const clock = options.clock ?? systemClock;
   const rate = chunkRate(job, chunk);
   const limiter = options.live ? createLiveLimiter(rate, clock) : createChunkLimiter(rate, clock);
-  const writer = new BatchWriter({
+  const mode = writeModeOf(job);
+  const common = {
     table: job.request.table,
-    send,
     retry: options.write.retry,
-    maxInFlight: DEFAULT_MAX_IN_FLIGHT,
     ...(options.stopping ? { stopping: options.stopping } : {}),
     ...(limiter ? { beforeSend: (items: number) => limiter.take(items) } : {}),
-  });
-  return { sink: job.request.spread ? new SpreadingSink(writer) : writer, writer, limiter };
+  };
+  if (job.request.dryRun) {
+    const indexes = job.indexes ?? [];
+    const dry = new DryRunSink((item) => writeUnitsOf(itemSize(item), mode, indexesHolding(item, indexes)));
+    const counts = () => ({ written: 0, skipped: 0, deleted: 0, writeUnits: dry.writeUnits });
+    return { sink: dry, writer: { ...dry, inFlightLimit: 0 }, limiter, counts };
+  }
+  const writer =
+    mode === 'insert' || mode === 'update'
+      ? new ItemWriter({ ...common, mode, keys: job.keys, calls })
+      : new BatchWriter({
+          ...common,
+          send: calls.send,
+          maxInFlight: DEFAULT_MAX_IN_FLIGHT,
+          ...deleteRequests(mode, job.keys),
+        });
+  const spread = job.request.spread ? new SpreadingSink(writer, undefined, COMBINE_ROWS[mode]) : null;
+  const counts = () => modeCounts(mode, writer, spread?.absorbed ?? 0);
+  return { sink: spread ?? writer, writer, limiter, counts };
+}
+
+function deleteRequests(mode: WriteMode, keys: readonly KeyAttribute[]) {
+  return mode === 'delete' ? { toRequest: (item: Item) => ({ DeleteRequest: { Key: keyOf(item, keys) } }) } : {};
+}
+
+/**
+ * Every row counted once (contract ImportCounts): rows combined with another row of their key before sending count
+ * as skipped in put (replaced by the later row) and insert (the first row won), as written in update (their values
+ * landed in the merge) and as deleted in delete.
+ */
+function modeCounts(mode: WriteMode, writer: BatchWriter | ItemWriter, absorbed: number) {
+  const combined = absorbed + ('replaced' in writer ? writer.replaced : 0);
+  const counts = { written: 0, skipped: 0, deleted: 0, writeUnits: 0 };
+  if (mode === 'delete') return { ...counts, deleted: writer.written + combined };
+  if (mode === 'update') return { ...counts, written: writer.written + combined };
+  const skipped = combined + ('skipped' in writer ? writer.skipped : 0);
+  return { ...counts, written: writer.written, skipped };
 }

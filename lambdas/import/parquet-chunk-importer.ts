@@ -59,6 +59,8 @@ export async function importParquetChunk(params: ImportChunkParams): Promise<Imp
     schema: parquetSchema(footer.metadata),
     types: job.request.types,
     keys: job.keys,
+    ...(job.request.attributes ? { attributes: job.request.attributes } : {}),
+    ...(job.request.exclude ? { exclude: job.request.exclude } : {}),
   });
   const metadata = readerMetadata(footer.metadata);
   const groups = footer.rowGroups.filter((g) => g.start >= chunk.start && g.start < chunk.end);

@@ -26,7 +26,9 @@ export function resolveColumns(
     );
   const columns = given ?? header ?? [];
   if (!hasContent) return columns;
+  const computed = request.attributes ?? {};
   for (const key of keys) {
+    if (Object.hasOwn(computed, key.name)) continue; // not a column: checked with the templates (attribute-check.ts)
     const declared = request.types[key.name];
     if (!columns.includes(key.name)) {
       problems.push(
@@ -37,7 +39,8 @@ export function resolveColumns(
     }
   }
   for (const name of Object.keys(request.types)) {
-    if (!columns.includes(name)) problems.push(`types.${name}: no column named ${JSON.stringify(name)}`);
+    if (!columns.includes(name) && !Object.hasOwn(computed, name))
+      problems.push(`types.${name}: no column named ${JSON.stringify(name)}`);
   }
   if (problems.length > 0) throw new InvalidRequestError(problems);
   return columns;

@@ -34,8 +34,10 @@ export async function readObjectStart(
   keys: readonly KeyAttribute[] = [],
 ): Promise<ObjectStart> {
   const format = createRecordFormat(request.format);
+  // A key computed from `attributes` is not in the record itself (preflight/attribute-check.ts checks it).
+  const inRecord = keys.filter((key) => !Object.hasOwn(request.attributes ?? {}, key.name));
   if (compression === 'none') {
-    const start = await format.readStart(read, size, keys);
+    const start = await format.readStart(read, size, inRecord);
     return { ...start, hasData: start.dataStart < size };
   }
   const { bytes, ended } = await peek(read(0), PEEK_BYTES);
@@ -47,7 +49,7 @@ export async function readObjectStart(
         }
       : read,
     known,
-    keys,
+    inRecord,
   );
   return { ...start, hasData: start.dataStart < known };
 }

@@ -61,6 +61,7 @@ export async function parquetColumns(
 function keyProblems(request: ResolvedRequest, columns: Map<string, string>, keys: readonly KeyAttribute[]): string[] {
   const problems: string[] = [];
   for (const key of keys) {
+    if (request.attributes && Object.hasOwn(request.attributes, key.name)) continue; // computed: checked elsewhere
     const kind = columns.get(key.name);
     const given = request.types[key.name] === 'S' ? 'S' : kind;
     if (kind === undefined) {

@@ -33,6 +33,9 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
           keys: keyAttributes(Table?.KeySchema ?? [], Table?.AttributeDefinitions ?? []),
           onDemand: Table?.BillingModeSummary?.BillingMode === 'PAY_PER_REQUEST',
           warmWriteUnitsPerSecond: Table?.WarmThroughput?.WriteUnitsPerSecond ?? null,
+          indexes: [...(Table?.GlobalSecondaryIndexes ?? []), ...(Table?.LocalSecondaryIndexes ?? [])].map((index) =>
+            (index.KeySchema ?? []).map((k) => k.AttributeName ?? ''),
+          ),
         };
       } catch (error) {
         if ((error as Error).name === 'ResourceNotFoundException')

@@ -1,4 +1,5 @@
 import { chunkBudget, isStaged, MAX_CHUNKS } from './chunk-budget.js';
+import { checkComputedAttributes, knownNames } from './attribute-check.js';
 import { resolveColumns } from './columns.js';
 import { admitted, NOT_QUEUED, waitAgain } from './import-queue.js';
 import { poolLanes } from './lanes.js';
@@ -114,9 +115,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
-  const columns = await (request.format.type === 'parquet'
-    ? parquetColumns(request, sources, keys, io)
-    : agreedHeader(request, sources, keys, io).then((h) => resolveColumns(request, h.names, keys, h.anyContent)));
+  const columns = await recordNames(request, sources, keys, io);
   const state: ScanState = {
     request,
     executionName: event.executionName,
@@ -124,6 +123,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     sources,
     columns,
     keys,
+    indexes: target.indexes,
     chunkBytes: budgetOf(request, sources).chunkBytes,
     dataBytes: 0,
     chunks: [],
@@ -151,6 +151,22 @@ function markStaged(sources: SourceSet, request: ResolvedRequest, staging: strin
 }
 
 /**
+ * The columns records are read with, after `attributes` and `exclude` are checked against the names records hold:
+ * a Parquet schema's columns (from every footer), else the CSV header or the JSON objects' first records.
+ */
+async function recordNames(request: ResolvedRequest, sources: SourceSet, keys: KeyAttribute[], io: PreflightIo) {
+  if (request.format.type === 'parquet') {
+    const columns = await parquetColumns(request, sources, keys, io);
+    checkComputedAttributes(request, { names: columns, what: 'the Parquet columns' }, keys);
+    return columns;
+  }
+  const header = await agreedHeader(request, sources, keys, io);
+  const columns = resolveColumns(request, header.names, keys, header.anyContent);
+  checkComputedAttributes(request, knownNames(request, columns, header.starts), keys);
+  return columns;
+}
+
+/**
  * Every object's header, read before any write (a few at a time), which must agree: the columns. `anyContent`:
  * some object holds a header or data (an import of only empty objects has no columns to check).
  */
@@ -164,7 +180,7 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
   const names = checkHeadersAgree(
     starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })),
   );
-  return { names, anyContent: starts.some((start) => start.hasData || start.header !== null) };
+  return { names, starts, anyContent: starts.some((start) => start.hasData || start.header !== null) };
 }
 
 /**

@@ -15,6 +15,11 @@ export interface TargetTable {
    * reports none, which AWS always does and DynamoDB Local never does (it has no warm throughput to raise).
    */
   readonly warmWriteUnitsPerSecond: number | null;
+  /**
+   * The key attribute names of each secondary index, global and local: an item that holds them all lands in the
+   * index, and its write there costs write units of its own (a dry run counts them).
+   */
+  readonly indexes: string[][];
 }
 
 /** Raising a table's warm write throughput: UpdateTable's `WarmThroughput` (preflight-io.ts). */

@@ -12,6 +12,7 @@ import {
   WRITE_MODES,
   type WriteMode,
 } from '../contract/import-request.js';
+import { parseTemplates } from './attribute-template.js';
 import { detectFormat } from './detect-format.js';
 import { InvalidRequestError } from '../contract/errors.js';
 import { DEFAULT_CHUNK_MIB } from '../contract/limits.js';
@@ -57,6 +58,10 @@ export function resolveImportRequest(input: unknown, formatKey?: string): Resolv
   const types = resolveTypes(input.types, problems);
   const attributes = resolveAttributes(input.attributes, problems);
   const exclude = resolveExclude(input.exclude, problems);
+  problems.push(...parseTemplates(attributes).problems);
+  for (const name of exclude.filter((n) => Object.hasOwn(attributes, n))) {
+    problems.push(`exclude: ${show(name)} is also computed (attributes.${name}); exclude names columns not stored`);
+  }
   checkTypesOfRecordsWithTypes(format.type, types, attributes, problems);
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);

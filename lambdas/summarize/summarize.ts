@@ -9,7 +9,8 @@ import { objectKey } from '../source/source-set.js';
 /** Totals the Map's per-chunk counts into the execution's summary. */
 export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportSummary {
   const { request, executionName, chunkResults } = event;
-  const total = (field: 'rows' | 'written' | 'rejected') => chunkResults.reduce((sum, r) => sum + r[field], 0);
+  // A result written before write modes has no skipped, deleted or writeUnits: read as 0.
+  const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + (r[field] ?? 0), 0);
   const rejected = total('rejected');
   const prefix = executionOutputPrefix(rejectsPrefix, executionName);
   return {
@@ -22,6 +23,11 @@ export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportS
     rows: total('rows'),
     written: total('written'),
     rejected,
+    skipped: total('skipped'),
+    deleted: total('deleted'),
+    writeUnits: total('writeUnits'),
+    mode: request.mode ?? 'put',
+    dryRun: request.dryRun ?? false,
     chunks: chunkResults.length,
     rejectsKey: rejected > 0 ? `${prefix}/` : null,
     reportKey: `${prefix}/report.json`,
@@ -36,6 +42,9 @@ export function totalsByObject(event: SummarizeEvent): (ImportCounts & { key: st
     rows: 0,
     written: 0,
     rejected: 0,
+    skipped: 0,
+    deleted: 0,
+    writeUnits: 0,
   }));
   for (const result of event.chunkResults) {
     const entry = totals[event.chunks[result.chunk].object];
@@ -43,6 +52,9 @@ export function totalsByObject(event: SummarizeEvent): (ImportCounts & { key: st
     entry.rows += result.rows;
     entry.written += result.written;
     entry.rejected += result.rejected;
+    entry.skipped += result.skipped ?? 0;
+    entry.deleted += result.deleted ?? 0;
+    entry.writeUnits += result.writeUnits ?? 0;
   }
   return totals;
 }

@@ -27,7 +27,11 @@ export interface BatchWriterOptions {
    * of waiting for a free slot, so the drain takes one batch's longest retry, not that plus a wait.
    */
   readonly stopping?: AbortSignal;
+  /** The request each item becomes. @default - a PutRequest of the item (`delete` sends a DeleteRequest of its key) */
+  readonly toRequest?: (item: Item) => WriteRequest;
 }
+
+const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
 
 /**
  * Writes items in 25-item BatchWriteItem requests with several in flight. Within a batch a repeated key
@@ -113,8 +117,9 @@ export class BatchWriter {
     const requests: WriteRequest[] = [];
     /** Requests in flight that hold one of this batch's keys: this one goes after them, so the last row wins. */
     let earlier: Set<Promise<void>> | undefined;
+    const toRequest = this.options.toRequest ?? putRequest;
     for (const [key, item] of batch) {
-      requests.push({ PutRequest: { Item: item } });
+      requests.push(toRequest(item));
       const owner = this.keyOwners.get(key);
       if (owner) (earlier ??= new Set()).add(owner);
     }

@@ -5,17 +5,28 @@ export const SPREAD_WINDOW = 2000;
 const BATCH = 25;
 
 /**
+ * How two rows of one key in the window become one, so the reordering can never change the outcome: `put` keeps
+ * the later row (last row wins), `insert` the earlier (first row wins), `update` merges them (the later row's
+ * values over the earlier's: what applying both in order leaves).
+ */
+export type CombineRows = (earlier: Item, later: Item) => Item;
+export const keepLater: CombineRows = (_earlier, later) => later;
+
+/**
  * Reorders writes inside a window so that a file sorted by partition key does not send 25 rows of the
  * same key range at once: the window's items go out strided (item 0, 80, 160, ... then 1, 81, ...),
- * so consecutive batches touch far-apart keys. A key repeated in the window keeps only its last row,
- * so the reordering can never change which row wins.
+ * so consecutive batches touch far-apart keys. A key repeated in the window is sent once, its rows
+ * combined by the mode's rule (CombineRows).
  */
 export class SpreadingSink implements ItemSink {
+  /** Rows combined into another row of their key in the window, so not sent on their own. */
+  absorbed = 0;
   private window = new Map<string, Item>();
 
   constructor(
     private readonly inner: ItemSink,
     private readonly windowSize = SPREAD_WINDOW,
+    private readonly combine: CombineRows = keepLater,
   ) {}
 
   get written(): number {
@@ -23,8 +34,13 @@ export class SpreadingSink implements ItemSink {
   }
 
   add(item: Item, key: string): Promise<void> | undefined {
-    this.window.delete(key); // re-inserting moves the key to its latest position: last row wins
-    this.window.set(key, item);
+    const earlier = this.window.get(key);
+    if (earlier === undefined) this.window.set(key, item);
+    else {
+      this.absorbed++;
+      this.window.delete(key); // re-inserting moves the key to its latest position
+      this.window.set(key, this.combine(earlier, item));
+    }
     return this.window.size >= this.windowSize ? this.drain() : undefined;
   }
 

@@ -83,7 +83,7 @@ describe('s3-ddb-import local', () => {
   it('exits 1 with the usage when a flag is wrong', async () => {
     const run = await cli(['local', SAMPLE, '--table', 't', '--types', 'year=INT'], tmpdir());
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('--types: expected col=S|N|BOOL|JSON, got "year=INT"');
+    expect(run.stderr).toContain('--types: expected col=S|N|BOOL|JSON|TTL, got "year=INT"');
     expect(run.stderr).toContain('usage: s3-ddb-import local <file>');
   });
 

@@ -173,9 +173,11 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:PutObject': [rejectsArn],
       // Each chunk's import deletes its staged piece once imported.
       's3:DeleteObject': [stagingArn],
+      // put and delete batch; insert is a conditional PutItem, update an UpdateItem (issue 19's modes).
       'dynamodb:BatchWriteItem': tableArns,
-      // Its lease and live settings in the ledger.
-      'dynamodb:UpdateItem': [ledgerArn],
+      'dynamodb:PutItem': tableArns,
+      // Its lease and live settings in the ledger; update's merges in the tables.
+      'dynamodb:UpdateItem': [...tableArns, ledgerArn],
     });
     // Summarize reads nothing: the Map results it totals arrive in its input.
     expect(grantsOf(pipeline.summarizeFunction.role)).toEqual({

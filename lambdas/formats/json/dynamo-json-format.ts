@@ -1,4 +1,5 @@
 import { typedMap, TypedValueError } from './dynamo-json-value.js';
+import { createItemTransform, type ItemTransform } from './computed-item.js';
 import { finishItem } from './item-keys.js';
 import { LINE_DIALECT, describeJson, lineText, readLinesStart, type LineItem } from './json-lines.js';
 import type { MappedRecord, RawRecord, RecordFormat } from '../record-format.js';
@@ -19,17 +20,22 @@ export function dynamoJsonFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
     readStart: (read, size, keys) => readLinesStart(read, size, keys, dynamoJsonLineItem),
-    createMapper:
-      ({ keys }) =>
-      (records) =>
-        records.map((record) => mapDynamoJsonLine(record, keys)),
+    createMapper(schema) {
+      const transform = createItemTransform(schema) ?? undefined;
+      return (records) => records.map((record) => mapDynamoJsonLine(record, schema.keys, transform));
+    },
   };
 }
 
 /** One line to an item, or the reason it is rejected (naming the attribute when a typed value is wrong). */
-export function mapDynamoJsonLine(record: RawRecord, keys: readonly KeyAttribute[]): MappedRecord {
+export function mapDynamoJsonLine(
+  record: RawRecord,
+  keys: readonly KeyAttribute[],
+  transform?: ItemTransform,
+): MappedRecord {
   const line = dynamoJsonLineItem(record);
-  return 'item' in line ? finishItem(line.item, keys) : line;
+  const ready = transform && 'item' in line ? transform(line.item) : line;
+  return 'item' in ready ? finishItem(ready.item, keys) : ready;
 }
 
 /** The line's item, typed values checked and converted, before the key and size checks. */

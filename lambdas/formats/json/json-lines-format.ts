@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { decodeBase64 } from '../base64.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from './exact-json.js';
+import { createItemTransform, type ItemTransform } from './computed-item.js';
 import { finishItem } from './item-keys.js';
 import { LINE_DIALECT, lineText, readLinesStart, type LineItem } from './json-lines.js';
 import type { MappedRecord, RawRecord, RecordFormat } from '../record-format.js';
@@ -19,17 +20,28 @@ export function jsonLinesFormat(): RecordFormat {
   return {
     dialect: LINE_DIALECT,
     readStart: (read, size, keys) => readLinesStart(read, size, keys, (record) => jsonLineItem(record, keys)),
-    createMapper:
-      ({ keys }) =>
-      (records) =>
-        records.map((record) => mapJsonLine(record, keys)),
+    createMapper(schema) {
+      const transform = createItemTransform(schema) ?? undefined;
+      // A computed key replaces the record's field of its name: that field is not decoded as a key.
+      const inRecord = schema.keys.filter((key) => !Object.hasOwn(schema.attributes ?? {}, key.name));
+      return (records) => records.map((record) => mapJsonLine(record, schema.keys, transform, inRecord));
+    },
   };
 }
 
-/** One line to an item, or the reason it is rejected. */
-export function mapJsonLine(record: RawRecord, keys: readonly KeyAttribute[]): MappedRecord {
-  const line = jsonLineItem(record, keys);
-  return 'item' in line ? finishItem(line.item, keys) : line;
+/**
+ * One line to an item, or the reason it is rejected. `recordKeys`: the key attributes the line itself holds (B ones
+ * are decoded from base64), all of `keys` but those computed by `transform`.
+ */
+export function mapJsonLine(
+  record: RawRecord,
+  keys: readonly KeyAttribute[],
+  transform?: ItemTransform,
+  recordKeys = keys,
+): MappedRecord {
+  const line = jsonLineItem(record, recordKeys);
+  const ready = transform && 'item' in line ? transform(line.item) : line;
+  return 'item' in ready ? finishItem(ready.item, keys) : ready;
 }
 
 /** The line's object as an item (B keys decoded from base64), before the key and size checks. */

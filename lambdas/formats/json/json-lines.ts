@@ -44,7 +44,12 @@ export async function readLinesStart(
       `line ${record!.line}: ${mismatch}; every record needs the table's key (is this the table the file was written for?)`,
     ]);
   }
-  return { header: null, dataStart: bom, dataLine: 1 };
+  return {
+    header: null,
+    dataStart: bom,
+    dataLine: 1,
+    ...(first && 'item' in first ? { fields: Object.keys(first.item) } : {}),
+  };
 }
 
 /** The BOM's length and the first non-blank line (null when there is none within PROBE_BYTES). */

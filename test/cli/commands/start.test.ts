@@ -345,6 +345,8 @@ describe('s3-ddb-import start --follow', () => {
       standIn.requests.filter((r) => r.target === 'AWSStepFunctions.DescribeExecution').map((r) => r.body),
     ).toEqual([{ executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:${started.name}` }]);
     expect(described).toBe(1);
-    expect(out).toEqual(['SUCCEEDED: 3 rows, 3 written, 0 rejected, 1 chunks into ngrams in 2.0 s (2 items/s)']);
+    expect(out).toEqual([
+      'SUCCEEDED: 3 rows, 3 written, 0 skipped, 0 rejected, 1 chunks into ngrams (put) in 2.0 s (2 items/s)',
+    ]);
   });
 });

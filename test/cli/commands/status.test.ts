@@ -185,7 +185,7 @@ describe('s3-ddb-import status --follow', () => {
     // 99,950 written in the execution's 50 s = 1,999 items/s
     const dir = join(process.cwd(), 's3-ddb-import-rejects', NAME);
     expect(shown.out).toEqual([
-      'SUCCEEDED_WITH_REJECTS: 100000 rows, 99950 written, 50 rejected, 4 chunks into ngrams in 50.0 s (1999 items/s)',
+      'SUCCEEDED_WITH_REJECTS: 100000 rows, 99950 written, 0 skipped, 50 rejected, 4 chunks into ngrams (put) in 50.0 s (1999 items/s)',
       `rejected rows (line, byte offset, reason, record): ${dir}`,
     ]);
     expect((await readdir(dir)).sort()).toEqual(['1000020.csv', 'report.json']);
@@ -202,6 +202,12 @@ describe('s3-ddb-import status --follow', () => {
         rows: 100_000,
         written: 100_000,
         rejected: 0,
+        // The recorded execution is from before write modes: the summary's new counts read as 0, put.
+        skipped: 0,
+        deleted: 0,
+        mode: 'put',
+        dryRun: false,
+        writeUnits: 0,
         chunks: 4,
         rejectsKey: null,
         rejectsDir: null,

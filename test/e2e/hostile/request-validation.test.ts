@@ -47,7 +47,7 @@ describe('request validation through the whole workflow', () => {
     {
       problem: 'a type name is unknown',
       request: (p: Place) => ({ ...p, types: { score: 'INT' } }),
-      message: 'types.score: unknown type "INT" (known: S, N, BOOL, JSON)',
+      message: 'types.score: unknown type "INT" (known: S, N, BOOL, JSON, TTL)',
     },
     // csv-parse takes longer delimiters, the scanner and the design do not.
     {

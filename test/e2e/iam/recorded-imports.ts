@@ -234,12 +234,28 @@ async function tableNotAllowed(t: ImportTargets): Promise<void> {
  * a prefix with a staged .gz, one with rejects, and the fault paths that reach AWS differently (missing object, object deleted mid-import,
  * table deleted, table not configured). Each asserts its own outcome, so the calls recorded are those of a run that did what it should.
  */
+/**
+ * `insert` and `update` write one item per request: conditional PutItem and UpdateItem. Each configured table
+ * takes both (each is granted both); the insert's rows exist already after the put-mode imports above, or not.
+ */
+async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
+  const { text, rows } = generateNgrams(60, { seed: 21 });
+  await putText(t.bucket, 'imports/modes.tsv', text);
+  for (const mode of ['insert', 'update'] as const) {
+    const request = { bucket: t.bucket, key: 'imports/modes.tsv', table, types: NGRAM_TYPES, mode };
+    const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', mode, rows: rows.length, rejected: 0 });
+    expect(summary.written + summary.skipped).toBe(rows.length);
+  }
+}
+
 export async function runRecordedImports(t: ImportTargets): Promise<void> {
   await cleanImportWithThrottles(t);
   await stagedPrefixImport(t);
   await importWithRejects(t);
   // Each configured table is granted UpdateTable: each is pre-warmed once (before rejectsTable is deleted below).
   for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await warmedImport(t, table);
+  for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await singleItemModes(t, table);
   await missingObject(t);
   await objectDeletedAfterPreflight(t);
   await tableDeleted(t);

@@ -125,6 +125,23 @@ describe('Parquet sources', () => {
     expect(comparable(await scanAll(table), ['id'])).toEqual(comparable(expected('spark').items, ['id']));
   });
 
+  it('computes attributes from Parquet columns and leaves excluded ones out, as for CSV and JSON', async () => {
+    const bucket = await createBucket();
+    await putText(bucket, 'c/orders.parquet', fixture('codec-snappy.parquet'));
+    const table = await createTable(['PK', 'S'], ['SK', 'N']);
+    const { summary } = await runImport({
+      bucket,
+      key: 'c/orders.parquet',
+      table,
+      attributes: { PK: 'ORDER#{id}', SK: '{n}' },
+      exclude: ['note'],
+    });
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 60, written: 60 });
+    // The computed key from the S and N columns (N as its exact text), typed by the table; note not stored.
+    const want = expected('codec').items.map(({ id, n }) => ({ PK: { S: `ORDER#${id.S!}` }, SK: n, id, n }));
+    expect(comparable(await scanAll(table), ['PK', 'SK'])).toEqual(comparable(want, ['PK', 'SK']));
+  });
+
   it('fails when the footer does not parse, naming the object', async () => {
     const bucket = await createBucket();
     await putText(bucket, 'bad/corrupt.parquet', fixture('corrupt-footer.parquet'));

@@ -95,8 +95,20 @@ describe('a prefix of many objects', () => {
       rows: 301,
       written: 300,
       rejected: 1,
+      skipped: 0,
+      deleted: 0,
+      writeUnits: 0,
     });
-    expect(report.objects[0]).toEqual({ key: 'letters/1gram-a.tsv', chunks: 1, rows: 300, written: 300, rejected: 0 });
+    expect(report.objects[0]).toEqual({
+      key: 'letters/1gram-a.tsv',
+      chunks: 1,
+      rows: 300,
+      written: 300,
+      rejected: 0,
+      skipped: 0,
+      deleted: 0,
+      writeUnits: 0,
+    });
   });
 
   it('cuts big objects into several chunks and small ones into one, over checkpoint loops in preflight', async () => {

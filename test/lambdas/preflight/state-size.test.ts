@@ -24,6 +24,7 @@ function state(columns: number, width: number, objects: SourceEntry[]): ScanStat
     sources: { folder: 'imports/parts/', objects, staging: null, exportManifest: null },
     columns: names,
     keys: [{ name: names[0], type: 'S', role: 'HASH' }],
+    indexes: [],
     chunkBytes: 5_497_558_139,
     dataBytes: 0,
     chunks: [],

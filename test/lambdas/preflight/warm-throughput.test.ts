@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../../lambdas/contract/errors.js';
 import { warmThroughputToSet, type TargetTable } from '../../../lambdas/preflight/warm-throughput.js';
 
-const onDemand = (warm: number | null): TargetTable => ({ keys: [], onDemand: true, warmWriteUnitsPerSecond: warm });
+const onDemand = (warm: number | null): TargetTable => ({
+  keys: [],
+  onDemand: true,
+  warmWriteUnitsPerSecond: warm,
+  indexes: [],
+});
 
 describe('warmThroughputToSet', () => {
   it.each<[string, number | undefined, TargetTable, number | null]>([
@@ -20,7 +25,7 @@ describe('warmThroughputToSet', () => {
   });
 
   it('fails when the table is provisioned, before any write, naming the table and the fix', () => {
-    const provisioned: TargetTable = { keys: [], onDemand: false, warmWriteUnitsPerSecond: 500 };
+    const provisioned: TargetTable = { keys: [], onDemand: false, warmWriteUnitsPerSecond: 500, indexes: [] };
     const call = () => warmThroughputToSet('ngrams', 12_000, provisioned);
     expect(call).toThrow(InvalidRequestError);
     expect(call).toThrow(
@@ -30,8 +35,8 @@ describe('warmThroughputToSet', () => {
   });
 
   it('leaves a provisioned table alone when nothing is asked', () => {
-    expect(warmThroughputToSet('ngrams', undefined, { keys: [], onDemand: false, warmWriteUnitsPerSecond: 5 })).toBe(
-      null,
-    );
+    expect(
+      warmThroughputToSet('ngrams', undefined, { keys: [], onDemand: false, warmWriteUnitsPerSecond: 5, indexes: [] }),
+    ).toBe(null);
   });
 });

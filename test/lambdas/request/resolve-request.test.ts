@@ -74,6 +74,15 @@ describe('resolveImportRequest', () => {
     expect(resolveImportRequest(request)).toEqual(request);
   });
 
+  it('lists every template problem in one error, with the other problems of the request', () => {
+    const error = problemWith({ ...MINIMAL, chunkMiB: 0, attributes: { PK: '{', SK: '}', ok: '{a}' } });
+    expect((error as InvalidRequestError).problems).toEqual([
+      'attributes.PK: a lone "{" (write "{{" for a literal brace, "{column}" for a placeholder) at character 1 of "{"',
+      'attributes.SK: a lone "}" (write "}}" for a literal brace) at character 1 of "}"',
+      'chunkMiB: must be a number above 0, got 0',
+    ]);
+  });
+
   it('lets types of JSON records name computed attributes and TTLs only', () => {
     const request = {
       ...MINIMAL,
@@ -294,6 +303,26 @@ describe.each([
     problem: 'exclude is not a list of names',
     input: { ...MINIMAL, exclude: 'a,b' },
     field: 'exclude: must be an array of column names, got "a,b"',
+  },
+  {
+    problem: 'a template has a lone brace',
+    input: { ...MINIMAL, attributes: { PK: 'USER#{user_id' } },
+    field: 'attributes.PK: a lone "{" (write "{{" for a literal brace, "{column}" for a placeholder) at character 6',
+  },
+  {
+    problem: 'a template has an empty placeholder',
+    input: { ...MINIMAL, attributes: { SK: 'ORDER#{}' } },
+    field: 'attributes.SK: an empty placeholder "{}"',
+  },
+  {
+    problem: 'a template is empty',
+    input: { ...MINIMAL, attributes: { entity: '' } },
+    field: 'attributes.entity: an empty template',
+  },
+  {
+    problem: 'exclude names a computed attribute',
+    input: { ...MINIMAL, attributes: { PK: 'USER#{a}' }, exclude: ['PK'] },
+    field: 'exclude: "PK" is also computed (attributes.PK); exclude names columns not stored',
   },
 ])('resolveImportRequest', ({ problem, input, field }) => {
   it(`fails when ${problem}`, () => {

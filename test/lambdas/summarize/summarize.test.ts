@@ -37,17 +37,14 @@ function event(chunkResults: ChunkResult[], source: { key: string } | { prefix: 
   return value;
 }
 
+/** A chunk's result of a put import: rows, written, rejected (and for a key repeated in a batch, one skipped). */
+function result(chunk: number, rows: number, written: number, rejected: number): ChunkResult {
+  return { chunk, rows, written, rejected, skipped: rows - written - rejected, deleted: 0, writeUnits: 0 };
+}
+
 /** Chunk 1 has a key repeated inside a batch (50 rows, 49 written); chunks 0 and 2 have rejects. */
-const WITH_REJECTS: ChunkResult[] = [
-  { chunk: 2, rows: 30, written: 29, rejected: 1 },
-  { chunk: 0, rows: 40, written: 38, rejected: 2 },
-  { chunk: 1, rows: 50, written: 49, rejected: 0 },
-];
-const CLEAN: ChunkResult[] = [
-  { chunk: 1, rows: 50, written: 50, rejected: 0 },
-  { chunk: 0, rows: 40, written: 40, rejected: 0 },
-  { chunk: 2, rows: 30, written: 30, rejected: 0 },
-];
+const WITH_REJECTS: ChunkResult[] = [result(2, 30, 29, 1), result(0, 40, 38, 2), result(1, 50, 49, 0)];
+const CLEAN: ChunkResult[] = [result(1, 50, 50, 0), result(0, 40, 40, 0), result(2, 30, 30, 0)];
 
 describe.each<{ name: string; results: ChunkResult[]; totals: Partial<ImportSummary> }>([
   // Sums over every result: rows 30+40+50, written 29+38+49, rejected 1+2+0; rejects make the status and key.
@@ -129,26 +126,26 @@ describe('totalsByObject', () => {
   it('adds each chunk result to the object its chunk reads, whatever order the results come in', () => {
     // a.csv: chunks 0 and 1 (40+50 rows, 38+49 written, 2+0 rejected); b.csv: chunk 2.
     expect(totalsByObject(event(WITH_REJECTS))).toEqual([
-      { key: 'imports/a.csv', chunks: 2, rows: 90, written: 87, rejected: 2 },
-      { key: 'imports/b.csv', chunks: 1, rows: 30, written: 29, rejected: 1 },
+      { key: 'imports/a.csv', chunks: 2, rows: 90, written: 87, rejected: 2, skipped: 1, deleted: 0, writeUnits: 0 },
+      { key: 'imports/b.csv', chunks: 1, rows: 30, written: 29, rejected: 1, skipped: 0, deleted: 0, writeUnits: 0 },
     ]);
   });
 
   it('lists every object, with zeros for one no result came from', () => {
     expect(totalsByObject(event([]))).toEqual([
-      { key: 'imports/a.csv', chunks: 0, rows: 0, written: 0, rejected: 0 },
-      { key: 'imports/b.csv', chunks: 0, rows: 0, written: 0, rejected: 0 },
+      { key: 'imports/a.csv', chunks: 0, rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 },
+      { key: 'imports/b.csv', chunks: 0, rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 },
     ]);
   });
 
   it('fails when a chunk result names a chunk the chunk list does not hold', () => {
     // Rather than leave the result's rows out of every object's total.
-    expect(() => totalsByObject(event([{ chunk: 3, rows: 1, written: 1, rejected: 0 }]))).toThrow();
+    expect(() => totalsByObject(event([result(3, 1, 1, 0)]))).toThrow();
   });
 
   it('fails when a chunk names an object the source set does not hold', () => {
     const bad = { ...event(CLEAN), chunks: [{ object: 2, start: 0, end: 10, line: 1 }] };
-    expect(() => totalsByObject({ ...bad, chunkResults: [{ chunk: 0, rows: 1, written: 1, rejected: 0 }] })).toThrow();
+    expect(() => totalsByObject({ ...bad, chunkResults: [result(0, 1, 1, 0)] })).toThrow();
   });
 });
 
@@ -205,7 +202,7 @@ describe('the Summarize handler', () => {
 
   it('fails when a chunk result names a chunk the list does not hold, and writes no report', async () => {
     const { wiring, sent } = recordingWiring();
-    const bad = event([{ chunk: 7, rows: 1, written: 1, rejected: 0 }]);
+    const bad = event([result(7, 1, 1, 0)]);
     await expect(createSummarizeHandler(wiring)(bad)).rejects.toThrow();
     expect(sent).toHaveLength(0);
   });

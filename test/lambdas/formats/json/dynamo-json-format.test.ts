@@ -240,6 +240,7 @@ describe('DynamoDB JSON', () => {
       header: null,
       dataStart: 3,
       dataLine: 1,
+      fields: ['pk', 'sk'],
     });
   });
 });

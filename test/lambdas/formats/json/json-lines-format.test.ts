@@ -177,16 +177,22 @@ const start = (text: string) => jsonLinesFormat().readStart(readOf(text), Buffer
 
 describe.each([
   // The data starts past a BOM; blank lines before the first record are skipped by the key check.
-  { name: 'a BOM', text: '\ufeff{"pk":"a","sk":1}\n', dataStart: 3 },
-  { name: 'blank lines first', text: '\n\r\n{"pk":"a","sk":1}\n{"x":1}\n', dataStart: 0 },
-  { name: 'one line without LF', text: '{"pk":"a","sk":1}', dataStart: 0 },
-  // A first line that is bad in another way than its key is left to the import, which rejects it.
+  // `fields`: the first record's top-level names, which templates and exclude are checked against.
+  { name: 'a BOM', text: '\ufeff{"pk":"a","sk":1}\n', dataStart: 3, fields: ['pk', 'sk'] },
+  {
+    name: 'blank lines first',
+    text: '\n\r\n{"pk":"a","sk":1,"v":2}\n{"x":1}\n',
+    dataStart: 0,
+    fields: ['pk', 'sk', 'v'],
+  },
+  { name: 'one line without LF', text: '{"pk":"a","sk":1}', dataStart: 0, fields: ['pk', 'sk'] },
+  // A first line that is bad in another way than its key is left to the import, which rejects it; no fields known.
   { name: 'a first line that is not JSON', text: '{"pk":\n{"pk":"a","sk":1}\n', dataStart: 0 },
-  { name: 'a first line with an empty key', text: '{"pk":"","sk":1}\n', dataStart: 0 },
+  { name: 'a first line with an empty key', text: '{"pk":"","sk":1}\n', dataStart: 0, fields: ['pk', 'sk'] },
   { name: 'an empty object', text: '', dataStart: 0 },
-])('JSON Lines readStart with $name', ({ text, dataStart }) => {
+])('JSON Lines readStart with $name', ({ text, dataStart, fields }) => {
   it(`starts the data at byte ${dataStart}`, async () => {
-    expect(await start(text)).toEqual({ header: null, dataStart, dataLine: 1 });
+    expect(await start(text)).toEqual({ header: null, dataStart, dataLine: 1, ...(fields ? { fields } : {}) });
   });
 });
 

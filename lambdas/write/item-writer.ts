@@ -1,0 +1,177 @@
+import type {
+  PutItemCommandInput,
+  PutItemCommandOutput,
+  UpdateItemCommandInput,
+  UpdateItemCommandOutput,
+} from '@aws-sdk/client-dynamodb';
+import { AdaptiveLimit } from './adaptive-limit.js';
+import { isRetryable, retryDelayMs } from './batch-retry.js';
+import { insertRequest, updateRequests } from './item-requests.js';
+import type { Item, ItemSink } from './item-sink.js';
+import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
+import { ItemWriteFailedError } from '../contract/errors.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
+
+/**
+ * Single-item requests in flight at most. A BatchWriter keeps 16 requests of 25 items in flight (400 items); one
+ * item per request needs more requests to keep the table as busy. In the modes bench (same run, 20,000 rows, a loaded
+ * 2-core box) 64 gave insert 0.21x and update 0.09x put's items/s, 128 gave 0.78x and 0.82x: the requests wait on
+ * DynamoDB's latency, not on our CPU. The adaptive limit halves it under push-back as for batches.
+ */
+export const DEFAULT_MAX_ITEMS_IN_FLIGHT = 128;
+
+/** The single-item calls of the `insert` and `update` modes (dynamodb-transport/batch-write-client.ts). */
+export interface ItemWriteCalls {
+  putItem(input: PutItemCommandInput): Promise<PutItemCommandOutput>;
+  updateItem(input: UpdateItemCommandInput): Promise<UpdateItemCommandOutput>;
+}
+
+export interface ItemWriterOptions {
+  readonly table: string;
+  /** `insert`: conditional PutItem, existing keys skipped; `update`: UpdateItem SET, merging. */
+  readonly mode: 'insert' | 'update';
+  readonly keys: readonly KeyAttribute[];
+  readonly calls: ItemWriteCalls;
+  readonly maxInFlight?: number;
+  readonly retry?: RetryPolicy;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  /** Called before each request (with 1 item); the write-rate governor waits here. */
+  readonly beforeSend?: (items: number) => Promise<void>;
+  /** Told of each throttled request, so a governor can back off. */
+  readonly onThrottle?: () => void;
+  /** Aborted when the import is stopping at its deadline: items then go at once instead of waiting for a slot. */
+  readonly stopping?: AbortSignal;
+}
+
+/**
+ * Writes items one request each, many in flight, for the modes BatchWriteItem cannot serve (it takes no
+ * condition and no update expression). Rows of one key go in file order: a key's request waits for the earlier
+ * one still in flight, so `insert` keeps the first row of a key (the later ones fail their condition) and `update`
+ * applies them in order (the last value of an attribute wins). A failed condition is `insert`'s expected outcome,
+ * counted as skipped, never retried; throttles and transient errors are retried with the BatchWriter's ladder and
+ * adaptive limit (write/batch-retry.ts).
+ */
+export class ItemWriter implements ItemSink {
+  /** Items written (insert: created; update: applied). */
+  written = 0;
+  /** `insert` rows whose key already had an item. */
+  skipped = 0;
+  /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
+  throttledRetries = 0;
+  /** Always 0: single-item writes leave nothing unprocessed (kept for the metrics' shape). */
+  readonly unprocessedRetries = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly keyOwners = new Map<string, Promise<void>>();
+  private slotWaiters: (() => void)[] = [];
+  private failure: Error | undefined;
+  private readonly retry: RetryPolicy;
+  private readonly limit: AdaptiveLimit;
+
+  constructor(private readonly options: ItemWriterOptions) {
+    this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
+    this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_ITEMS_IN_FLIGHT);
+    options.stopping?.addEventListener('abort', () => this.wakeSlotWaiters(), { once: true });
+  }
+
+  /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
+  get inFlightLimit(): number {
+    return this.limit.value;
+  }
+
+  /** Starts the item's request; returns a promise only when the caller must wait for a free slot first. */
+  add(item: Item, key: string): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.hasSlot()) {
+      this.start(item, key);
+      return undefined;
+    }
+    return this.waitForSlot().then(() => {
+      if (this.failure) throw this.failure;
+      this.start(item, key);
+    });
+  }
+
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    if (this.failure) throw this.failure;
+  }
+
+  private hasSlot(): boolean {
+    return this.inFlight.size < this.limit.value || this.options.stopping?.aborted === true;
+  }
+
+  private async waitForSlot(): Promise<void> {
+    while (!this.hasSlot()) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+  }
+
+  private wakeSlotWaiters(): void {
+    const waiters = this.slotWaiters;
+    this.slotWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private start(item: Item, key: string): void {
+    const earlier = this.keyOwners.get(key);
+    const sent = earlier ? earlier.then(() => this.write(item)) : this.write(item);
+    const sending: Promise<void> = sent
+      .catch((error: Error) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(sending);
+        if (this.keyOwners.get(key) === sending) this.keyOwners.delete(key);
+        this.wakeSlotWaiters();
+      });
+    this.inFlight.add(sending);
+    this.keyOwners.set(key, sending);
+  }
+
+  private async write(item: Item): Promise<void> {
+    const { table, keys, calls } = this.options;
+    if (this.options.mode === 'insert') {
+      const written = await this.sendWithRetry('PutItem', () => calls.putItem(insertRequest(table, item, keys)));
+      if (written) this.written++;
+      else this.skipped++;
+      return;
+    }
+    for (const request of updateRequests(table, item, keys)) {
+      await this.sendWithRetry('UpdateItem', () => calls.updateItem(request));
+    }
+    this.written++;
+  }
+
+  /** Sends until written (true) or its condition failed (false); throws ItemWriteFailedError otherwise. */
+  private async sendWithRetry(operation: string, send: () => Promise<unknown>): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      await this.options.beforeSend?.(1);
+      const ticket = this.limit.started();
+      try {
+        await send();
+        this.limit.replied(ticket, false);
+        return true;
+      } catch (error) {
+        if ((error as Error).name === 'ConditionalCheckFailedException') {
+          this.limit.replied(ticket, false); // the table answered: not a push-back
+          return false;
+        }
+        const { table } = this.options;
+        if (!isRetryable(error)) {
+          throw new ItemWriteFailedError(`${operation} on ${table} failed: ${(error as Error).message}`, {
+            cause: error,
+          });
+        }
+        this.limit.replied(ticket, true);
+        this.options.onThrottle?.();
+        if (attempt >= this.retry.maxAttempts) {
+          const why = `last error: ${(error as Error).name}`;
+          throw new ItemWriteFailedError(`${operation} on ${table} failed after ${attempt} attempts (${why})`, {
+            cause: error,
+          });
+        }
+        this.throttledRetries++;
+        await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, attempt, false, this.options.random));
+      }
+    }
+  }
+}
