@@ -1,6 +1,9 @@
 import { duration } from '../progress/renderer.js';
 import type { Output } from '../output/summary.js';
 import type { IndexLoad } from './index-load.js';
+import type { ModeEstimates } from './estimate-modes.js';
+import { modeLines, modesJson } from './estimate-modes-report.js';
+import type { EstimateSafety } from './estimate-safety.js';
 import {
   ITEMS_PER_SECOND_PER_LANE,
   PRICES,
@@ -18,8 +21,12 @@ export interface EstimateReport {
   readonly sampleBytes: number;
   readonly sample: SampleFigures;
   readonly table: TableCapacity;
+  /** The request's mode's estimate (the figures above the table of modes). */
   readonly estimate: Estimate;
   readonly chunkMiB: number;
+  /** Every mode's estimate, the request's first. */
+  readonly modes: ModeEstimates;
+  readonly safety: EstimateSafety;
 }
 
 const WHY: Record<Binding, string> = {
@@ -77,6 +84,7 @@ function estimateJson(report: EstimateReport) {
     lambdaGbSeconds: e.lambdaGbSeconds,
     costUsd: e.cost,
     prices: PRICES,
+    ...modesJson(report.modes, report.safety),
   };
 }
 
@@ -111,6 +119,8 @@ function estimateLines(report: EstimateReport): string[] {
     `cost: ~$${e.cost.dynamodb.toFixed(2)} DynamoDB ${mode === 'on-demand' ? `writes ($${PRICES.onDemandWritePerMillion} per million write units)` : `capacity for the duration ($${PRICES.provisionedWcuHour} per WCU-hour)`}` +
       ` + ~$${e.cost.lambda.toFixed(2)} Lambda (${n(e.lambdaGbSeconds)} GB-s at $${PRICES.lambdaArmGbSecond}); us-east-1 list prices, check yours`,
   );
+  // The modes and the point-in-time recovery before the index warnings, which stay the last lines.
+  lines.push(...modeLines(report.modes, report.safety));
   for (const index of e.indexes.filter((i) => i.throttles)) lines.push(`warning: ${throttleWarning(index)}`);
   return lines;
 }

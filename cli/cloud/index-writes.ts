@@ -1,17 +1,14 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { itemSize } from '../../lambdas/formats/attribute-size.js';
 import type { IndexCapacity } from './table-capacity.js';
+import { unitsOfOneWrite, WRITE_UNIT_BYTES } from '../../lambdas/write/write-units.js';
 
-/**
- * One write unit is one write of up to 1 KB; an item's write is rounded up to the next 1 KB
- * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html#write-operation-consumption):
- * a 1,500-byte item takes 2.
- */
-export const WRITE_UNIT_BYTES = 1024;
+/** One write unit is one write of up to 1 KB (the one definition: lambdas/write/write-units.ts). */
+export { WRITE_UNIT_BYTES };
 
 /** The write units one write of `bytes` takes: ceil(bytes / 1 KB), at least 1. */
 export function writeUnitsOf(bytes: number): number {
-  return Math.max(1, Math.ceil(bytes / WRITE_UNIT_BYTES));
+  return unitsOfOneWrite(bytes);
 }
 
 /** What an index needs to know of an item: which attributes make its entry. */
@@ -33,9 +30,19 @@ export function indexWriteUnits(
   tableKeyNames: readonly string[],
   index: IndexShape,
 ): number {
-  if (!index.keyNames.every((name) => item[name] !== undefined)) return 0;
-  if (index.projection.type === 'ALL') return writeUnitsOf(itemSize(item));
+  const bytes = indexEntryBytes(item, tableKeyNames, index);
+  return bytes === null ? 0 : writeUnitsOf(bytes);
+}
+
+/** The bytes of the item's entry in the index (see indexWriteUnits), or null when the item is not in it. */
+export function indexEntryBytes(
+  item: Record<string, AttributeValue>,
+  tableKeyNames: readonly string[],
+  index: IndexShape,
+): number | null {
+  if (!index.keyNames.every((name) => item[name] !== undefined)) return null;
+  if (index.projection.type === 'ALL') return itemSize(item);
   const projected = index.projection.type === 'INCLUDE' ? index.projection.nonKeyAttributes : [];
   const names = new Set([...tableKeyNames, ...index.keyNames, ...projected]);
-  return writeUnitsOf(itemSize(Object.fromEntries(Object.entries(item).filter(([name]) => names.has(name)))));
+  return itemSize(Object.fromEntries(Object.entries(item).filter(([name]) => names.has(name))));
 }

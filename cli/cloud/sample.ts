@@ -9,7 +9,9 @@ import { createRecordFormat } from '../../lambdas/formats/record-formats.js';
 import { checkComputedAttributes, knownNames } from '../../lambdas/preflight/attribute-check.js';
 import { resolveColumns } from '../../lambdas/preflight/columns.js';
 import { RecordScanner, type ScannerDialect } from '../../lambdas/source/record-scanner.js';
-import { indexWriteUnits, writeUnitsOf, type IndexShape } from './index-writes.js';
+import { indexEntryBytes, writeUnitsOf, type IndexShape } from './index-writes.js';
+import { WRITE_MODES, type WriteMode } from '../../lambdas/contract/import-request.js';
+import { writeUnitsOf as modeWriteUnitsOf } from '../../lambdas/write/write-units.js';
 
 /** How much of the object is read to measure its rows: the first MiB, one range GET. */
 export const SAMPLE_BYTES = 1024 * 1024;
@@ -30,6 +32,11 @@ export interface SampleFigures {
    * item, averaged over all items (an item not in it counts 0), on top of the table's (index-writes.ts).
    */
   readonly indexes: readonly IndexFigures[];
+  /**
+   * Per write mode: the write units per item, the table's and its GSIs' together (lambdas/write/write-units.ts
+   * `writeUnitsOf`, the one the dry run counts with), averaged over the items.
+   */
+  readonly writeUnitsByMode: Record<WriteMode, number>;
 }
 
 export interface IndexFigures {
@@ -92,16 +99,21 @@ export async function measureSample(
     bytes = 0,
     units = 0;
   const inIndex = indexes.map(() => ({ items: 0, units: 0 }));
+  const byMode = Object.fromEntries(WRITE_MODES.map((mode) => [mode, 0])) as Record<WriteMode, number>;
   for (const mapped of format.createMapper({ columns, types, keys, attributes, exclude })(rows)) {
     if (!mapped.ok) continue;
     const size = itemSize(mapped.item);
     items++;
     bytes += size;
     units += writeUnitsOf(size);
+    const entries: number[] = [];
     indexes.forEach((index, i) => {
-      const indexUnits = indexWriteUnits(mapped.item, keyNames, index);
-      if (indexUnits > 0) inIndex[i] = { items: inIndex[i].items + 1, units: inIndex[i].units + indexUnits };
+      const entry = indexEntryBytes(mapped.item, keyNames, index);
+      if (entry === null) return;
+      entries.push(entry);
+      inIndex[i] = { items: inIndex[i].items + 1, units: inIndex[i].units + writeUnitsOf(entry) };
     });
+    for (const mode of WRITE_MODES) byMode[mode] += modeWriteUnitsOf(size, mode, entries);
   }
   return {
     headerBytes: dataStart,
@@ -115,6 +127,9 @@ export async function measureSample(
       itemsInIndex: inIndex[i].items,
       writeUnitsPerItem: items > 0 ? inIndex[i].units / items : 0,
     })),
+    writeUnitsByMode: Object.fromEntries(
+      WRITE_MODES.map((mode) => [mode, items > 0 ? byMode[mode] / items : 1]),
+    ) as Record<WriteMode, number>,
   };
 }
 

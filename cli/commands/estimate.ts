@@ -1,7 +1,8 @@
 import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
 import { parseConcurrency, parseRequestFlags, parseSourceCommandArgs, type RequestFlags } from '../flags/cli-args.js';
 import type { CloudClients } from '../cloud/clients.js';
-import { estimateImport } from '../cloud/estimate-model.js';
+import { estimateModes } from '../cloud/estimate-modes.js';
+import { readEstimateSafety } from '../cloud/estimate-safety.js';
 import { printEstimate } from '../cloud/estimate-report.js';
 import { measureSample, readSample } from '../cloud/sample.js';
 import { sourceSizes } from '../cloud/source-sizes.js';
@@ -62,7 +63,7 @@ export async function runEstimateCommand(
   );
   const whole = sampleBytes.length >= first.size;
   const sample = await measureSample(sampleBytes, whole, request, table.keys, table.indexes);
-  const estimate = estimateImport({
+  const inputs = {
     objectBytes: objects.map((o) => o.size),
     headerBytes: sample.headerBytes,
     sample,
@@ -70,7 +71,8 @@ export async function runEstimateCommand(
     chunkMiB: request.chunkMiB,
     lanes: command.lanes,
     maxWriteRate: request.maxWriteRate,
-  });
+  };
+  const modes = estimateModes(inputs, request.mode);
   printEstimate(
     {
       source: command.source,
@@ -78,8 +80,10 @@ export async function runEstimateCommand(
       sampleBytes: sampleBytes.length,
       sample,
       table,
-      estimate,
+      estimate: modes[0].estimate,
       chunkMiB: request.chunkMiB,
+      modes,
+      safety: await readEstimateSafety(clients.dynamodb, request),
     },
     command.flags.json,
     output,

@@ -13,6 +13,8 @@ import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
 import { executionName, stamp, type StartRequest } from '../cloud/start-request.js';
 import { buildRequest, readRequestFile, type Location } from '../flags/request-file.js';
 import { checkDeploymentScope } from '../../lambdas/request/deployment-scope.js';
+import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
+import { noticeBeforeStart } from '../output/backup-notice.js';
 import { resolveSource, type Source } from '../cloud/source.js';
 import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
 import { createProgressRenderer } from '../progress/renderer.js';
@@ -28,7 +30,7 @@ import {
 
 export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--warm-throughput N]
-         [--mode put|insert|update|delete] [--dry-run]
+         [--mode put|insert|update|delete] [--dry-run] [--allow-without-backup]
          [--attr NAME=TEMPLATE ...] [--exclude a,b]
          [--request req.json] [--stack NAME | --state-machine ARN [--bucket B]] [--upload-prefix P] [--part-mib N]
          [--name NAME] [--follow] [--poll-s N] [--json]
@@ -106,6 +108,8 @@ export async function runStartCommand(
   );
   // The stack's roles read its bucket only: refuse another here, as preflight would, before uploading or starting.
   checkDeploymentScope(request, { bucketName: target.bucketName });
+  // Before uploading or starting: an unprotected delete is refused here as preflight would refuse it.
+  await noticeBeforeStart(clients.dynamodb, resolveImportRequest(request), output);
   const name = command.name ?? executionName(request, at);
   if (source.kind === 'local') await upload(clients, source, location, { ...command, target }, output);
   const executionArn = await startExecution(clients, target.stateMachineArn, name, request);

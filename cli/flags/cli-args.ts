@@ -55,7 +55,7 @@ export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B
          [--format csv|jsonl|dynamodb-json|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
          [--max-write-rate N] [--spread] [--warm-throughput N] [--mode put|insert|update|delete] [--dry-run]
-         [--attr NAME=TEMPLATE ...] [--exclude a,b]
+         [--attr NAME=TEMPLATE ...] [--exclude a,b] [--allow-without-backup]
        s3-ddb-import local <file> --request req.json [--create-table --pk a[:S|N|B] [--sk b]] [--concurrency N]
          [--timeout-s N] [--json]
        s3-ddb-import local watch --help`;
@@ -122,6 +122,7 @@ export const REQUEST_FLAG_OPTIONS = {
   json: { type: 'boolean', default: false },
   mode: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
+  'allow-without-backup': { type: 'boolean', default: false },
 } as const;
 
 type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
@@ -157,6 +158,8 @@ export type RequestFlags = Pick<
   | 'exclude'
 > & {
   readonly table: string | undefined;
+  /** `--allow-without-backup`: the request's `allowWithoutBackup` (a delete without point-in-time recovery). */
+  readonly allowWithoutBackup?: true;
 };
 
 /** The request flags' values, checked. Throws UsageError naming the bad flag. */
@@ -197,6 +200,7 @@ export function parseRequestFlags(values: Record<string, string | boolean | stri
     ...(mode !== undefined ? { mode: mode as WriteMode } : {}),
     dryRun: values['dry-run'] === true,
     ...parseAttributeFlags(values.attr as string[] | undefined, text('exclude')),
+    ...(values['allow-without-backup'] === true ? { allowWithoutBackup: true as const } : {}),
   };
 }
 

@@ -68,6 +68,7 @@ export function buildRequest(
     ...(flags.dryRun ? { dryRun: true } : {}),
     ...(flags.attributes !== undefined ? { attributes } : {}),
     ...(flags.exclude !== undefined ? { exclude: flags.exclude } : {}),
+    ...(flags.allowWithoutBackup ? { allowWithoutBackup: true } : {}),
   } as ImportRequest;
   resolveImportRequest(request);
   return request;

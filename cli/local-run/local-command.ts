@@ -9,6 +9,8 @@ import { startLocalServices } from '../services/index.js';
 import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
+import { noticeBeforeStart } from '../output/backup-notice.js';
+import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
 
@@ -51,6 +53,8 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
       await ensureTable(dynamodb, table, command.partitionKey, command.sortKey);
     }
     const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
+    // DynamoDB Local has no point-in-time recovery: a delete refuses here without --allow-without-backup.
+    await noticeBeforeStart(dynamodb, resolveImportRequest(request), output);
     const progress = createProgressPrinter(output);
     // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.
     const executionName = randomUUID();

@@ -99,3 +99,14 @@ export class ItemWriteFailedError extends ImportError {
     this.name = 'ItemWriteFailedError';
   }
 }
+
+/**
+ * A `delete` import into a table whose point-in-time recovery is off: refused before any write, since nothing could
+ * restore what it deletes, unless the request says `"allowWithoutBackup": true`.
+ */
+export class BackupRequiredError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BackupRequiredError';
+  }
+}

@@ -1,4 +1,5 @@
 import type { ImportRequest, ResolvedRequest, WriteMode } from './import-request.js';
+import type { TableSafety } from './table-safety.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {
@@ -110,6 +111,8 @@ export interface ScanState {
   readonly queue: QueueState;
   /** The Map's MaxConcurrency: the lanes the ledger granted (0 until then). */
   readonly lanes: Lanes;
+  /** Point-in-time recovery and what the import could destroy (table-safety.ts); absent for `insert`. */
+  readonly safety?: TableSafety;
 }
 
 /** What every chunk import shares, copied into each Map item by the ItemSelector. */

@@ -23,7 +23,11 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger }
     });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };
-    invocationLogger(containerLogger, context, keys).info('preflight', {
+    const logger = invocationLogger(containerLogger, context, keys);
+    // Once, on the call that checked the table (later calls carry the same state on).
+    const firstCall = !('checkpoint' in (event.input as object));
+    if (firstCall && state.safety?.warning) logger.warn(state.safety.warning, { safety: state.safety });
+    logger.info('preflight', {
       objects: state.sources.objects.length,
       chunks: state.chunks.length,
       checkpoint: state.checkpoint,

@@ -5,15 +5,18 @@ import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
+import { tableSafetyIo } from './table-safety-io.js';
 
 /**
- * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, UpdateTable (the pre-warm), range GETs,
- * listing and staging PUTs
+ * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, UpdateTable (the pre-warm),
+ * DescribeContinuousBackups and a Scan of one item (the safety check: table-safety-io.ts), range GETs, listing and
+ * staging PUTs
  * (encrypted with the bucket's KMS key when `kmsKeyArn` names one: aws-io.ts `sseKmsFields`).
  */
 export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: string | null = null): PreflightIo {
   const getObject = sendGetObject(s3);
   return {
+    ...tableSafetyIo(dynamodb),
     async headObject(bucket, key) {
       try {
         const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));

@@ -10,6 +10,7 @@ import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
 import { withSniffedFormat } from './format-sniff.js';
 import { parquetColumns } from './parquet-objects.js';
+import { checkTableSafety, type TableSafetyIo } from './table-safety.js';
 import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { ImportLedger } from '../control-plane/ledger.js';
@@ -27,7 +28,7 @@ export { MAX_CHUNKS };
 const MIB = 1024 * 1024;
 
 /** The I/O preflight needs, passed in so tests drive it against real servers without patching. */
-export interface PreflightIo extends SourceIo, ScanIo, WarmThroughputIo {
+export interface PreflightIo extends SourceIo, ScanIo, WarmThroughputIo, TableSafetyIo {
   describeTable(table: string): Promise<TargetTable>;
 }
 
@@ -104,7 +105,12 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   checkDeploymentScope(asSent, options);
   const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
   const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
-  const [found, target] = await Promise.all([resolveSources(asSent, io, ownPrefixes), io.describeTable(asSent.table)]);
+  // The safety check refuses an unprotected delete here, before any write or pre-warm (table-safety.ts).
+  const [found, target, safety] = await Promise.all([
+    resolveSources(asSent, io, ownPrefixes),
+    io.describeTable(asSent.table),
+    checkTableSafety(asSent, io),
+  ]);
   const { keys } = target;
   const warmTo = warmThroughputToSet(asSent.table, asSent.warmThroughput, target); // refuses a provisioned table
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
@@ -132,6 +138,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     queue: NOT_QUEUED,
     // 0 until admitted: the ledger grants lanes once the scan is complete.
     lanes: { configured: event.maxConcurrency, granted: 0, reason: 'not yet admitted' },
+    ...(safety ? { safety } : {}),
   };
   checkStateSize(state);
   // Once the request is known good, before the Map's first write (warm-throughput.ts).

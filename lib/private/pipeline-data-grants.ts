@@ -58,13 +58,16 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
 
 /**
  * Per table: preflight reads its key schema and, for a request's `warmThroughput`, raises its warm throughput
- * (UpdateTable: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html); the
+ * (UpdateTable: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html), and
+ * before an import that can destroy data reads its point-in-time recovery (DescribeContinuousBackups) and whether
+ * it holds items (one Scan of Limit 1: lambdas/preflight/table-safety.ts); the
  * import writes with BatchWriteItem (put, delete), PutItem (insert's conditional write) and UpdateItem (update's
  * merge), and nothing else (not grantWriteData, which adds DeleteItem, ConditionCheckItem and DescribeTable).
  */
 export function grantTableAccess(props: ImportPipelineProps, { preflight, importer }: PipelineFunctions): void {
   for (const table of props.tables) {
     table.grant(preflight, 'dynamodb:DescribeTable', 'dynamodb:UpdateTable');
+    table.grant(preflight, 'dynamodb:DescribeContinuousBackups', 'dynamodb:Scan');
     table.grant(importer, 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
   }
 }

@@ -156,6 +156,9 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       'dynamodb:DescribeTable': tableArns,
       // The pre-warm of a request's warmThroughput (lambdas/preflight/warm-throughput.ts).
       'dynamodb:UpdateTable': tableArns,
+      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts).
+      'dynamodb:DescribeContinuousBackups': tableArns,
+      'dynamodb:Scan': tableArns,
       // The ledger: read the pool and the leases, make the pool item, take lanes, delete stale entries.
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:PutItem': [ledgerArn],

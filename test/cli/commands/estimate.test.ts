@@ -1,6 +1,10 @@
 import { CreateTableCommand, DeleteTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MEMORY_MB, PREFLIGHT_MEMORY_MB, PRICES } from '../../../cli/cloud/estimate-model.js';
+import { PRICED_AS } from '../../../cli/cloud/estimate-modes.js';
 import { parseEstimateCommand, runEstimateCommand } from '../../../cli/commands/estimate.js';
 import { createBucket, createTable, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
 import type { StandIn } from '../../e2e/control-plane/stand-in.js';
@@ -146,7 +150,50 @@ describe('s3-ddb-import estimate (a real MinIO object, a real DynamoDB Local tab
       // 200,000 items at the 1,000/s cap: 200 s; one lane for 200 s at 1,769 MB = 345.5 GB-s
       'time: ~3m20s; your maxWriteRate binds first (~1,000 items/s)',
       `cost: ~$0.13 DynamoDB writes ($0.625 per million write units) + ~$0.00 Lambda (346 GB-s at $0.0000133334); us-east-1 list prices, check yours`,
+      // The cap binds every mode: the same time and cost (the modes' lanes would differ: see the --json test below).
+      "per write mode, on the same rows (the request's first):",
+      '  put:    ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
+      '  insert: ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
+      '  update: ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
+      '  delete: ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
+      `  insert is priced ${PRICED_AS.insert}`,
+      `  update is priced ${PRICED_AS.update}`,
+      `  delete is priced ${PRICED_AS.delete}`,
+      'point-in-time recovery: none (this DynamoDB does not know DescribeContinuousBackups)',
+      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
+        'DescribeContinuousBackups): a delete import refuses to start without allowWithoutBackup, and nothing a delete ' +
+        'removes or a put or update replaces can be restored',
     ]);
+  });
+
+  it("prices each mode, the request's first: the same write units, and single-item insert and update at half a lane's items/s", async () => {
+    // One lane, 15,000 WCU: the lane binds. put 12,000 items/s; insert and update half that, 6,000; delete
+    // 0.9 x 12,000 = 10,800. Every mode 200,000 items of 1 write unit (28-byte items, no GSI). (15,000 WCU keeps
+    // DynamoDB Local's 80,000 for all provisioned tables in reach with the 40,000 above.)
+    const dir = await mkdtemp(join(tmpdir(), 'estimate-'));
+    await writeFile(join(dir, 'req.json'), JSON.stringify({ mode: 'insert' }));
+    const table = await provisionedTable(15_000);
+    const args = ['--table', table, '--types', 'year=N,count=N', '--concurrency', '1'];
+    const { json } = await estimate([...args, '--request', join(dir, 'req.json')]);
+
+    expect(json.mode).toBe('insert');
+    expect(Object.keys(json.modes)).toEqual(['insert', 'put', 'update', 'delete']);
+    const modes = json.modes as Record<string, { writeUnits: number; itemsPerSecond: number; seconds: number }>;
+    expect(Object.values(modes).map((m) => m.writeUnits)).toEqual([ROWS, ROWS, ROWS, ROWS]);
+    expect(modes.put).toMatchObject({ itemsPerSecond: 12_000, binding: 'lanes' });
+    expect(modes.insert).toMatchObject({ itemsPerSecond: 6_000, binding: 'lanes' });
+    expect(modes.update).toMatchObject({ itemsPerSecond: 6_000, binding: 'lanes' });
+    expect(modes.delete.itemsPerSecond).toBeCloseTo(10_800, 9);
+    // The top-level figures are the request's mode's.
+    expect(json.itemsPerSecond.lanes).toBe(6_000);
+    expect(json.importSeconds).toBeCloseTo(modes.insert.seconds - SIZE / 100e6, 9);
+    // Provisioned: the capacity held for the time, so the slower modes cost more.
+    expect(json.modes.insert.costUsd.dynamodb).toBeGreaterThan(json.modes.put.costUsd.dynamodb);
+    // DynamoDB Local keeps no backups: insert is not at risk, but a delete would be refused.
+    expect(json.safety).toEqual({
+      pointInTimeRecovery: 'UNSUPPORTED',
+      warnings: [expect.stringContaining('a delete import refuses to start without allowWithoutBackup')],
+    });
   });
 
   it("fails when the table's key is not a column of the file, naming it, as preflight would", async () => {

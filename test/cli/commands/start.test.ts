@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionName, type StartRequest } from '../../../cli/cloud/start-request.js';
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
 import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
-import { createBucket, s3 } from '../../e2e/harness.js';
+import { createBucket, createTable, putText, s3 } from '../../e2e/harness.js';
 import { recordSseHeaders } from '../../e2e/sse/record-sse-headers.js';
 import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
 
@@ -348,5 +348,48 @@ describe('s3-ddb-import start --follow', () => {
     expect(out).toEqual([
       'SUCCEEDED: 3 rows, 3 written, 0 skipped, 0 rejected, 1 chunks into ngrams (put) in 2.0 s (2 items/s)',
     ]);
+  });
+});
+
+describe('the safety check before starting (lambdas/preflight/table-safety.ts, with the CLI identity)', () => {
+  async function startWith(request: Record<string, unknown>, extra: string[] = []) {
+    deployedStack();
+    await putText(bucket, 'imports/keys.csv', 'id\na\n');
+    const file = join(dir, `req-${Date.now()}.json`);
+    await writeFile(file, JSON.stringify(request));
+    const command = parseStartCommand([`s3://${bucket}/imports/keys.csv`, '--request', file, ...extra]);
+    const shown = capture();
+    const outcome = await runStartCommand(command, cloudClients(standIn), shown.output).catch((e: Error) => e);
+    return { outcome, err: shown.err };
+  }
+
+  it('fails when a delete meets a table without point-in-time recovery (DynamoDB Local): before StartExecution', async () => {
+    const table = await createTable(['id', 'S']);
+    const { outcome } = await startWith({ table, mode: 'delete' });
+    expect(outcome).toMatchObject({
+      name: 'BackupRequiredError',
+      message: expect.stringContaining(`table "${table}" has no point-in-time recovery`),
+    });
+    expect(startRequests()).toEqual([]);
+  });
+
+  it('starts a delete with allowWithoutBackup, the warning on stderr first', async () => {
+    const table = await createTable(['id', 'S']);
+    const { outcome, err } = await startWith({ table, mode: 'delete', allowWithoutBackup: true });
+    expect(outcome).toBe(0);
+    expect(err[0]).toBe(
+      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
+        'DescribeContinuousBackups), and allowWithoutBackup is set: the items this import deletes cannot be restored',
+    );
+    expect(startRequests()).toHaveLength(1);
+  });
+
+  it('notes that it could not check, and starts, when the check fails (here: no such table); preflight checks again', async () => {
+    const { outcome, err } = await startWith({ table: 'no-such-table' });
+    expect(outcome).toBe(0);
+    expect(err[0]).toMatch(
+      /^note: could not check the point-in-time recovery of table "no-such-table" \(TableNotFoundError: .*\); preflight checks it before any write$/,
+    );
+    expect(startRequests()).toHaveLength(1);
   });
 });

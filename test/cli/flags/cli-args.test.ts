@@ -56,3 +56,28 @@ describe("--warm-throughput N (the request's warmThroughput)", () => {
     );
   });
 });
+
+describe("--allow-without-backup (the request's allowWithoutBackup)", () => {
+  it('becomes the request field for local and start', () => {
+    expect(parseLocalCommand(['f.tsv', '--table', 't', '--allow-without-backup'])).toMatchObject({
+      allowWithoutBackup: true,
+    });
+    const start = parseStartCommand(['s3://b/k.csv', '--table', 't', '--allow-without-backup']);
+    expect(buildRequest(start.flags, {}, { bucket: 'b', key: 'k.csv' })).toEqual({
+      bucket: 'b',
+      key: 'k.csv',
+      table: 't',
+      allowWithoutBackup: true,
+    });
+  });
+
+  it('leaves the request without the field when not given', () => {
+    expect(parseLocalCommand(['f.tsv', '--table', 't'])).not.toHaveProperty('allowWithoutBackup');
+  });
+
+  it('fails when it comes with --request: the payload says allowWithoutBackup', () => {
+    expect(() => parseLocalCommand(['f.tsv', '--request', 'req.json', '--allow-without-backup'])).toThrow(
+      '--allow-without-backup cannot be combined with --request',
+    );
+  });
+});

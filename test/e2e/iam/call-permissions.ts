@@ -97,6 +97,14 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.UpdateTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:UpdateTable', resource: tableArn(String(input.TableName), arn) },
   ],
+  // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts): the reference's
+  // DescribeContinuousBackups and Scan rows, on the table.
+  'DynamoDBClient.DescribeContinuousBackupsCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:DescribeContinuousBackups', resource: tableArn(String(input.TableName), arn) },
+  ],
+  'DynamoDBClient.ScanCommand': (input, _outcome, arn) => [
+    { action: 'dynamodb:Scan', resource: tableArn(String(input.TableName), arn) },
+  ],
   // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
   // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).
   'DynamoDBClient.DeleteItemCommand': (input, _outcome, arn) => [

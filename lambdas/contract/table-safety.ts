@@ -1,0 +1,23 @@
+/**
+ * What DescribeContinuousBackups says of a table's point-in-time recovery
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContinuousBackups.html:
+ * ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus, ENABLED or DISABLED).
+ * `UNSUPPORTED`: the server does not know the operation (DynamoDB Local 2.6.1 answers UnknownOperationException),
+ * so nothing can be restored: treated as off, as its answer says.
+ */
+export type PointInTimeRecovery = 'ENABLED' | 'DISABLED' | 'UNSUPPORTED';
+
+/**
+ * Preflight's safety check of the target table before an import that can destroy data (lambdas/preflight/table-safety.ts):
+ * in the preflight output (ScanState.safety), so the console shows it. Absent for `insert`, which never replaces.
+ */
+export interface TableSafety {
+  readonly pointInTimeRecovery: PointInTimeRecovery;
+  /**
+   * The table held at least one item before the import (one Scan with Limit 1). Null when not asked: for
+   * `delete`, and whenever point-in-time recovery is on.
+   */
+  readonly holdsItems: boolean | null;
+  /** What could be lost, in words, or null when nothing is at risk. */
+  readonly warning: string | null;
+}

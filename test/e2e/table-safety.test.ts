@@ -1,0 +1,295 @@
+import { BatchWriteItemCommand, UpdateContinuousBackupsCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { ImportRequest } from '../../lambdas/contract/import-request.js';
+import { DEFAULT_REJECTS_PREFIX } from '../../lambdas/environment/config.js';
+import { createPreflightHandler } from '../../lambdas/preflight/handler.js';
+import { runPreflight } from '../../lambdas/preflight/preflight.js';
+import { preflightIo } from '../../lambdas/preflight/preflight-io.js';
+import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
+import type { ScanState } from '../../lambdas/contract/workflow-payloads.js';
+import { lastJsonLine, runCli } from './cli-process.js';
+import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from './harness.js';
+
+/**
+ * The safety net before an import that can destroy data, against DynamoDB Local as it is: it answers
+ * DescribeContinuousBackups (and UpdateContinuousBackups) with UnknownOperationException, i.e. it keeps no backups,
+ * so its tables count as without point-in-time recovery. "PITR on" is DynamoDB's answer for a table that has it,
+ * given by middleware on the handlers' own client in DynamoDB Local's place (as test/e2e/warm-throughput.test.ts
+ * does for warm throughput); every other call reaches the real servers.
+ */
+
+/** Five items keyed by `id`, each with n = 1; the file names three of them with n = 99 and one new key. */
+const SEEDED = ['a', 'b', 'c', 'd', 'e'];
+const FILE = 'id,n\na,99\nc,99\ne,99\nz,99\n';
+
+async function setUp(seed = true) {
+  const table = await createTable(['id', 'S']);
+  if (seed) {
+    const puts = SEEDED.map((id) => ({ PutRequest: { Item: { id: { S: id }, n: { N: '1' } } } }));
+    await dynamodb.send(new BatchWriteItemCommand({ RequestItems: { [table]: puts } }));
+  }
+  const bucket = await createBucket();
+  await putText(bucket, 'safety/rows.csv', FILE);
+  const request: ImportRequest = { bucket, key: 'safety/rows.csv', table, types: { n: 'N' } };
+  return { table, bucket, request };
+}
+
+/** The table's items, in key order: compared item by item with what was seeded. */
+const itemsOf = async (table: string) =>
+  (await scanAll(table)).sort((x, y) => String(x.id.S).localeCompare(String(y.id.S)));
+const seededItems = (): Record<string, AttributeValue>[] => SEEDED.map((id) => ({ id: { S: id }, n: { N: '1' } }));
+
+type Mw = (
+  next: (args: unknown) => Promise<unknown>,
+  context: { commandName?: string },
+) => (args: unknown) => Promise<unknown>;
+
+/**
+ * Preflight alone, on the real servers, up to the ledger: a ledger that grants no lanes, so the state comes back
+ * waiting and nothing is imported (the import's writers are not what these tests are about). `pitrOn`: DynamoDB's
+ * answer for a table with point-in-time recovery replaces DynamoDB Local's. Returns the state and the DynamoDB
+ * commands preflight sent.
+ */
+async function preflightOnly(request: ImportRequest, pitrOn = false) {
+  const wiring = createWiring({ config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null } });
+  const sent: string[] = [];
+  const record: Mw = (next, context) => async (args) => (sent.push(context.commandName ?? ''), next(args));
+  const enabled: Mw = (next, context) => async (args) =>
+    context.commandName === 'DescribeContinuousBackupsCommand'
+      ? { output: { ContinuousBackupsDescription: pitrDescription(), $metadata: {} }, response: {} }
+      : next(args);
+  const stack = wiring.dynamodb.middlewareStack as unknown as { add(mw: Mw, options: object): void };
+  stack.add(record, { step: 'initialize', name: 'recordSafety' });
+  if (pitrOn) stack.add(enabled, { step: 'build', name: 'pitrOn' });
+  const event = {
+    input: request,
+    executionName: uniqueName('safety'),
+    execution: { id: 'x', startTime: new Date().toISOString(), stateMachineArn: 'arn' },
+    maxConcurrency: 4,
+  };
+  const state = await runPreflight(event, preflightIo(wiring.s3, wiring.dynamodb), {
+    allowedTables: null,
+    shouldStop: () => false,
+    control: { importConcurrency: async () => null },
+    ledger: { admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }) },
+  });
+  return { state, sent: sent.filter((name) => name !== 'DescribeTableCommand') };
+}
+
+/** DescribeContinuousBackups' answer for a table with point-in-time recovery (API_ContinuousBackupsDescription.html). */
+const pitrDescription = () => ({
+  ContinuousBackupsStatus: 'ENABLED',
+  PointInTimeRecoveryDescription: { PointInTimeRecoveryStatus: 'ENABLED' },
+});
+
+describe('a delete import and point-in-time recovery', () => {
+  it('fails when the table has no point-in-time recovery (DynamoDB Local) and the request does not allow it: BackupRequiredError, table unchanged', async () => {
+    const { table, request } = await setUp();
+
+    const outcome = await runImport({ ...request, mode: 'delete' }).catch((e: Error) => e);
+
+    expect(outcome).toMatchObject({
+      name: 'BackupRequiredError',
+      message: expect.stringContaining(`table "${table}" has no point-in-time recovery`),
+    });
+    expect((outcome as Error).message).toContain('"allowWithoutBackup": true');
+    // Any write, a put of n = 99 or a delete, would show here.
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  it('lets it start with allowWithoutBackup: preflight passes to the ledger, its output carrying the warning', async () => {
+    const { table, request } = await setUp();
+
+    const { state, sent } = await preflightOnly({ ...request, mode: 'delete', allowWithoutBackup: true });
+
+    expect(state.queue).toMatchObject({ waiting: true, reason: 'the test grants no lanes' });
+    expect(state.chunks).toHaveLength(1);
+    expect(state.safety).toEqual({
+      pointInTimeRecovery: 'UNSUPPORTED',
+      holdsItems: null,
+      warning: expect.stringContaining('allowWithoutBackup is set: the items this import deletes cannot be restored'),
+    });
+    expect(sent).toEqual(['DescribeContinuousBackupsCommand']);
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  it('cannot turn point-in-time recovery on in DynamoDB Local (UpdateContinuousBackups is unknown there)', async () => {
+    const { table } = await setUp(false);
+    const update = new UpdateContinuousBackupsCommand({
+      TableName: table,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+    await expect(dynamodb.send(update)).rejects.toMatchObject({ name: 'UnknownOperationException' });
+  });
+
+  it('lets it start when point-in-time recovery is on, with no warning and no Scan', async () => {
+    const { table, request } = await setUp();
+
+    const { state, sent } = await preflightOnly({ ...request, mode: 'delete' }, true);
+
+    expect(state.safety).toEqual({ pointInTimeRecovery: 'ENABLED', holdsItems: null, warning: null });
+    expect(state.queue.waiting).toBe(true);
+    expect(sent).toEqual(['DescribeContinuousBackupsCommand']);
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+});
+
+describe('put and update without point-in-time recovery', () => {
+  it.each([
+    ['put', 'items with the keys this import writes are replaced'],
+    ['update', 'the attributes this import sets replace their old values'],
+  ] as const)('%s into a table that holds items: preflight passes with a warning', async (mode, risk) => {
+    const { table, request } = await setUp();
+
+    const { state, sent } = await preflightOnly({ ...request, mode });
+
+    expect(state.safety).toEqual({
+      pointInTimeRecovery: 'UNSUPPORTED',
+      holdsItems: true,
+      warning: expect.stringContaining(`table "${table}" has no point-in-time recovery`),
+    });
+    expect(state.safety?.warning).toContain(risk);
+    expect(sent).toEqual(['DescribeContinuousBackupsCommand', 'ScanCommand']);
+  });
+
+  it('put into an empty table: nothing at risk, no warning', async () => {
+    const { request } = await setUp(false);
+    const { state } = await preflightOnly(request);
+    expect(state.safety).toEqual({ pointInTimeRecovery: 'UNSUPPORTED', holdsItems: false, warning: null });
+  });
+
+  it('insert: never replaces, so nothing is asked', async () => {
+    const { request } = await setUp();
+    const { state, sent } = await preflightOnly({ ...request, mode: 'insert' });
+    expect(state.safety).toBeUndefined();
+    expect(sent).toEqual([]);
+  });
+});
+
+/** What `body` writes to stderr, line by line (Powertools writes warnings there: test/lambdas/observability). */
+async function stderrLines<T>(body: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  }) as typeof process.stderr.write);
+  try {
+    return { result: await body(), lines };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("preflight's handler", () => {
+  it('logs the warning once, on the call that checked the table, as a WARN line naming it', async () => {
+    const { table, request } = await setUp();
+    const wiring: Wiring = {
+      ...createWiring({ config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null } }),
+      control: { importConcurrency: async () => null } as Wiring['control'],
+      ledger: {
+        admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }),
+      } as unknown as Wiring['ledger'],
+    };
+    const handler = createPreflightHandler(wiring);
+    const context = { getRemainingTimeInMillis: () => 900_000 };
+    const event = (input: ImportRequest | ScanState) => ({
+      input,
+      executionName: uniqueName('safety'),
+      execution: { id: 'x', startTime: new Date().toISOString(), stateMachineArn: 'arn' },
+      maxConcurrency: 4,
+    });
+
+    const first = await stderrLines(() => handler(event(request), context));
+    const again = await stderrLines(() => handler(event(first.result), context));
+
+    const warnings = (lines: string[]) =>
+      lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.level === 'WARN');
+    expect(warnings(first.lines)).toEqual([
+      expect.objectContaining({
+        message: first.result.safety?.warning,
+        table,
+        safety: { pointInTimeRecovery: 'UNSUPPORTED', holdsItems: true, warning: first.result.safety?.warning },
+      }),
+    ]);
+    expect(first.result.safety?.warning).toContain('already holds items');
+    expect(warnings(again.lines)).toEqual([]);
+  });
+});
+
+describe('s3-ddb-import local says so before starting', () => {
+  async function cliRun(request: Record<string, unknown>, args: string[] = []) {
+    const cwd = await mkdtemp(join(tmpdir(), 'safety-'));
+    await writeFile(join(cwd, 'rows.csv'), FILE);
+    await writeFile(join(cwd, 'req.json'), JSON.stringify(request));
+    return runCli(['local', 'rows.csv', '--request', 'req.json', '--json', ...args], { cwd });
+  }
+
+  it('fails when a delete meets DynamoDB Local without --allow-without-backup: exit 1, the refusal on stderr, table unchanged', async () => {
+    const { table } = await setUp();
+
+    const run = await cliRun({ table, types: { n: 'N' }, mode: 'delete' });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`import failed: BackupRequiredError: table "${table}" has no point-in-time recovery`);
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  async function cliFlags(args: string[]) {
+    const cwd = await mkdtemp(join(tmpdir(), 'safety-'));
+    await writeFile(join(cwd, 'rows.csv'), FILE);
+    return runCli(['local', 'rows.csv', '--types', 'n=N', '--json', ...args], { cwd });
+  }
+
+  it('fails when --mode delete comes without --allow-without-backup: exit 1, nothing deleted', async () => {
+    const { table } = await setUp();
+    const run = await cliFlags(['--table', table, '--mode', 'delete']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('It keeps no backups: send "allowWithoutBackup": true (CLI: --allow-without-backup)');
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  it("deletes with --allow-without-backup, the warning on stderr first: the file's keys gone, the others untouched", async () => {
+    const { table } = await setUp();
+    const run = await cliFlags(['--table', table, '--mode', 'delete', '--allow-without-backup']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
+        'DescribeContinuousBackups), and allowWithoutBackup is set: the items this import deletes cannot be restored',
+    );
+    expect(run.stderr.indexOf('warning: ')).toBeLessThan(run.stderr.indexOf('execution '));
+    // a, c and e deleted; z had no item (fine); b and d as seeded.
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', rows: 4, deleted: 4 });
+    expect(await itemsOf(table)).toEqual(seededItems().filter((item) => ['b', 'd'].includes(item.id.S!)));
+  });
+
+  it('a dry run of a delete goes on, with the refusal the real run would meet as its warning, table unchanged', async () => {
+    const { table } = await setUp();
+    const run = await cliFlags(['--table', table, '--mode', 'delete', '--dry-run']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning: table "[^"]+" has no point-in-time recovery .*a delete import cannot be undone/,
+    );
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  it('warns on stderr before a put into a table that holds items, then imports', async () => {
+    const { table } = await setUp();
+
+    const run = await cliRun({ table, types: { n: 'N' } });
+
+    expect(run.code, run.stderr).toBe(0);
+    const warning = run.stderr.split('\n').find((line) => line.startsWith('warning: '));
+    expect(warning).toBe(
+      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
+        'DescribeContinuousBackups) and already holds items: items with the keys this import writes are replaced, and cannot be restored',
+    );
+    // The warning comes before the import starts (the execution line).
+    expect(run.stderr.indexOf('warning: ')).toBeLessThan(run.stderr.indexOf('execution '));
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'SUCCEEDED', written: 4 });
+  });
+});
