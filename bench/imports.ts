@@ -14,13 +14,22 @@ const round = (n: number, digits = 0) => Number(n.toFixed(digits));
  * this process spent (the handlers run in it; DynamoDB Local and MinIO do not) per 100,000 items.
  */
 export async function timedImport(
-  request: { bucket: string; key?: string; prefix?: string; table: string; chunkMiB: number; maxWriteRate?: number },
+  request: {
+    bucket: string;
+    key?: string;
+    prefix?: string;
+    table: string;
+    chunkMiB: number;
+    maxWriteRate?: number;
+    /** @default the 1-gram TSV's number columns; a Parquet source passes {} (its schema types the columns) */
+    types?: Record<string, 'N'>;
+  },
   rows: number,
 ) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const summary = await runLocalImport(
-    { ...request, types: { match_count: 'N', volume_count: 'N' } },
+    { types: { match_count: 'N', volume_count: 'N' }, ...request },
     { maxConcurrency: DEFAULT_MAX_CONCURRENCY },
   );
   const durationMs = performance.now() - started;

@@ -3,7 +3,9 @@
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
  * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
- * modes) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2). `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * modes, parquet) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
+ * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
+ * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
  * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -22,6 +24,7 @@ import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
 import { modesFigure } from './mode-figures.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
+import { parquetFigures } from './parquet-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -32,6 +35,8 @@ const CEILING_ROWS = 200_000;
 const NAIVE_ROWS = 50_000;
 const CAPPED_ROWS = 100_000;
 const CAP = 2000;
+/** The 1-gram rows of the Parquet figure (issue 20: the 200,000 rows as one file and as 8 files). */
+const PARQUET_ROWS = 200_000;
 /** JSON Lines parsed in memory for the formats figure. */
 const FORMAT_ROWS = 200_000;
 const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url));
@@ -146,6 +151,13 @@ try {
     const modeCtx = { bucket, key: 'modes.tsv', rows, newTable, log };
     out.modes = await modesFigure(modeCtx, Number(process.env.BENCH_MODE_ROUNDS ?? 2));
   }
+
+  if (wanted('parquet')) {
+    log(`parquet: ${PARQUET_ROWS} 1-gram rows as one Parquet file and as a folder of 8, against the TSV pipeline`);
+    const parquetRows = generateNgrams(PARQUET_ROWS, { seed: 6 }).text;
+    out.parquet = await parquetFigures({ bucket, upload, newTable, dataDir: DATA_DIR, log }, parquetRows, PARQUET_ROWS);
+  }
+
   if (wanted('burst')) out.burst = await burstFigure({ bucket, s3, newTable, log });
   if (wanted('throttled')) out.throttled = await throttledFigure(ctx);
   if (wanted('rateLimited')) out.rateLimited = await rateLimitedFigure(ctx);
@@ -221,6 +233,11 @@ function targets(out: Record<string, any>) {
       checks[`${name}ToPlainPipeline`] = out.sources[name].ratioToPlainPipeline >= 0.9;
     }
   }
+  if (out.parquet?.parquetFile) {
+    checks.parquetFileToTsv = out.parquet.parquetFile.ratioToTsvPipeline >= 0.9;
+    checks.parquetFolderToTsv = out.parquet.parquetFolder.ratioToTsvPipeline >= 0.9;
+  }
+  if (out.parquet?.memory) checks.parquetPeakRss = out.parquet.memory.peakRssMB <= out.parquet.memory.budgetMB;
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
   if (out.peers) checks.pipelineAtLeastBestPeer = out.peers.pipelineToBestPeer >= 1;

@@ -11,7 +11,7 @@ import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import { readTableCapacity, withWarmThroughput } from '../cloud/table-capacity.js';
 import type { Output } from '../output/summary.js';
 
-export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json|dynamodb-ion] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json|dynamodb-ion|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--warm-throughput N] [--mode M] [--request req.json]
          [--attr NAME=TEMPLATE ...] [--exclude a,b]
          [--concurrency N] [--json]

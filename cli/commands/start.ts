@@ -28,7 +28,7 @@ import {
   type TargetFlags,
 } from './cloud-flags.js';
 
-export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json|dynamodb-ion] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json|dynamodb-ion|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--warm-throughput N]
          [--mode put|insert|update|delete] [--dry-run] [--allow-without-backup]
          [--attr NAME=TEMPLATE ...] [--exclude a,b]

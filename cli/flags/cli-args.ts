@@ -52,7 +52,7 @@ export interface LocalCommand {
 export { UsageError };
 
 export const USAGE = `usage: s3-ddb-import local <file> --table T [--pk a[:S|N|B]] [--sk b[:S|N|B]] [--create-table]
-         [--format csv|jsonl|dynamodb-json|dynamodb-ion] [--delimiter C|tab] [--no-header] [--columns a,b,c]
+         [--format csv|jsonl|dynamodb-json|dynamodb-ion|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
          [--types col=N,col2=BOOL] [--concurrency N] [--chunk-mib N] [--timeout-s N] [--json]
          [--max-write-rate N] [--spread] [--warm-throughput N] [--mode put|insert|update|delete] [--dry-run]
          [--attr NAME=TEMPLATE ...] [--exclude a,b] [--allow-without-backup]

@@ -73,7 +73,7 @@ export class LocalSourceNotFoundError extends Error {
   constructor(path: string) {
     super(
       `no file or folder at ${path}: give the path of the file to import (CSV/TSV, JSON Lines, DynamoDB JSON, ` +
-        'plain, .gz or .zst), a folder of such files, or a DynamoDB export folder',
+        'plain, .gz or .zst; or Parquet), a folder of such files, or a DynamoDB export folder',
     );
   }
 }

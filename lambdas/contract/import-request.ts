@@ -5,10 +5,10 @@
  */
 /**
  * The formats a source object may be in: CSV/TSV, JSON Lines, DynamoDB JSON and DynamoDB Ion (each as a table
- * export writes it, one `Item` a line).
+ * export writes it, one `Item` a line), Parquet (typed by its schema; compressed inside the file, page by page).
  */
-export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json' | 'dynamodb-ion';
-export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json', 'dynamodb-ion'];
+export type FormatType = 'csv' | 'jsonl' | 'dynamodb-json' | 'dynamodb-ion' | 'parquet';
+export const FORMAT_TYPES: readonly FormatType[] = ['csv', 'jsonl', 'dynamodb-json', 'dynamodb-ion', 'parquet'];
 
 /** How a source object's bytes are compressed. */
 export type Compression = 'none' | 'gzip' | 'zstd';
@@ -69,7 +69,17 @@ export interface ResolvedJsonFormat {
   readonly columns?: undefined;
 }
 
-export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat;
+/** Parquet: the schema names and types the columns; its codecs work inside the file, so no `compression`. */
+export interface ResolvedParquetFormat {
+  readonly type: 'parquet';
+  readonly compression?: undefined;
+  readonly delimiter?: undefined;
+  readonly header?: undefined;
+  readonly quote?: undefined;
+  readonly columns?: undefined;
+}
+
+export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat | ResolvedParquetFormat;
 
 /** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
 export interface ImportRequest {

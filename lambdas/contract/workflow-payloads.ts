@@ -17,17 +17,23 @@ export interface KeyAttribute {
  * - any other compressed object is one chunk, decompressed by the import from the start: `start` is where its
  *   data begins, and `end` is start + the object's compressed size (its decompressed size is unknown until
  *   read; the length stands for its share of the work, as in `maxWriteRate` shares).
+ * - a Parquet object's chunk is one or more consecutive whole row groups: [start, end) is the byte range of their
+ *   column chunks (its length, their compressed size, is its share of the work), the import takes the row groups
+ *   that start in it, and `line` is the 1-based row number (in the file) of its first row.
  */
 export interface Chunk {
   /** Index of the object in SourceSet.objects. */
   readonly object: number;
   readonly start: number;
   readonly end: number;
-  /** 1-based physical line number of the first record in the chunk. */
+  /** 1-based physical line number of the first record in the chunk (Parquet: row number of its first row). */
   readonly line: number;
 }
 
-/** Where a scan or a chunk import resumes: always a record boundary. */
+/**
+ * Where a scan or a chunk import resumes: always a record boundary. In a Parquet chunk, `line` is the 1-based row
+ * number of the next row and `offset` the start of its row group (read again whole; rows before `line` skipped).
+ */
 export interface Checkpoint {
   readonly offset: number;
   readonly line: number;

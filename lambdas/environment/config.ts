@@ -32,6 +32,11 @@ export interface LambdaConfig {
    * @default null - unchecked (local runs)
    */
   readonly bucketName?: string | null;
+  /**
+   * The import function's memory in MB (IMPORT_MEMORY_MB, set by the construct on preflight): a Parquet row group
+   * too big to import in it fails in preflight, before any write. @default DEFAULT_IMPORT_MEMORY_MB
+   */
+  readonly importMemoryMb?: number;
   /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
   readonly importFunctionName?: string | null;
   /** The DynamoDB table of running imports (LEDGER_TABLE): lanes held, leases, live settings. @default DEFAULT_LEDGER_TABLE */
@@ -63,6 +68,9 @@ export interface LambdaConfig {
 /** The ledger of running imports locally (the stack names its own table through LEDGER_TABLE). */
 export const DEFAULT_LEDGER_TABLE = 's3-ddb-import-ledger';
 
+/** 1,769 MB buys one full vCPU (https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html). */
+export const DEFAULT_IMPORT_MEMORY_MB = 1769;
+
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
 export const DEFAULT_STAGING_PREFIX = 's3-ddb-import/staging';
 
@@ -82,6 +90,7 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     bucketName: deployed(env.BUCKET_NAME),
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
+    importMemoryMb: Number(env.IMPORT_MEMORY_MB) > 0 ? Number(env.IMPORT_MEMORY_MB) : DEFAULT_IMPORT_MEMORY_MB,
     ledgerTable: env.LEDGER_TABLE?.trim() || DEFAULT_LEDGER_TABLE,
     bucketKmsKeyArn: deployed(env.BUCKET_KMS_KEY_ARN),
     emitMetrics: inLambda,

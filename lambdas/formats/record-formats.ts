@@ -17,6 +17,9 @@ export function createRecordFormat(format: ResolvedFormat): RecordFormat {
       return dynamoJsonFormat();
     case 'dynamodb-ion':
       return dynamoIonFormat();
+    case 'parquet':
+      // Not a format of byte records: preflight and the import read it by row group (formats/parquet/).
+      throw new Error('Parquet objects are read by row group, not as records of bytes');
     default:
       return csvRecordFormat({ ...format, type: 'csv' });
   }

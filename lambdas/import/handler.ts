@@ -13,6 +13,7 @@ import { createImportMetrics } from '../observability/metrics.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { importChunk } from './chunk-importer.js';
+import { importParquetChunk } from './parquet-chunk-importer.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, chunkStopMarginMs, createImportSink } from './import-sink.js';
@@ -43,9 +44,11 @@ function importDeadline(
  * Rejects of one invocation go to `<rejectsPrefix>/<execution>/<offset>.csv`, named by where the invocation
  * started; with several objects, `<object index>-<offset>.csv`, since offsets repeat across objects.
  */
-function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, offset: number): string {
+function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, from: Checkpoint): string {
   const { job, chunk } = event;
-  const name = job.sources.objects.length > 1 ? `${chunk.object}-${offset}` : `${offset}`;
+  // A Parquet checkpoint inside a row group keeps the group's offset: its row number tells invocations apart.
+  const at = job.request.format.type === 'parquet' ? `${from.offset}-${from.line}` : `${from.offset}`;
+  const name = job.sources.objects.length > 1 ? `${chunk.object}-${at}` : at;
   return `${executionOutputPrefix(rejectsPrefix, job.executionName)}/${name}.csv`;
 }
 
@@ -118,7 +121,8 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     if (live.settings) onRate(live.settings.maxWriteRate);
     const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
     const shouldStop = () => deadline.reached() || live.paused;
-    const result = await importChunk({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop })
+    const importRange = job.request.format.type === 'parquet' ? importParquetChunk : importChunk;
+    const result = await importRange({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop })
       .finally(() => (deadline.dispose(), live.stop()))
       .catch(metrics.failed);
     const rejectsAt = await keepRejects(s3, config, event, from, reader, result.rejects);
@@ -149,7 +153,7 @@ async function keepRejects(
 ): Promise<string | null> {
   const rejects = rejectedRows(mapped, reader);
   if (rejects.length === 0) return null;
-  const key = rejectsKey(config.rejectsPrefix, event, from.offset);
+  const key = rejectsKey(config.rejectsPrefix, event, from);
   const body = formatRejects(rejects, reader.key);
   await putObject(s3, event.job.request.bucket, key, body, 'text/csv', config.bucketKmsKeyArn);
   return key;

@@ -19,6 +19,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger }
       queueFirstWaitSeconds: config.queueFirstWaitSeconds,
       rejectsPrefix: config.rejectsPrefix,
       stagingPrefix: config.stagingPrefix,
+      importMemoryMb: config.importMemoryMb,
     });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };

@@ -1,10 +1,13 @@
 import { planChunks, type ByteRange } from './chunk-planner.js';
 import { pieceBytes, type ChunkBudget } from './chunk-budget.js';
 import { readObjectStart } from './object-headers.js';
+import { parquetObjectChunks } from './parquet-chunks.js';
+import { readObjectFooter } from './parquet-objects.js';
 import { stageObject } from './stager.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { Checkpoint, Chunk, ScanCheckpoint, SourceSet } from '../contract/workflow-payloads.js';
 import { SourceTooLargeError } from '../contract/errors.js';
+import { DEFAULT_IMPORT_MEMORY_MB } from '../environment/config.js';
 import { compressionOf } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
 import { createRecordFormat } from '../formats/record-formats.js';
@@ -29,6 +32,8 @@ export interface ScanObjectsParams {
   readonly io: ScanIo;
   /** Asked after each buffer, piece and object: true when the invocation should return a checkpoint now. */
   readonly shouldStop: () => boolean;
+  /** The import function's memory: a Parquet row group too big for it fails here. @default DEFAULT_IMPORT_MEMORY_MB */
+  readonly importMemoryMb?: number;
 }
 
 export interface ScanObjectsResult {
@@ -75,6 +80,12 @@ async function scanObject(
   before: readonly Chunk[],
 ): Promise<ObjectScan> {
   const { request, sources, io, budget, shouldStop } = params;
+  if (request.format.type === 'parquet') {
+    const where = s3Url(request.bucket, objectKey(sources, index));
+    const memoryMb = params.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB;
+    const footer = await readObjectFooter(request, sources, index, io);
+    return { ...parquetObjectChunks(footer.rowGroups, budget.chunkBytes, memoryMb, where), next: null };
+  }
   const entry = sources.objects[index];
   const where = s3Url(request.bucket, objectKey(sources, index));
   const compression = compressionOf(entry.key, request.format.compression);

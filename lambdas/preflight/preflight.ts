@@ -9,6 +9,8 @@ import { scanObjects, type ScanIo } from './object-scan.js';
 import { withExportFormat } from './export-format.js';
 import { resolveSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
+import { withSniffedFormat } from './format-sniff.js';
+import { parquetColumns } from './parquet-objects.js';
 import { checkTableSafety, type TableSafetyIo } from './table-safety.js';
 import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
 import type { ControlPlane } from '../control-plane/control-plane.js';
@@ -46,6 +48,8 @@ export interface PreflightOptions {
   readonly rejectsPrefix?: string;
   /** Where big compressed objects are staged. @default DEFAULT_STAGING_PREFIX */
   readonly stagingPrefix?: string;
+  /** The import function's memory in MB: a Parquet row group too big for it fails. @default DEFAULT_IMPORT_MEMORY_MB */
+  readonly importMemoryMb?: number;
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
@@ -71,6 +75,7 @@ async function continueScan(state: ScanState, io: PreflightIo, options: Prefligh
     earlier: state.chunks,
     io,
     shouldStop: options.shouldStop,
+    importMemoryMb: options.importMemoryMb,
   });
   const dataBytes = result.chunks.reduce((sum, chunk) => sum + (chunk.end - chunk.start), state.dataBytes);
   return {
@@ -111,14 +116,13 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const warmTo = warmThroughputToSet(asSent.table, asSent.warmThroughput, target); // refuses a provisioned table
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
+  const input = await withSniffedFormat(event.input as ImportRequest, found.sources, formatKey, io);
   const request: ResolvedRequest = {
-    ...resolveImportRequest(withExportFormat(event.input as ImportRequest, found.exportFormat), formatKey),
+    ...resolveImportRequest(withExportFormat(input, found.exportFormat), formatKey),
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
-  const header = await agreedHeader(request, sources, keys, io);
-  const columns = resolveColumns(request, header.names, keys, header.anyContent);
-  checkComputedAttributes(request, knownNames(request, columns, header.starts), keys);
+  const columns = await recordNames(request, sources, keys, io);
   const state: ScanState = {
     request,
     executionName: event.executionName,
@@ -152,6 +156,22 @@ function markStaged(sources: SourceSet, request: ResolvedRequest, staging: strin
     return isStaged(compression, o.size, chunkBytes) ? { ...o, staged: true as const } : o;
   });
   return { ...sources, objects, staging: objects.some((o) => o.staged) ? staging : null };
+}
+
+/**
+ * The columns records are read with, after `attributes` and `exclude` are checked against the names records hold:
+ * a Parquet schema's columns (from every footer), else the CSV header or the JSON objects' first records.
+ */
+async function recordNames(request: ResolvedRequest, sources: SourceSet, keys: KeyAttribute[], io: PreflightIo) {
+  if (request.format.type === 'parquet') {
+    const columns = await parquetColumns(request, sources, keys, io);
+    checkComputedAttributes(request, { names: columns, what: 'the Parquet columns' }, keys);
+    return columns;
+  }
+  const header = await agreedHeader(request, sources, keys, io);
+  const columns = resolveColumns(request, header.names, keys, header.anyContent);
+  checkComputedAttributes(request, knownNames(request, columns, header.starts), keys);
+  return columns;
 }
 
 /**

@@ -31,7 +31,20 @@ const FORMAT_EXTENSIONS: ReadonlyArray<readonly [string, FormatType, string?]> =
   ['.json', 'dynamodb-json'],
   // A DynamoDB export in ION names its data files `<id>.ion.gz`; DynamoDB's import reads the same lines.
   ['.ion', 'dynamodb-ion'],
+  // Spark and Glue name part files `part-00000-<uuid>-c000.snappy.parquet`: the codec sits inside the file.
+  ['.parquet', 'parquet'],
 ];
+
+/** The 4 bytes a Parquet file starts (and ends) with (https://parquet.apache.org/docs/file-format/). */
+export const PARQUET_MAGIC = 'PAR1';
+
+/** Whether the key's extensions name a format (else it is read as CSV, unless its first bytes say Parquet). */
+export function namesFormat(key: string): boolean {
+  const name = key.slice(key.lastIndexOf('/') + 1).toLowerCase();
+  const suffix = COMPRESSION_SUFFIXES.find(([ext]) => name.endsWith(ext));
+  const bare = suffix ? name.slice(0, -suffix[0].length) : name;
+  return FORMAT_EXTENSIONS.some(([ext]) => bare.endsWith(ext));
+}
 
 /**
  * The format and compression a key's extensions name, case-insensitively: `data.tsv.gz` is gzip'd CSV with

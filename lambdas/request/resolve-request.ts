@@ -126,7 +126,8 @@ function resolveExclude(value: unknown, problems: string[]): string[] {
 
 /**
  * JSON Lines and DynamoDB JSON records carry their own types: there `types` may only type the computed
- * `attributes`, or turn an attribute into a TTL.
+ * `attributes`, or turn an attribute into a TTL. Parquet columns are typed by the schema: `types` may also turn a
+ * scalar column into `S` (its value as text); preflight checks the column against the schema.
  */
 function checkTypesOfRecordsWithTypes(
   formatType: FormatType,
@@ -136,10 +137,10 @@ function checkTypesOfRecordsWithTypes(
 ): void {
   if (formatType === 'csv') return;
   for (const [name, type] of Object.entries(types)) {
-    if (Object.hasOwn(attributes, name) || type === 'TTL') continue;
+    if (Object.hasOwn(attributes, name) || type === 'TTL' || (formatType === 'parquet' && type === 'S')) continue;
     problems.push(
       `types.${name}: ${formatType} records carry their own types; types may only name computed attributes ` +
-        `(attributes) or give TTL (format.type is ${show(formatType)})`,
+        `(attributes) or give TTL${formatType === 'parquet' ? ' or S' : ''} (format.type is ${show(formatType)})`,
     );
   }
 }
@@ -193,6 +194,12 @@ function resolveFormat(value: unknown, key: string, problems: string[]): Resolve
   }
   for (const field of CSV_ONLY_FIELDS.filter((f) => format[f] !== undefined)) {
     problems.push(`format.${field}: only for CSV; ${type} records need none (format.type is ${show(type)})`);
+  }
+  if (type === 'parquet') {
+    if (compression !== undefined) {
+      problems.push('format.compression: Parquet files compress their pages inside the file; give none');
+    }
+    return { type: 'parquet' };
   }
   return { type: type as ResolvedJsonFormat['type'], ...compressed };
 }

@@ -4,6 +4,7 @@ import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import { PipelineFunction } from '../pipeline-function.js';
 import { TASK_HANDLER_FILES, type TaskStateName } from '../workflow-tasks.js';
 import type { PipelineSettings } from './pipeline-settings.js';
+import { DEFAULT_IMPORT_MEMORY_MB } from '../../lambdas/environment/config.js';
 
 /** The workflow's three Lambda functions. */
 export interface PipelineFunctions {
@@ -12,8 +13,6 @@ export interface PipelineFunctions {
   readonly summarize: PipelineFunction;
 }
 
-/** 1,769 MB buys one full vCPU (https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html). */
-const DEFAULT_IMPORT_MEMORY_MB = 1769;
 const DEFAULT_PREFLIGHT_MEMORY_MB = 1024;
 /** Summarize only adds up small counts and writes one JSON report. */
 const SUMMARIZE_MEMORY_MB = 256;
@@ -41,7 +40,8 @@ export function createPipelineFunctions(
     'Preflight',
     'Checks an import request and cuts the object into chunks',
     props.preflightMemorySize ?? DEFAULT_PREFLIGHT_MEMORY_MB,
-    { IMPORT_FUNCTION_NAME: importer.functionName },
+    // Preflight refuses a Parquet row group too big for the import function's memory (IMPORT_MEMORY_MB).
+    { IMPORT_FUNCTION_NAME: importer.functionName, IMPORT_MEMORY_MB: String(importMemory) },
   );
   const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', SUMMARIZE_MEMORY_MB);
   return { preflight, importer, summarize };

@@ -137,6 +137,12 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     }
   });
 
+  it("tells preflight the import function's memory, for the Parquet row group check", () => {
+    const preflight = template.toJSON().Resources[logicalId(pipeline.preflightFunction)].Properties;
+    const importer = template.toJSON().Resources[logicalId(pipeline.importFunction)].Properties;
+    expect(preflight.Environment.Variables.IMPORT_MEMORY_MB).toBe(String(importer.MemorySize));
+  });
+
   it('gives each function a role without managed policies that holds exactly the grants it uses', () => {
     for (const fn of functions) {
       expect(template.toJSON().Resources[logicalId(fn.role!)].Properties.ManagedPolicyArns).toBeUndefined();

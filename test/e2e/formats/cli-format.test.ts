@@ -28,9 +28,9 @@ describe('s3-ddb-import local --format', () => {
   });
 
   it('exits 1 with the usage when --format names no format', async () => {
-    const run = await cli(['local', 'x.csv', '--table', 't', '--format', 'parquet'], tmpdir());
+    const run = await cli(['local', 'x.csv', '--table', 't', '--format', 'orc'], tmpdir());
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('--format: expected csv|jsonl|dynamodb-json|dynamodb-ion, got "parquet"');
+    expect(run.stderr).toContain('--format: expected csv|jsonl|dynamodb-json|dynamodb-ion|parquet, got "orc"');
     expect(run.stderr).toContain('usage: s3-ddb-import local <file>');
   });
 

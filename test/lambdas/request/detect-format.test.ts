@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../../lambdas/request/detect-format.js';
+import { detectFormat, namesFormat } from '../../../lambdas/request/detect-format.js';
 
 describe.each([
   // CSV and TSV, plain and compressed; a tab for .tsv and .tab whatever the case.
@@ -26,6 +26,9 @@ describe.each([
     key: 'exp/AWSDynamoDB/01234567890123-abcdefgh/data/bafybeiczss3yxay3o4abnabbb.ion.gz',
     detected: { type: 'dynamodb-ion', compression: 'gzip' },
   },
+  // Parquet: Spark's part files name their codec before .parquet; it works inside the file.
+  { key: 'lake/part-00000-3f2e-c000.snappy.parquet', detected: { type: 'parquet', compression: 'none' } },
+  { key: 'unload/0001_part_00.PARQUET', detected: { type: 'parquet', compression: 'none' } },
   // No known extension: plain CSV with commas, as before formats were detected (Spark's part-00000).
   { key: 'out/part-00000', detected: { type: 'csv', compression: 'none' } },
   { key: 'out/part-00000.gz', detected: { type: 'csv', compression: 'gzip' } },
@@ -36,4 +39,14 @@ describe.each([
   it(`is ${detected.type}, ${detected.compression}`, () => {
     expect(detectFormat(key)).toEqual(detected);
   });
+});
+
+describe('namesFormat', () => {
+  // Only keys without a known extension have their first bytes checked for Parquet's magic.
+  it.each([
+    ['out/part-00000', false],
+    ['out/part-00000.gz', false],
+    ['data.csv', true],
+    ['part-0.snappy.parquet', true],
+  ])('%s: %s', (key, names) => expect(namesFormat(key)).toBe(names));
 });

@@ -207,6 +207,16 @@ describe('resolveImportRequest format.type', () => {
     });
   });
 
+  it('reads a .parquet key as Parquet, and lets types give a column S or TTL', () => {
+    const request = resolveImportRequest({
+      ...MINIMAL,
+      key: 'lake/part-0.snappy.parquet',
+      types: { a: 'S', t: 'TTL' },
+    });
+    expect(request.format).toEqual({ type: 'parquet' });
+    expect(request.types).toEqual({ a: 'S', t: 'TTL' });
+  });
+
   it('keeps a compression the request names, for JSON formats too', () => {
     expect(resolveImportRequest({ ...MINIMAL, key: 'x.jsonl', format: { compression: 'zstd' } }).format).toEqual({
       type: 'jsonl',
@@ -218,8 +228,8 @@ describe('resolveImportRequest format.type', () => {
 describe.each([
   {
     problem: 'the type is unknown',
-    input: { ...MINIMAL, format: { type: 'parquet' } },
-    field: 'format.type: must be one of csv, jsonl, dynamodb-json, dynamodb-ion, got "parquet"',
+    input: { ...MINIMAL, format: { type: 'orc' } },
+    field: 'format.type: must be one of csv, jsonl, dynamodb-json, dynamodb-ion, parquet, got "orc"',
   },
   {
     problem: 'the compression is unknown',
@@ -251,6 +261,23 @@ describe.each([
     problem: 'a JSON format has types',
     input: { ...MINIMAL, key: 'x.json', types: { a: 'N' } },
     field: 'types.a: dynamodb-json records carry their own types; types may only name computed attributes',
+  },
+  // Parquet compresses its pages inside the file, and its schema types the columns.
+  {
+    problem: 'a Parquet request names a compression',
+    input: { ...MINIMAL, key: 'x.parquet', format: { compression: 'gzip' } },
+    field: 'format.compression: Parquet files compress their pages inside the file; give none',
+  },
+  {
+    problem: 'a Parquet request types a column N',
+    input: { ...MINIMAL, key: 'x.parquet', types: { a: 'N' } },
+    field:
+      'types.a: parquet records carry their own types; types may only name computed attributes (attributes) or give TTL or S',
+  },
+  {
+    problem: 'a Parquet request has a delimiter',
+    input: { ...MINIMAL, format: { type: 'parquet', delimiter: ',' } },
+    field: 'format.delimiter: only for CSV; parquet records need none',
   },
   {
     problem: 'the mode is not one of the four',

@@ -1,0 +1,115 @@
+import { parquetSchema } from 'hyparquet';
+import {
+  readParquetFooter,
+  type FetchRange,
+  type ParquetFooter,
+  type RowGroupSpan,
+} from '../formats/parquet/parquet-footer.js';
+import {
+  createParquetRowMapper,
+  type ParquetRow,
+  type ParquetRowMapper,
+} from '../formats/parquet/parquet-row-mapper.js';
+import { readerMetadata, readRowGroup } from '../formats/parquet/row-group-reader.js';
+import { parquetRowText } from '../formats/parquet/row-text.js';
+import { objectKey, s3Url } from '../source/source-set.js';
+import type { ImportChunkParams, ImportChunkResult } from './chunk-importer.js';
+import type { RejectedRow } from './rejects.js';
+import type { Checkpoint } from '../contract/workflow-payloads.js';
+
+/**
+ * Rows handed to the sink between deadline checks: one BatchWriteItem's worth, as for byte records (see
+ * chunk-importer.ts), so past the deadline at most one more batch goes to the writer.
+ */
+const STOP_CHECK_ROWS = 25;
+/** Footers kept per container: a chunk's checkpoint loop reads the same object's footer on every invocation. */
+const FOOTERS_KEPT = 8;
+const footers = new Map<string, Promise<ParquetFooter>>();
+
+function cachedFooter(id: string, read: () => Promise<ParquetFooter>): Promise<ParquetFooter> {
+  let footer = footers.get(id);
+  if (!footer) {
+    footer = read();
+    footer.catch(() => footers.delete(id));
+    footers.set(id, footer);
+    if (footers.size > FOOTERS_KEPT) footers.delete(footers.keys().next().value!);
+  }
+  return footer;
+}
+
+/**
+ * Imports one Parquet chunk: the row groups whose data starts in [chunk.start, chunk.end) (see Chunk), from the
+ * checkpoint's row (`from.line` is the 1-based row number in the file; `from.offset` the byte offset of its row
+ * group). Each row group is fetched with one range GET (pinned to the ETag) and decoded a slice at a time; rows
+ * are mapped and handed to the sink in file order. Past its deadline (checked every 25 rows) it stops, drains the
+ * sink and returns the first row not handled. Rejects carry the row number as `line`, the row group's byte
+ * offset as `offset`, and the row as JSON text.
+ */
+export async function importParquetChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
+  const { job, chunk, from, read, sink, shouldStop } = params;
+  const entry = job.sources.objects[chunk.object];
+  const where = s3Url(job.request.bucket, objectKey(job.sources, chunk.object));
+  const fetch: FetchRange = async (start, end) => {
+    const parts: Buffer[] = [];
+    for await (const part of read(start, end)) parts.push(part);
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  };
+  const footer = await cachedFooter(`${where}#${entry.etag}`, () => readParquetFooter(fetch, entry.size, where));
+  const mapRow = createParquetRowMapper({
+    schema: parquetSchema(footer.metadata),
+    types: job.request.types,
+    keys: job.keys,
+    ...(job.request.attributes ? { attributes: job.request.attributes } : {}),
+    ...(job.request.exclude ? { exclude: job.request.exclude } : {}),
+  });
+  const metadata = readerMetadata(footer.metadata);
+  const groups = footer.rowGroups.filter((g) => g.start >= chunk.start && g.start < chunk.end);
+  const run = { rows: 0, rejects: [] as RejectedRow[] };
+  let next: Checkpoint | null = null;
+  for (const group of groups) {
+    if (group.firstRow + group.rows < from.line) continue; // done by an earlier invocation
+    const slices = readRowGroup(fetch, entry.size, metadata, group, from.line - 1, where);
+    next = await importSlices(slices, group, { mapRow, sink, shouldStop, run });
+    if (next) break;
+    if (shouldStop() && group !== groups.at(-1)) {
+      const after = groups[groups.indexOf(group) + 1];
+      next = { offset: after.start, line: after.firstRow + 1 };
+      break;
+    }
+  }
+  await sink.flush();
+  return { next, rows: run.rows, rejected: run.rejects.length, rejects: run.rejects };
+}
+
+interface SliceRun {
+  readonly mapRow: ParquetRowMapper;
+  readonly sink: ImportChunkParams['sink'];
+  readonly shouldStop: () => boolean;
+  readonly run: { rows: number; rejects: RejectedRow[] };
+}
+
+/** Hands a row group's rows to the sink; returns the checkpoint of the first row left when told to stop. */
+async function importSlices(
+  slices: AsyncIterable<{ firstRow: number; rows: ParquetRow[] }>,
+  group: RowGroupSpan,
+  { mapRow, sink, shouldStop, run }: SliceRun,
+): Promise<Checkpoint | null> {
+  for await (const slice of slices) {
+    for (let i = 0; i < slice.rows.length; i++) {
+      const rowNumber = slice.firstRow + i + 1;
+      if (run.rows > 0 && run.rows % STOP_CHECK_ROWS === 0 && shouldStop()) {
+        return { offset: group.start, line: rowNumber };
+      }
+      run.rows++;
+      const mapped = mapRow(slice.rows[i]);
+      if (mapped.ok) {
+        const queued = sink.add(mapped.item, mapped.key);
+        if (queued) await queued;
+      } else {
+        const raw = Buffer.from(parquetRowText(slice.rows[i]));
+        run.rejects.push({ line: rowNumber, offset: group.start, raw, length: raw.length, reason: mapped.reason });
+      }
+    }
+  }
+  return null;
+}
