@@ -77,20 +77,7 @@ export async function measureSample(
   keys: KeyAttribute[],
   indexes: readonly IndexShape[] = [],
 ): Promise<SampleFigures> {
-  if (request.format.type === 'parquet') {
-    // A Parquet object's first MiB is column data, not rows: sizing it needs its footer and a row group.
-    throw new Error('estimate does not size Parquet sources yet; `local` and `start` import them');
-  }
-  const format = createRecordFormat(request.format);
-  const readFrom = (offset: number) =>
-    (async function* () {
-      yield sample.subarray(offset);
-    })();
-  const inRecord = keys.filter((k) => !Object.hasOwn(request.attributes ?? {}, k.name)); // computed keys are not
-  const { header, dataStart, dataLine, fields } = await format.readStart(readFrom, sample.length, inRecord);
-  const columns = resolveColumns(request, header, keys, dataStart < sample.length || header !== null);
-  checkComputedAttributes(request, knownNames(request, columns, [{ fields }]), keys);
-  const records = cutRecords(sample, dataStart, dataLine, whole, format.dialect);
+  const { format, columns, dataStart, records } = await sampleRecords(sample, whole, request, keys);
   const rowBytes = records.reduce((sum, r) => sum + r.raw.length, 0);
   const rows = records.filter((r) => !isBlankRecord(r.raw));
   const keyNames = keys.map((k) => k.name);
@@ -131,6 +118,25 @@ export async function measureSample(
       WRITE_MODES.map((mode) => [mode, items > 0 ? byMode[mode] / items : 1]),
     ) as Record<WriteMode, number>,
   };
+}
+
+/** The sample's whole records, read as preflight reads the object's start (keys and computed attributes checked). */
+async function sampleRecords(sample: Buffer, whole: boolean, request: ResolvedRequest, keys: KeyAttribute[]) {
+  if (request.format.type === 'parquet') {
+    // A Parquet object's first MiB is column data, not rows: sizing it needs its footer and a row group.
+    throw new Error('estimate does not size Parquet sources yet; `local` and `start` import them');
+  }
+  const format = createRecordFormat(request.format);
+  const readFrom = (offset: number) =>
+    (async function* () {
+      yield sample.subarray(offset);
+    })();
+  const inRecord = keys.filter((k) => !Object.hasOwn(request.attributes ?? {}, k.name)); // computed keys are not
+  const { header, dataStart, dataLine, fields } = await format.readStart(readFrom, sample.length, inRecord);
+  const columns = resolveColumns(request, header, keys, dataStart < sample.length || header !== null);
+  checkComputedAttributes(request, knownNames(request, columns, [{ fields }]), keys);
+  const records = cutRecords(sample, dataStart, dataLine, whole, format.dialect);
+  return { format, columns, dataStart, records };
 }
 
 function cutRecords(

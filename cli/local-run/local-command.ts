@@ -20,20 +20,13 @@ export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summa
  */
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
-  // The source must exist, and a --request payload is read and checked, before any server starts, as if the file were uploaded as one key
-  // (the upload's real key or folder prefix replaces that below), so a bad payload costs nothing.
-  const flags = { ...command, table: command.table || undefined };
-  let file: Record<string, unknown> = {};
-  let table = command.table;
+  let checked: Awaited<ReturnType<typeof checkBeforeServers>>;
   try {
-    if (command.requestFile) {
-      file = await readRequestFile(command.requestFile);
-      ({ table } = buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) }));
-    }
-    await checkLocalSource(command.file);
+    checked = await checkBeforeServers(command);
   } catch (error) {
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
   }
+  const { flags, file, table } = checked;
   const services = await startLocalServices({ log: output.err });
   // The first run builds MinIO for minutes: the import's time and rate leave the servers' start out.
   const servicesReadyMs = Date.now() - started;
@@ -79,4 +72,20 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     unregister();
     await services.stop();
   }
+}
+
+/**
+ * The source must exist, and a --request payload is read and checked, before any server starts, as if the file were
+ * uploaded as one key (the upload's real key or folder prefix replaces that later), so a bad payload costs nothing.
+ */
+async function checkBeforeServers(command: LocalCommand) {
+  const flags = { ...command, table: command.table || undefined };
+  let file: Record<string, unknown> = {};
+  let table = command.table;
+  if (command.requestFile) {
+    file = await readRequestFile(command.requestFile);
+    ({ table } = buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) }));
+  }
+  await checkLocalSource(command.file);
+  return { flags, file, table };
 }
