@@ -1,5 +1,6 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
+import { RequestSlots } from './request-slots.js';
 import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
 import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
@@ -49,18 +50,17 @@ export class BatchWriter {
   /** Requests sent again for the items a reply left unprocessed (the UnprocessedRetries metric). */
   unprocessedRetries = 0;
   private batch = new Map<string, Item>();
-  private readonly inFlight = new Set<Promise<void>>();
   private readonly keyOwners = new Map<string, Promise<void>>();
-  private slotWaiters: (() => void)[] = [];
   private failure: Error | undefined;
   private readonly retry: RetryPolicy;
   /** Requests allowed in flight now: halved on a throttle, grown back by one step at a time. */
   private readonly limit: AdaptiveLimit;
+  private readonly slots: RequestSlots;
 
   constructor(private readonly options: BatchWriterOptions) {
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
     this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-    options.stopping?.addEventListener('abort', () => this.wakeSlotWaiters(), { once: true });
+    this.slots = new RequestSlots(this.limit, options.stopping);
   }
 
   /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
@@ -86,31 +86,12 @@ export class BatchWriter {
   /** Sends what is queued and waits for every request in flight. */
   async flush(): Promise<void> {
     if (this.batch.size > 0) await this.dispatch();
-    await Promise.allSettled([...this.inFlight]);
+    await this.slots.drain();
     this.throwIfFailed();
   }
 
-  /** Waits while the requests in flight are at the limit, unless the import is stopping. */
-  private async waitForSlot(): Promise<void> {
-    const signal = this.options.stopping;
-    while (this.inFlight.size >= this.limit.value && !signal?.aborted) {
-      await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
-    }
-  }
-
-  /**
-   * Wakes whoever waits for a slot, to look again: on each finished request and on the stop signal. A
-   * Promise.race over the requests in flight did the same, but left a reaction on each of them per wait,
-   * ~16 no-op callbacks to run for every request that finished.
-   */
-  private wakeSlotWaiters(): void {
-    const waiters = this.slotWaiters;
-    this.slotWaiters = [];
-    for (const wake of waiters) wake();
-  }
-
   private async dispatch(): Promise<void> {
-    await this.waitForSlot();
+    await this.slots.wait();
     this.throwIfFailed();
     const batch = this.batch;
     this.batch = new Map();
@@ -124,16 +105,13 @@ export class BatchWriter {
       if (owner) (earlier ??= new Set()).add(owner);
     }
     const sent = earlier ? Promise.all(earlier).then(() => this.sendWithRetry(requests)) : this.sendWithRetry(requests);
-    const sending: Promise<void> = sent
-      .catch((error: Error) => {
-        this.failure ??= error;
-      })
-      .finally(() => {
-        this.inFlight.delete(sending);
-        for (const key of batch.keys()) if (this.keyOwners.get(key) === sending) this.keyOwners.delete(key);
-        this.wakeSlotWaiters();
-      });
-    this.inFlight.add(sending);
+    const sending = this.slots.track(
+      sent,
+      (error) => void (this.failure ??= error),
+      (tracked) => {
+        for (const key of batch.keys()) if (this.keyOwners.get(key) === tracked) this.keyOwners.delete(key);
+      },
+    );
     for (const key of batch.keys()) this.keyOwners.set(key, sending);
   }
 

@@ -5,6 +5,7 @@ import type {
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
+import { RequestSlots } from './request-slots.js';
 import { isRetryable, retryDelayMs } from './batch-retry.js';
 import { insertRequest, updateRequests } from './item-requests.js';
 import type { Item, ItemSink } from './item-sink.js';
@@ -61,17 +62,16 @@ export class ItemWriter implements ItemSink {
   throttledRetries = 0;
   /** Always 0: single-item writes leave nothing unprocessed (kept for the metrics' shape). */
   readonly unprocessedRetries = 0;
-  private readonly inFlight = new Set<Promise<void>>();
   private readonly keyOwners = new Map<string, Promise<void>>();
-  private slotWaiters: (() => void)[] = [];
   private failure: Error | undefined;
   private readonly retry: RetryPolicy;
   private readonly limit: AdaptiveLimit;
+  private readonly slots: RequestSlots;
 
   constructor(private readonly options: ItemWriterOptions) {
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
     this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_ITEMS_IN_FLIGHT);
-    options.stopping?.addEventListener('abort', () => this.wakeSlotWaiters(), { once: true });
+    this.slots = new RequestSlots(this.limit, options.stopping);
   }
 
   /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
@@ -82,48 +82,31 @@ export class ItemWriter implements ItemSink {
   /** Starts the item's request; returns a promise only when the caller must wait for a free slot first. */
   add(item: Item, key: string): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.hasSlot()) {
+    if (this.slots.free) {
       this.start(item, key);
       return undefined;
     }
-    return this.waitForSlot().then(() => {
+    return this.slots.wait().then(() => {
       if (this.failure) throw this.failure;
       this.start(item, key);
     });
   }
 
   async flush(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await this.slots.drain();
     if (this.failure) throw this.failure;
-  }
-
-  private hasSlot(): boolean {
-    return this.inFlight.size < this.limit.value || this.options.stopping?.aborted === true;
-  }
-
-  private async waitForSlot(): Promise<void> {
-    while (!this.hasSlot()) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
-  }
-
-  private wakeSlotWaiters(): void {
-    const waiters = this.slotWaiters;
-    this.slotWaiters = [];
-    for (const wake of waiters) wake();
   }
 
   private start(item: Item, key: string): void {
     const earlier = this.keyOwners.get(key);
     const sent = earlier ? earlier.then(() => this.write(item)) : this.write(item);
-    const sending: Promise<void> = sent
-      .catch((error: Error) => {
-        this.failure ??= error;
-      })
-      .finally(() => {
-        this.inFlight.delete(sending);
-        if (this.keyOwners.get(key) === sending) this.keyOwners.delete(key);
-        this.wakeSlotWaiters();
-      });
-    this.inFlight.add(sending);
+    const sending = this.slots.track(
+      sent,
+      (error) => void (this.failure ??= error),
+      (tracked) => {
+        if (this.keyOwners.get(key) === tracked) this.keyOwners.delete(key);
+      },
+    );
     this.keyOwners.set(key, sending);
   }
 
