@@ -8,9 +8,12 @@ export interface KeyAttribute {
 }
 
 /**
- * A range [start, end) of one object's data that starts and ends on record boundaries. Offsets count the
- * object's bytes; for a compressed object, its decompressed bytes:
- * - a plain object's chunk is a byte range, read with a range GET;
+ * A range [start, end) of one object's data. Offsets count the object's bytes; for a compressed object, its
+ * decompressed bytes:
+ * - a plain object's chunk is a byte range cut from the object's size alone (preflight reads no more than the
+ *   header), read with range GETs. Only its first chunk starts on a record boundary (the data start, with its
+ *   `line`); every other chunk (no `line`) owns the records that *start* in [start, end): its lane finds the first
+ *   one (source/record-start.ts) and reads past `end` to finish its last one, so neighbours agree on every boundary;
  * - a staged object (a big compressed one, see SourceEntry.staged) is cut by preflight into plain pieces
  *   stored under SourceSet.staging; its chunk [start, end) is one piece, named by its start;
  * - any other compressed object is one chunk, decompressed by the import from the start: `start` is where its
@@ -22,8 +25,12 @@ export interface Chunk {
   readonly object: number;
   readonly start: number;
   readonly end: number;
-  /** 1-based physical line number of the first record in the chunk. */
-  readonly line: number;
+  /**
+   * 1-based physical line number of the first record in the chunk, when preflight knows it (the chunk starts on a
+   * record boundary). Absent: the lane counts lines from 1 at its first record, returns how many LFs its records
+   * hold (ChunkProgress.lines), and Summarize makes the lines of its rejects absolute.
+   */
+  readonly line?: number;
 }
 
 /** Where a scan or a chunk import resumes: always a record boundary. */
@@ -135,6 +142,11 @@ export interface ImportCounts {
 export interface ChunkProgress extends ImportCounts {
   readonly next: Checkpoint | null;
   /**
+   * Once `next` is null: the LFs the chunk's records hold (from its first record's line to the line after its
+   * last), so Summarize can number the lines of a chunk without `line` from its predecessors' counts.
+   */
+  readonly lines: number;
+  /**
    * The import is paused (`s3-ddb-import pause`): the chunk holds its checkpoint in `next`, and the workflow's
    * PausedWait waits this many seconds before ImportChunk asks again. Absent when not paused.
    */
@@ -152,6 +164,8 @@ export interface ImportChunkEvent {
 /** One Map result (the ChunkImported Pass state keeps only these). */
 export interface ChunkResult extends ImportCounts {
   readonly chunk: number;
+  /** ChunkProgress.lines of the finished chunk (the workflow's ChunkImported state always passes it on). */
+  readonly lines?: number;
 }
 
 /** The Summarize task's input. */

@@ -5,6 +5,7 @@ import { RecordScanner } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
 import type { ItemSink } from '../write/item-sink.js';
 import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../contract/workflow-payloads.js';
+import { lanePieces } from './lane-range.js';
 
 /**
  * Records are mapped in blocks of about this many bytes (~2k 1-gram rows per csv-parse call). Mapping a
@@ -38,13 +39,21 @@ export interface ImportChunkParams {
   readonly from: Checkpoint;
   /** Streams bytes [start, end) of the object. */
   readonly read: (start: number, end: number) => AsyncIterable<Buffer>;
+  /**
+   * The object's size when the chunk's `end` need not be a record boundary (a plain object's byte range): the import
+   * then reads past `end`, up to this, to finish the last record that starts before `end` (lane-range.ts).
+   * @default chunk.end - the chunk ends on a record boundary
+   */
+  readonly size?: number;
   readonly sink: ItemSink;
   /** Asked after each block: true when the invocation should stop at a checkpoint now. */
   readonly shouldStop: () => boolean;
 }
 
-export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
+export interface ImportChunkResult extends Omit<ChunkProgress, 'written' | 'lines'> {
   readonly rejects: RejectedRow[];
+  /** The line of the first record after those this invocation handled (`next.line` when it stopped). */
+  readonly lineAfter: number;
 }
 
 /**
@@ -55,9 +64,11 @@ export interface ImportChunkResult extends Omit<ChunkProgress, 'written'> {
  */
 export async function importChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
   const run = new ChunkRun(params);
-  for await (const buf of params.read(params.from.offset, params.chunk.end)) {
+  const { read, from, chunk, size = chunk.end } = params;
+  for await (const buf of lanePieces(read, from.offset, chunk.end, size)) {
     const stoppedAt = await run.feed(buf);
     if (stoppedAt) return run.finish(stoppedAt);
+    if (run.pastEnd) break; // the records from here on are the next chunk's
   }
   return run.finish(await run.end());
 }
@@ -80,6 +91,8 @@ class ChunkRun {
   private blockBytes = 0;
   private blockLimit = FIRST_BLOCK_BYTES;
   private record: PendingRecord;
+  /** The record being read starts at or past the chunk's end: it and every later one belong to the next chunk. */
+  pastEnd = false;
 
   constructor(private readonly params: ImportChunkParams) {
     const { job, from } = params;
@@ -94,10 +107,12 @@ class ChunkRun {
     this.scanner.feed(buf);
     let pos = 0;
     for (let end = this.scanner.next(); end !== -1; end = this.scanner.next()) {
+      if ((this.pastEnd = this.record.offset >= this.params.chunk.end)) return null;
       const stoppedAt = await this.takeRecord(buf.subarray(pos, end));
       if (stoppedAt) return stoppedAt;
       pos = end;
     }
+    if ((this.pastEnd = this.record.offset >= this.params.chunk.end)) return null;
     const rest = buf.subarray(pos);
     this.record.length += rest.length;
     if (this.record.length <= MAX_RECORD_BYTES) this.record.parts.push(rest);
@@ -107,7 +122,8 @@ class ChunkRun {
 
   /** The range is read: takes the last record (the object's may lack a newline), then the last block. */
   async end(): Promise<Checkpoint | null> {
-    const stoppedAt = this.record.length > 0 ? await this.takeRecord(Buffer.alloc(0)) : null;
+    const last = this.record.length > 0 && this.record.offset < this.params.chunk.end;
+    const stoppedAt = last ? await this.takeRecord(Buffer.alloc(0)) : null;
     return stoppedAt ?? this.handleBlock();
   }
 
@@ -115,7 +131,14 @@ class ChunkRun {
   async finish(next: Checkpoint | null): Promise<ImportChunkResult> {
     await this.params.sink.flush();
     const { rows, rejects } = this;
-    return { next: next && { offset: next.offset, line: next.line }, rows, rejected: rejects.length, rejects };
+    const lineAfter = next ? next.line : this.record.line;
+    return {
+      next: next && { offset: next.offset, line: next.line },
+      rows,
+      rejected: rejects.length,
+      rejects,
+      lineAfter,
+    };
   }
 
   /** Ends the current record with `tail`; returns a checkpoint when the invocation must stop. */

@@ -100,7 +100,7 @@ const CSV_JOB = importJob({ type: 'csv' }, ['pk', 'n', 'note'], { n: 'N' });
 const JSONL_JOB = importJob({ type: 'jsonl' }, []);
 
 const never = () => false;
-const start = (chunk: Chunk): Checkpoint => ({ offset: chunk.start, line: chunk.line });
+const start = (chunk: Chunk): Checkpoint => ({ offset: chunk.start, line: chunk.line ?? 1 });
 
 /** The reject importChunk reports for a record: where it is, its bytes as in the file (line ending kept). */
 const rejectOf = (record: Placed, reason: string): RejectedRow => ({
