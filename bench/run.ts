@@ -2,8 +2,9 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging) runs
- * only those; default all. `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
+ * firstWrite) runs only those; default all. `firstWrite` (first-write-figures.ts): BENCH_FIRST_WRITE_BIG_MIB (2048),
+ * BENCH_BASELINE_ROOT (a built worktree of main's HEAD, for today's figures beside these). `peers` (see peer-figures.ts): BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
  * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -21,6 +22,7 @@ import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
+import { firstWriteFigure } from './first-write-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -179,6 +181,7 @@ try {
     out.import = { small, large: await importInChild(await newTable(), bucket, 'large.tsv', large, large) };
   }
 
+  if (wanted('firstWrite')) out.firstWrite = await firstWriteFigure({ bucket, s3, dynamodb, dataDir: DATA_DIR, log });
   if (wanted('formats')) {
     log(`formats: exact JSON parser vs JSON.parse, and each format's mapper, in memory on ${FORMAT_ROWS} rows`);
     out.formats = formatFigures(FORMAT_ROWS);
@@ -218,5 +221,13 @@ function targets(out: Record<string, any>) {
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
   if (out.peers) checks.pipelineAtLeastBestPeer = out.peers.pipelineToBestPeer >= 1;
   if (out.rateLimited) checks.rateLimitedWithin10Percent = out.rateLimited.ratioToRate >= 0.9;
+  if (out.firstWrite) {
+    for (const kind of ['quotedCsv', 'tsv']) {
+      checks[`${kind}FirstWriteBigToSmall`] = out.firstWrite[kind].bigToSmall <= 1.5;
+      const whole = out.firstWrite[kind].wholeImportToBaseline;
+      if (whole != null) checks[`${kind}WholeImportToBaseline`] = whole <= 1.1; // no worse than today, within noise
+    }
+    checks.firstWriteScannerGBps = out.firstWrite.scannerGBps.quoteDense >= 0.8;
+  }
   return checks;
 }
