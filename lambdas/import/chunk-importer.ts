@@ -1,11 +1,12 @@
 import { isBlankRecord } from '../formats/csv/csv-records.js';
 import type { BlockMapper, RawRecord } from '../formats/record-format.js';
 import { createRecordFormat } from '../formats/record-formats.js';
-import { RecordScanner } from '../source/record-scanner.js';
+import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
 import type { ItemSink } from '../write/item-sink.js';
 import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../contract/workflow-payloads.js';
-import { lanePieces } from './lane-range.js';
+import { lanePieces, recordTooLong } from './lane-range.js';
+import { MAX_LOOK_BACK_BYTES } from '../source/record-start.js';
 
 /**
  * Records are mapped in blocks of about this many bytes (~2k 1-gram rows per csv-parse call). Mapping a
@@ -79,12 +80,17 @@ interface PendingRecord {
   readonly line: number;
   parts: Buffer[];
   length: number;
+  /** Some byte of it, among those no longer kept, is a quote. */
+  quoted?: boolean;
 }
 
 /** One invocation's pass over its range: the record being read, the block being filled, the counts. */
 class ChunkRun {
   private readonly mapBlock: BlockMapper;
   private readonly scanner: RecordScanner;
+  /** A record longer than this fails the chunk (lane-range.ts): neighbours' look-backs cannot see past it. */
+  private readonly longestRecord: number;
+  private readonly dialect: ScannerDialect;
   private readonly rejects: RejectedRow[] = [];
   private rows = 0;
   private block: RawRecord[] = [];
@@ -99,6 +105,9 @@ class ChunkRun {
     const format = createRecordFormat(job.request.format);
     this.mapBlock = format.createMapper({ columns: job.columns, types: job.request.types, keys: job.keys });
     this.scanner = new RecordScanner(format.dialect);
+    this.dialect = format.dialect;
+    const byteRanges = params.size !== undefined && format.dialect.quote !== undefined;
+    this.longestRecord = byteRanges ? MAX_LOOK_BACK_BYTES : Number.POSITIVE_INFINITY;
     this.record = { offset: from.offset, line: from.line, parts: [], length: 0 };
   }
 
@@ -116,8 +125,16 @@ class ChunkRun {
     const rest = buf.subarray(pos);
     this.record.length += rest.length;
     if (this.record.length <= MAX_RECORD_BYTES) this.record.parts.push(rest);
-    else this.record.parts = [];
+    else this.dropParts(rest);
     return null;
+  }
+
+  /** The record is too large to copy: forget its bytes, noting whether any was a quote (see longestRecord). */
+  private dropParts(rest: Buffer): void {
+    const { quote } = this.dialect;
+    const seen = (b: Buffer) => quote !== undefined && b.includes(quote);
+    this.record.quoted ||= this.record.parts.some(seen) || seen(rest);
+    this.record.parts = [];
   }
 
   /** The range is read: takes the last record (the object's may lack a newline), then the last block. */
@@ -145,6 +162,10 @@ class ChunkRun {
   private async takeRecord(tail: Buffer): Promise<Checkpoint | null> {
     const { offset, line, parts } = this.record;
     const length = this.record.length + tail.length;
+    // Only a quote inside it can have put a range start inside quotes (the record starts outside them).
+    if (length > this.longestRecord && (this.record.quoted || tail.includes(this.dialect.quote!))) {
+      throw recordTooLong(offset, line, length);
+    }
     const raw = length > MAX_RECORD_BYTES ? null : parts.length ? Buffer.concat([...parts, tail]) : tail;
     this.record = { offset: offset + length, line: this.params.from.line + this.scanner.lines, parts: [], length: 0 };
     if (raw === null) {

@@ -1,5 +1,6 @@
 import type { Checkpoint, Chunk } from '../contract/workflow-payloads.js';
-import { recordStartAtOrAfter, type ReadRange } from '../source/record-start.js';
+import { RecordTooLongError } from '../contract/errors.js';
+import { MAX_LOOK_BACK_BYTES, recordStartAtOrAfter, type ReadRange } from '../source/record-start.js';
 import type { ScannerDialect } from '../source/record-scanner.js';
 
 /**
@@ -44,4 +45,13 @@ export async function* lanePieces(read: ReadRange, from: number, end: number, si
 /** The LFs a finished chunk's records hold: from its first record's line to the line after its last. */
 export function chunkLines(chunk: Chunk, lineAfter: number): number {
   return lineAfter - (chunk.line ?? 1);
+}
+
+/** The error for a quoted-CSV record longer than a lane looks back: the import cannot be split exactly around it. */
+export function recordTooLong(offset: number, line: number, length: number): RecordTooLongError {
+  return new RecordTooLongError(
+    `the record at byte ${offset} (line ${line} of its chunk) is ${length} bytes, longer than the ` +
+      `${MAX_LOOK_BACK_BYTES / 1024 / 1024} MiB a lane looks back for the quote state: a lane may have started ` +
+      'inside it; such a record cannot be an item (400 KB): fix or remove it, or import with quote "" if the file has no quoted fields',
+  );
 }

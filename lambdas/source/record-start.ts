@@ -9,6 +9,13 @@ export type ReadRange = (start: number, end: number) => AsyncIterable<Buffer>;
  * within a field or two (tens of bytes); 64 KiB is one small GET, and covers any field up to that long.
  */
 export const FIRST_LOOK_BACK_BYTES = 64 * 1024;
+/**
+ * The furthest a lane looks back. Unbounded, a quoting dialect over data with no quote at all (CSV and TSV quote
+ * by default) would never converge and every lane would read the object up to its start: n^2 reads. 16 MiB is
+ * 4 x MAX_RECORD_BYTES (a record past 4 MiB is already rejected unread): only a record longer than this could
+ * hide a quoted field that puts a lane's start inside quotes, and such a record fails the import by name.
+ */
+export const MAX_LOOK_BACK_BYTES = 16 * 1024 * 1024;
 
 /**
  * The offset of the first record boundary at or after `start` (`size` when no record starts there) in an object
@@ -20,8 +27,9 @@ export const FIRST_LOOK_BACK_BYTES = 64 * 1024;
  * `start - 1` is learned first: the automaton is run over a look-back window [start - 1 - W, start - 1) from
  * every state at once; once all runs agree, the state is known exactly (real data converges within a field or
  * two); until they do, W doubles, down to the object's start, where the state is known (a record start past the
- * BOM). Exact, with no coordination between lanes; only pathological input (a quoted field longer than the
- * window, or a window with no quote at all) looks further back.
+ * BOM), or up to MAX_LOOK_BACK_BYTES: past it, only a record longer than that (which fails the import by name)
+ * could make the start quoted. Exact with no coordination between lanes for any file whose records are shorter
+ * than 16 MiB; a quoted field longer than the window, or a window with no quote at all, only looks further back.
  */
 export async function recordStartAtOrAfter(
   dialect: ScannerDialect,
@@ -29,11 +37,13 @@ export async function recordStartAtOrAfter(
   start: number,
   size: number,
   firstWindow = FIRST_LOOK_BACK_BYTES,
+  maxLookBack = MAX_LOOK_BACK_BYTES,
 ): Promise<number> {
   if (start <= 0) return 0;
   if (start >= size) return size;
   const table = transitionTable(dialect);
-  const state = dialect.quote === undefined ? FIELD_START : await stateBefore(table, read, start - 1, firstWindow);
+  const state =
+    dialect.quote === undefined ? FIELD_START : await stateBefore(table, read, start - 1, firstWindow, maxLookBack);
   // Walks forward from `start - 1` (the byte that may be the LF ending the record before `start`).
   // Reads in windows that double (a record may be longer than any guess) rather than to the object's end.
   const at = { state };
@@ -48,26 +58,39 @@ export async function recordStartAtOrAfter(
   return size;
 }
 
-/** The automaton's state just before byte `position`, learned by a look-back that doubles until it converges. */
-async function stateBefore(table: Uint8Array, read: ReadRange, position: number, first: number): Promise<number> {
+/**
+ * The automaton's state just before byte `position`, learned by a look-back that doubles until its runs converge.
+ * Each wider window runs only its new, earlier bytes (from every state, giving where each lands at the old
+ * window's start) and composes them with what the old window did, so no byte is read twice.
+ */
+async function stateBefore(
+  table: Uint8Array,
+  read: ReadRange,
+  position: number,
+  first: number,
+  maxLookBack: number,
+): Promise<number> {
+  // after[s]: the state at `position` of a run in state s at `known` (the current window's start).
+  let after = Array.from({ length: STATES }, (_, state) => state);
+  let known = position;
   for (let window = first; ; window *= 2) {
     const from = Math.max(0, position - window);
-    const bytes = await readAll(read(from, position));
+    const bytes = await readAll(read(from, known));
     if (from === 0) {
       // The object's start: a record start, past a BOM (the header is scanned from there too).
-      const states = [FIELD_START];
-      runAll(table, bytes, bomLength(bytes), bytes.length, fill(states));
-      return states[0];
+      const states = new Array<number>(STATES).fill(FIELD_START);
+      runAll(table, bytes, bomLength(bytes), bytes.length, states);
+      return after[states[0]];
     }
     const states = Array.from({ length: STATES }, (_, state) => state);
-    if (runAll(table, bytes, 0, bytes.length, states)) return states[0];
+    runAll(table, bytes, 0, bytes.length, states);
+    after = states.map((state) => after[state]);
+    known = from;
+    if (after.every((state) => state === after[0])) return after[0];
+    // No quote settled it in this far: only a quoted field longer than the look-back could put `position` inside
+    // quotes, and a record that long fails the import by name (chunk-importer.ts), so take the run from a record start.
+    if (position - from >= maxLookBack) return after[FIELD_START];
   }
-}
-
-/** One known state in all four runs: they stay together. */
-function fill(states: number[]): number[] {
-  states.length = STATES;
-  return states.fill(states[0]);
 }
 
 async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {

@@ -33,13 +33,20 @@ function serialStarts(data: Buffer, dialect: ScannerDialect, dataStart: number):
  * record as a lane does, and returns the record starts the lanes own, in lane order: lane k owns the serial
  * records starting in [its own start, the next lane's own start).
  */
-async function laneStarts(data: Buffer, dialect: ScannerDialect, dataStart: number, cuts: number[], window: number) {
+async function laneStarts(
+  data: Buffer,
+  dialect: ScannerDialect,
+  dataStart: number,
+  cuts: number[],
+  window: number,
+  cap?: number,
+) {
   const owned: number[] = [];
   const serial = serialStarts(data, dialect, dataStart);
   const edges = [dataStart, ...cuts.filter((c) => c > dataStart && c < data.length), data.length];
   const starts = [dataStart];
   for (const cut of edges.slice(1, -1))
-    starts.push(await recordStartAtOrAfter(dialect, memoryRead(data), cut, data.length, window));
+    starts.push(await recordStartAtOrAfter(dialect, memoryRead(data), cut, data.length, window, cap));
   starts.push(data.length);
   for (let lane = 0; lane + 1 < starts.length; lane++) {
     // The lane's start must be one of the serial starts (or the end): a lane never starts mid-record.
@@ -51,10 +58,10 @@ async function laneStarts(data: Buffer, dialect: ScannerDialect, dataStart: numb
 }
 
 /** Every single cut position, and pairs of cuts `gap` apart, checked against the serial scan. */
-async function checkEveryCut(data: Buffer, dialect: ScannerDialect, window: number, gap: number) {
+async function checkEveryCut(data: Buffer, dialect: ScannerDialect, window: number, gap: number, cap?: number) {
   const dataStart = serialStarts(data, dialect, bomLength(data))[1] ?? data.length; // past the header record
   for (let cut = dataStart + 1; cut < data.length; cut++) {
-    const { owned, serial } = await laneStarts(data, dialect, dataStart, [cut, cut + gap], window);
+    const { owned, serial } = await laneStarts(data, dialect, dataStart, [cut, cut + gap], window, cap);
     expect(owned, `cut at ${cut}`).toEqual(serial);
   }
 }
@@ -74,6 +81,9 @@ describe('recordStartAtOrAfter: the lanes own every serial record exactly once, 
   it('quote-dense CSV, 64 KiB first look-back', () => checkEveryCut(quoteDense, CSV, 64 * 1024, 211));
   // No quote at all under a quoting dialect: the in-quotes runs never die, so the look-back reaches the start.
   it('quote-free CSV under a quoting dialect', () => checkEveryCut(quoteFree, CSV, 8, 33));
+  // The same with the look-back capped at 16 bytes: no quote settles it, so the lane takes the run from a record
+  // start, which is right: only a record longer than the cap holding a quote could make it wrong (that fails).
+  it('quote-free CSV under a quoting dialect, look-back capped', () => checkEveryCut(quoteFree, CSV, 4, 33, 16));
   // Quoting off: the first LF at or after start - 1; a quote is an ordinary byte.
   it('TSV with quoting off, no final newline', () => checkEveryCut(tsv, TSV_NO_QUOTES, 8, 29));
   // A range starting inside a quoted field, a range holding only part of it, a field longer than a range.
