@@ -59,7 +59,7 @@ const KINDS = (): Kind[] => [
 
 /** Writes header + unit repeated to about `mib` MiB into a file, uploads it (multipart), deletes the file. */
 async function uploadFile(ctx: FirstWriteContext, kind: Kind, mib: number, key: string): Promise<number> {
-  const path = `${ctx.dataDir}/${key}`;
+  const path = `${ctx.dataDir}/${key.replaceAll('/', '-')}`;
   const out = createWriteStream(path);
   out.write(kind.header);
   let size = Buffer.byteLength(kind.header);
