@@ -30,6 +30,8 @@ export interface FirstWriteContext {
 
 interface Kind {
   readonly name: 'quotedCsv' | 'tsv';
+  /** The key's extension: the format's defaults (a tab for .tsv) follow it. */
+  readonly extension: '.csv' | '.tsv';
   readonly header: string;
   /** A body of records (no header) repeated to make a file of any size. */
   readonly unit: Buffer;
@@ -40,6 +42,7 @@ interface Kind {
 const KINDS = (): Kind[] => [
   {
     name: 'quotedCsv',
+    extension: '.csv',
     header: 'id,seq,text,note,flag\n',
     unit: quotedCsv(SMALL_MIB / 4),
     keys: [{ name: 'id', type: 'S' }],
@@ -47,6 +50,7 @@ const KINDS = (): Kind[] => [
   },
   {
     name: 'tsv',
+    extension: '.tsv',
     header: 'ngram\tyear\tmatch_count\tvolume_count\n',
     unit: Buffer.from(generateNgrams(150_000, { seed: 9 }).text.replace(/^[^\n]*\n/, '')),
     keys: [
@@ -125,8 +129,8 @@ export async function firstWriteFigure(ctx: FirstWriteContext) {
   const figures: Record<string, unknown> = {};
   for (const kind of KINDS()) {
     ctx.log(`firstWrite: ${kind.name} at ${SMALL_MIB} MiB and ${BIG_MIB} MiB`);
-    const small = `first-write/${kind.name}-small`;
-    const big = `first-write/${kind.name}-big`;
+    const small = `first-write/${kind.name}-small${kind.extension}`;
+    const big = `first-write/${kind.name}-big${kind.extension}`;
     const smallBytes = await uploadFile(ctx, kind, SMALL_MIB, small);
     const bigBytes = await uploadFile(ctx, kind, BIG_MIB, big);
     const run = async (root: string, key: string, whole: boolean) =>
@@ -136,6 +140,7 @@ export async function firstWriteFigure(ctx: FirstWriteContext) {
     const baseline = BASELINE_ROOT
       ? { small: await run(BASELINE_ROOT, small, true), big: await run(BASELINE_ROOT, big, false) }
       : null;
+    ctx.log(`firstWrite: ${kind.name}: ${JSON.stringify({ smallRun, bigRun, baseline })}`);
     figures[kind.name] = {
       smallMiB: round(smallBytes / MIB, 1),
       bigMiB: round(bigBytes / MIB, 1),
