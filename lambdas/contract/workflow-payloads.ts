@@ -102,6 +102,11 @@ export interface ScanState {
   readonly chunkBytes: number;
   /** Bytes of data records: the sum of the chunk lengths (the objects less their BOMs and headers). */
   readonly dataBytes: number;
+  /**
+   * The line of every object's first data record (past its header: the objects' headers agree, so they hold as
+   * many LFs): Summarize numbers the lines of the chunks without `line` from it.
+   */
+  readonly dataLine?: number;
   readonly chunks: Chunk[];
   readonly checkpoint: ScanCheckpoint;
   readonly scanComplete: boolean;
@@ -142,10 +147,11 @@ export interface ImportCounts {
 export interface ChunkProgress extends ImportCounts {
   readonly next: Checkpoint | null;
   /**
-   * Once `next` is null: the LFs the chunk's records hold (from its first record's line to the line after its
-   * last), so Summarize can number the lines of a chunk without `line` from its predecessors' counts.
+   * A chunk without `line` (a plain object's byte range): the LFs its records hold so far (from its first record's
+   * line to the line after its last), so Summarize can number its lines from its predecessors' counts. Absent
+   * for other chunks, so their Map results stay as small as before (the ChunkImported? Choice).
    */
-  readonly lines: number;
+  readonly lines?: number;
   /**
    * The import is paused (`s3-ddb-import pause`): the chunk holds its checkpoint in `next`, and the workflow's
    * PausedWait waits this many seconds before ImportChunk asks again. Absent when not paused.
@@ -164,7 +170,7 @@ export interface ImportChunkEvent {
 /** One Map result (the ChunkImported Pass state keeps only these). */
 export interface ChunkResult extends ImportCounts {
   readonly chunk: number;
-  /** ChunkProgress.lines of the finished chunk (the workflow's ChunkImported state always passes it on). */
+  /** ChunkProgress.lines of the finished chunk, for a chunk without `line` (ChunkImportedWithLines). */
   readonly lines?: number;
 }
 
@@ -177,6 +183,8 @@ export interface SummarizeEvent {
   /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
   readonly chunks: Chunk[];
   readonly sources: SourceSet;
+  /** ScanState.dataLine. @default 1 */
+  readonly dataLine?: number;
 }
 
 /** The execution output, shown in the console and printed by the CLI. */

@@ -75,8 +75,8 @@ function addCounts(progress: ChunkProgress | undefined, rows: number, written: n
 function pausedProgress(event: ImportChunkEvent, from: Checkpoint, config: LambdaConfig): ChunkProgress {
   const { progress } = event;
   const waitSeconds = nextPausedWait(progress?.pausedWaitSeconds, config.pausedFirstWaitSeconds);
-  const lines = progress?.lines ?? 0;
-  return { next: from, ...addCounts(progress, 0, 0, 0), lines, pausedWaitSeconds: waitSeconds };
+  const lines = progress?.lines === undefined ? {} : { lines: progress.lines };
+  return { next: from, ...addCounts(progress, 0, 0, 0), ...lines, pausedWaitSeconds: waitSeconds };
 }
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
@@ -144,9 +144,9 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     }
     // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
     if (result.next === null && reader.stagedPiece) await deleteObject(s3, bucket, reader.stagedPiece);
-    const lines = chunkLines(chunk, result.lineAfter);
-    if (result.next && live.paused) return { ...pausedProgress(event, result.next, config), ...counts, lines };
-    return { next: result.next, ...counts, lines };
+    const lines = chunk.line === undefined ? { lines: chunkLines(chunk, result.lineAfter) } : {};
+    if (result.next && live.paused) return { ...pausedProgress(event, result.next, config), ...counts, ...lines };
+    return { next: result.next, ...counts, ...lines };
   };
 }
 

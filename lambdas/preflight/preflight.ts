@@ -109,6 +109,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
   const header = await agreedHeader(request, sources, keys, io);
+  const dataLine = header.dataLine;
   const columns = resolveColumns(request, header.names, keys, header.anyContent);
   const state: ScanState = {
     request,
@@ -119,6 +120,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     keys,
     chunkBytes: budgetOf(request, sources).chunkBytes,
     dataBytes: 0,
+    dataLine,
     chunks: [],
     checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
     scanComplete: false,
@@ -157,7 +159,9 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
   const names = checkHeadersAgree(
     starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })),
   );
-  return { names, anyContent: starts.some((start) => start.hasData || start.header !== null) };
+  const anyContent = starts.some((start) => start.hasData || start.header !== null);
+  // The headers agree, so every object's data starts on the same line (Summarize numbers lanes' lines from it).
+  return { names, anyContent, dataLine: starts.find((start) => start.hasData)?.dataLine ?? 1 };
 }
 
 /**

@@ -16,6 +16,7 @@ export const FIRST_LOOK_BACK_BYTES = 64 * 1024;
  * hide a quoted field that puts a lane's start inside quotes, and such a record fails the import by name.
  */
 export const MAX_LOOK_BACK_BYTES = 16 * 1024 * 1024;
+const UTF8_BOM_BYTES = 3;
 
 /**
  * The offset of the first record boundary at or after `start` (`size` when no record starts there) in an object
@@ -41,6 +42,9 @@ export async function recordStartAtOrAfter(
 ): Promise<number> {
   if (start <= 0) return 0;
   if (start >= size) return size;
+  // Inside or just past a BOM (the first range of an object without a header): the data starts past it.
+  if (start <= UTF8_BOM_BYTES && bomLength(await readAll(read(0, Math.min(size, UTF8_BOM_BYTES)))) === start)
+    return start;
   const table = transitionTable(dialect);
   const state =
     dialect.quote === undefined ? FIELD_START : await stateBefore(table, read, start - 1, firstWindow, maxLookBack);

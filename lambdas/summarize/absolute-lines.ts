@@ -6,14 +6,19 @@ const QUOTE = 0x22;
 
 /**
  * The absolute line of the first record of each chunk without `line` (a lane that found its own first record):
- * the line of the object's first chunk, which preflight knows, plus the LFs every chunk before it holds
- * (ChunkResult.lines). Chunks of one object are consecutive in the list, in offset order.
+ * the objects' data line (ScanState.dataLine, where an object's first range starts), plus the LFs every chunk of
+ * the object before it holds (ChunkResult.lines). Chunks of one object are consecutive in the list, in offset order.
  */
-export function firstLines(chunks: readonly Chunk[], results: readonly ChunkResult[]): Map<number, number> {
+export function firstLines(
+  chunks: readonly Chunk[],
+  results: readonly ChunkResult[],
+  dataLine = 1,
+): Map<number, number> {
   const linesOf = new Map(results.map((r) => [r.chunk, r.lines ?? 0]));
   const first = new Map<number, number>();
-  let line = 1;
+  let line = dataLine;
   chunks.forEach((chunk, index) => {
+    if (index > 0 && chunks[index - 1].object !== chunk.object) line = dataLine; // a new object starts
     line = chunk.line ?? line;
     if (chunk.line === undefined) first.set(index, line);
     line += linesOf.get(index) ?? 0;

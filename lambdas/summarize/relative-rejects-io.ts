@@ -17,7 +17,7 @@ export async function makeRejectsAbsolute(
   kmsKeyArn: string | null,
 ): Promise<void> {
   const { bucket } = event.request;
-  const first = firstLines(event.chunks, event.chunkResults);
+  const first = firstLines(event.chunks, event.chunkResults, event.dataLine);
   const getObject = sendGetObject(s3);
   for (const key of await listAll(s3, bucket, `${folder}/${RELATIVE_REJECTS_FOLDER}/`)) {
     const parsed = parseRelativeRejectsKey(folder, key);
