@@ -127,7 +127,9 @@ async function freshTable(ctx: FirstWriteContext, kind: Kind): Promise<string> {
  */
 export async function firstWriteFigure(ctx: FirstWriteContext) {
   const figures: Record<string, unknown> = {};
-  for (const kind of KINDS()) {
+  // BENCH_FIRST_WRITE_KINDS=tsv: only the kinds named (default both).
+  const only = process.env.BENCH_FIRST_WRITE_KINDS?.split(',');
+  for (const kind of KINDS().filter((k) => !only || only.includes(k.name))) {
     ctx.log(`firstWrite: ${kind.name} at ${SMALL_MIB} MiB and ${BIG_MIB} MiB`);
     const small = `first-write/${kind.name}-small${kind.extension}`;
     const big = `first-write/${kind.name}-big${kind.extension}`;

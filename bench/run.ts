@@ -223,6 +223,7 @@ function targets(out: Record<string, any>) {
   if (out.rateLimited) checks.rateLimitedWithin10Percent = out.rateLimited.ratioToRate >= 0.9;
   if (out.firstWrite) {
     for (const kind of ['quotedCsv', 'tsv']) {
+      if (!out.firstWrite[kind]) continue;
       checks[`${kind}FirstWriteBigToSmall`] = out.firstWrite[kind].bigToSmall <= 1.5;
       const whole = out.firstWrite[kind].wholeImportToBaseline;
       if (whole != null) checks[`${kind}WholeImportToBaseline`] = whole <= 1.1; // no worse than today, within noise
