@@ -3,9 +3,11 @@
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
  * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
- * modes, parquet) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
+ * modes, parquet, firstWrite) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
  * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
  * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * `firstWrite` (first-write-figures.ts): BENCH_FIRST_WRITE_BIG_MIB (2048), BENCH_BASELINE_ROOT (a built worktree of
+ * main's HEAD, for today's figures beside these).
  * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -25,6 +27,7 @@ import { burstFigure } from './burst-figures.js';
 import { modesFigure } from './mode-figures.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
 import { parquetFigures } from './parquet-figures.js';
+import { firstWriteFigure } from './first-write-figures.js';
 import { ceilingLoop, naiveScript, prebuiltBatches } from './write-loops.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 500_000);
@@ -198,6 +201,7 @@ try {
     out.import = { small, large: await importInChild(await newTable(), bucket, 'large.tsv', large, large) };
   }
 
+  if (wanted('firstWrite')) out.firstWrite = await firstWriteFigure({ bucket, s3, dynamodb, dataDir: DATA_DIR, log });
   if (wanted('formats')) {
     log(`formats: exact JSON parser vs JSON.parse, and each format's mapper, in memory on ${FORMAT_ROWS} rows`);
     out.formats = formatFigures(FORMAT_ROWS);
@@ -247,6 +251,15 @@ function targets(out: Record<string, any>) {
     checks.updateAtLeastHalfPut = out.modes.updateToPut >= 0.5;
     checks.deleteAtLeast90PercentPut = out.modes.deleteToPut >= 0.9;
     checks.dryRunAtLeast3xPut = out.modes.dryRunToPut >= 3;
+  }
+  if (out.firstWrite) {
+    for (const kind of ['quotedCsv', 'tsv']) {
+      if (!out.firstWrite[kind]) continue;
+      checks[`${kind}FirstWriteBigToSmall`] = out.firstWrite[kind].bigToSmall <= 1.5;
+      const whole = out.firstWrite[kind].wholeImportToBaseline;
+      if (whole != null) checks[`${kind}WholeImportToBaseline`] = whole <= 1.1; // no worse than today, within noise
+    }
+    checks.firstWriteScannerGBps = out.firstWrite.scannerGBps.quoteDense >= 0.8;
   }
   return checks;
 }

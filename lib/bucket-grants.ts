@@ -72,3 +72,31 @@ export function grantObjectDelete(bucket: s3.IBucket, fn: NodejsFunction, object
       'only at run time; nothing outside it (s3:DeleteObject only)',
   );
 }
+
+/**
+ * Lets Summarize list, read and delete the relative rejects files under `objectsKeyPattern` (the rejects prefix)
+ * that it rewrites with absolute lines: `s3:ListBucket` on the bucket (no `s3:prefix` condition: the grants
+ * checker and the readers' grant take none), `s3:GetObject` and `s3:DeleteObject` on the rejects keys only, and
+ * `kms:Decrypt` to read what the import stored encrypted.
+ */
+export function grantRejectsRewrite(
+  bucket: s3.IBucket,
+  key: kms.IKey | undefined,
+  fn: NodejsFunction,
+  objectsKeyPattern: string,
+): void {
+  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:GetObject', 's3:DeleteObject');
+  iam.Grant.addToPrincipalOrResource({
+    grantee: fn,
+    actions: ['s3:ListBucket'],
+    resourceArns: [bucket.bucketArn],
+    resource: bucket,
+  });
+  key?.grant(fn, 'kms:Decrypt');
+  acknowledge(
+    fn.role!,
+    wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
+    'Summarize rewrites the rejects files of <rejectsPrefix>/<execution>/relative/ with absolute lines and deletes ' +
+      'them; keys known only at run time; nothing outside the rejects prefix (s3:GetObject, s3:DeleteObject only)',
+  );
+}

@@ -114,7 +114,7 @@ function preflightTask(handler: ReturnType<HandlerFactories['Preflight']>, setti
 function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, settings: InvocationSettings) {
   return async (input: ImportChunkEvent): Promise<ChunkProgress> => {
     const { chunkIndex, chunk, progress: previous } = input;
-    const from = previous?.next ?? { offset: chunk.start, line: chunk.line };
+    const from = previous?.next ?? { offset: chunk.start, line: chunk.line ?? 1 };
     settings.emit({ type: 'chunk-start', chunkIndex, from });
     const progress = await invoke('ImportChunk', settings, (context) => handler(input, context));
     settings.emit({ type: 'chunk-progress', chunkIndex, done: progress.next === null, ...progress });

@@ -110,3 +110,15 @@ export class BackupRequiredError extends ImportError {
     this.name = 'BackupRequiredError';
   }
 }
+
+/**
+ * A record of a plain quoted-CSV object holds a quote and is longer than a lane looks back to learn the quote state
+ * at its start (source/record-start.ts, MAX_LOOK_BACK_BYTES): a lane that started inside it may have read its bytes
+ * as records, so the import stops by name. Such a record could never be one item (400 KB).
+ */
+export class RecordTooLongError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RecordTooLongError';
+  }
+}

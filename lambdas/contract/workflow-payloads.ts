@@ -9,9 +9,12 @@ export interface KeyAttribute {
 }
 
 /**
- * A range [start, end) of one object's data that starts and ends on record boundaries. Offsets count the
- * object's bytes; for a compressed object, its decompressed bytes:
- * - a plain object's chunk is a byte range, read with a range GET;
+ * A range [start, end) of one object's data. Offsets count the object's bytes; for a compressed object, its
+ * decompressed bytes:
+ * - a plain object's chunk is a byte range cut from the object's size alone (preflight reads no more than the
+ *   header), read with range GETs. Only its first chunk starts on a record boundary (the data start, with its
+ *   `line`); every other chunk (no `line`) owns the records that *start* in [start, end): its lane finds the first
+ *   one (source/record-start.ts) and reads past `end` to finish its last one, so neighbours agree on every boundary;
  * - a staged object (a big compressed one, see SourceEntry.staged) is cut by preflight into plain pieces
  *   stored under SourceSet.staging; its chunk [start, end) is one piece, named by its start;
  * - any other compressed object is one chunk, decompressed by the import from the start: `start` is where its
@@ -26,8 +29,13 @@ export interface Chunk {
   readonly object: number;
   readonly start: number;
   readonly end: number;
-  /** 1-based physical line number of the first record in the chunk (Parquet: row number of its first row). */
-  readonly line: number;
+  /**
+   * 1-based physical line number of the first record in the chunk, when preflight knows it (the chunk starts on a
+   * record boundary; Parquet: the row number of its first row). Absent: the lane counts lines from 1 at its first
+   * record, returns how many LFs its records hold (ChunkProgress.lines), and Summarize makes the lines of its rejects
+   * absolute.
+   */
+  readonly line?: number;
 }
 
 /**
@@ -104,6 +112,11 @@ export interface ScanState {
   readonly chunkBytes: number;
   /** Bytes of data records: the sum of the chunk lengths (the objects less their BOMs and headers). */
   readonly dataBytes: number;
+  /**
+   * The line of every object's first data record (past its header: the objects' headers agree, so they hold as
+   * many LFs): Summarize numbers the lines of the chunks without `line` from it.
+   */
+  readonly dataLine?: number;
   readonly chunks: Chunk[];
   readonly checkpoint: ScanCheckpoint;
   readonly scanComplete: boolean;
@@ -167,6 +180,12 @@ export interface ImportCounts {
 export interface ChunkProgress extends ImportCounts {
   readonly next: Checkpoint | null;
   /**
+   * A chunk without `line` (a plain object's byte range): the LFs its records hold so far (from its first record's
+   * line to the line after its last), so Summarize can number its lines from its predecessors' counts. Absent
+   * for other chunks, so their Map results stay as small as before (the ChunkImported? Choice).
+   */
+  readonly lines?: number;
+  /**
    * The import is paused (`s3-ddb-import pause`): the chunk holds its checkpoint in `next`, and the workflow's
    * PausedWait waits this many seconds before ImportChunk asks again. Absent when not paused.
    */
@@ -184,6 +203,8 @@ export interface ImportChunkEvent {
 /** One Map result (the ChunkImported Pass state keeps only these). */
 export interface ChunkResult extends ImportCounts {
   readonly chunk: number;
+  /** ChunkProgress.lines of the finished chunk, for a chunk without `line` (ChunkImportedWithLines). */
+  readonly lines?: number;
 }
 
 /** The Summarize task's input. */
@@ -195,6 +216,8 @@ export interface SummarizeEvent {
   /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
   readonly chunks: Chunk[];
   readonly sources: SourceSet;
+  /** ScanState.dataLine. @default 1 */
+  readonly dataLine?: number;
 }
 
 /** The execution output, shown in the console and printed by the CLI. */

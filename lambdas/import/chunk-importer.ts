@@ -1,10 +1,12 @@
 import { isBlankRecord } from '../formats/csv/csv-records.js';
 import type { BlockMapper, RawRecord } from '../formats/record-format.js';
 import { createRecordFormat } from '../formats/record-formats.js';
-import { RecordScanner } from '../source/record-scanner.js';
+import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
 import type { ItemSink } from '../write/item-sink.js';
 import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../contract/workflow-payloads.js';
+import { lanePieces, recordTooLong } from './lane-range.js';
+import { MAX_LOOK_BACK_BYTES } from '../source/record-start.js';
 
 /**
  * Records are mapped in blocks of about this many bytes (~2k 1-gram rows per csv-parse call). Mapping a
@@ -38,13 +40,21 @@ export interface ImportChunkParams {
   readonly from: Checkpoint;
   /** Streams bytes [start, end) of the object. */
   readonly read: (start: number, end: number) => AsyncIterable<Buffer>;
+  /**
+   * The object's size when the chunk's `end` need not be a record boundary (a plain object's byte range): the import
+   * then reads past `end`, up to this, to finish the last record that starts before `end` (lane-range.ts).
+   * @default chunk.end - the chunk ends on a record boundary
+   */
+  readonly size?: number;
   readonly sink: ItemSink;
   /** Asked after each block: true when the invocation should stop at a checkpoint now. */
   readonly shouldStop: () => boolean;
 }
 
-export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' | 'rejected'> {
+export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' | 'rejected' | 'lines'> {
   readonly rejects: RejectedRow[];
+  /** The line of the first record after those this invocation handled (`next.line` when it stopped). */
+  readonly lineAfter: number;
 }
 
 /**
@@ -55,9 +65,11 @@ export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' |
  */
 export async function importChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
   const run = new ChunkRun(params);
-  for await (const buf of params.read(params.from.offset, params.chunk.end)) {
+  const { read, from, chunk, size = chunk.end } = params;
+  for await (const buf of lanePieces(read, from.offset, chunk.end, size)) {
     const stoppedAt = await run.feed(buf);
     if (stoppedAt) return run.finish(stoppedAt);
+    if (run.pastEnd) break; // the records from here on are the next chunk's
   }
   return run.finish(await run.end());
 }
@@ -68,18 +80,25 @@ interface PendingRecord {
   readonly line: number;
   parts: Buffer[];
   length: number;
+  /** Some byte of it, among those no longer kept, is a quote. */
+  quoted?: boolean;
 }
 
 /** One invocation's pass over its range: the record being read, the block being filled, the counts. */
 class ChunkRun {
   private readonly mapBlock: BlockMapper;
   private readonly scanner: RecordScanner;
+  /** A record longer than this fails the chunk (lane-range.ts): neighbours' look-backs cannot see past it. */
+  private readonly longestRecord: number;
+  private readonly dialect: ScannerDialect;
   private readonly rejects: RejectedRow[] = [];
   private rows = 0;
   private block: RawRecord[] = [];
   private blockBytes = 0;
   private blockLimit = FIRST_BLOCK_BYTES;
   private record: PendingRecord;
+  /** The record being read starts at or past the chunk's end: it and every later one belong to the next chunk. */
+  pastEnd = false;
 
   constructor(private readonly params: ImportChunkParams) {
     const { job, from } = params;
@@ -87,6 +106,9 @@ class ChunkRun {
     const { types, attributes, exclude } = job.request;
     this.mapBlock = format.createMapper({ columns: job.columns, types, keys: job.keys, attributes, exclude });
     this.scanner = new RecordScanner(format.dialect);
+    this.dialect = format.dialect;
+    const byteRanges = params.size !== undefined && format.dialect.quote !== undefined;
+    this.longestRecord = byteRanges ? MAX_LOOK_BACK_BYTES : Number.POSITIVE_INFINITY;
     this.record = { offset: from.offset, line: from.line, parts: [], length: 0 };
   }
 
@@ -95,20 +117,31 @@ class ChunkRun {
     this.scanner.feed(buf);
     let pos = 0;
     for (let end = this.scanner.next(); end !== -1; end = this.scanner.next()) {
+      if ((this.pastEnd = this.record.offset >= this.params.chunk.end)) return null;
       const stoppedAt = await this.takeRecord(buf.subarray(pos, end));
       if (stoppedAt) return stoppedAt;
       pos = end;
     }
+    if ((this.pastEnd = this.record.offset >= this.params.chunk.end)) return null;
     const rest = buf.subarray(pos);
     this.record.length += rest.length;
     if (this.record.length <= MAX_RECORD_BYTES) this.record.parts.push(rest);
-    else this.record.parts = [];
+    else this.dropParts(rest);
     return null;
+  }
+
+  /** The record is too large to copy: forget its bytes, noting whether any was a quote (see longestRecord). */
+  private dropParts(rest: Buffer): void {
+    const { quote } = this.dialect;
+    const seen = (b: Buffer) => quote !== undefined && b.includes(quote);
+    this.record.quoted ||= this.record.parts.some(seen) || seen(rest);
+    this.record.parts = [];
   }
 
   /** The range is read: takes the last record (the object's may lack a newline), then the last block. */
   async end(): Promise<Checkpoint | null> {
-    const stoppedAt = this.record.length > 0 ? await this.takeRecord(Buffer.alloc(0)) : null;
+    const last = this.record.length > 0 && this.record.offset < this.params.chunk.end;
+    const stoppedAt = last ? await this.takeRecord(Buffer.alloc(0)) : null;
     return stoppedAt ?? this.handleBlock();
   }
 
@@ -116,13 +149,24 @@ class ChunkRun {
   async finish(next: Checkpoint | null): Promise<ImportChunkResult> {
     await this.params.sink.flush();
     const { rows, rejects } = this;
-    return { next: next && { offset: next.offset, line: next.line }, rows, rejected: rejects.length, rejects };
+    const lineAfter = next ? next.line : this.record.line;
+    return {
+      next: next && { offset: next.offset, line: next.line },
+      rows,
+      rejected: rejects.length,
+      rejects,
+      lineAfter,
+    };
   }
 
   /** Ends the current record with `tail`; returns a checkpoint when the invocation must stop. */
   private async takeRecord(tail: Buffer): Promise<Checkpoint | null> {
     const { offset, line, parts } = this.record;
     const length = this.record.length + tail.length;
+    // Only a quote inside it can have put a range start inside quotes (the record starts outside them).
+    if (length > this.longestRecord && (this.record.quoted || tail.includes(this.dialect.quote!))) {
+      throw recordTooLong(offset, line, length);
+    }
     const raw = length > MAX_RECORD_BYTES ? null : parts.length ? Buffer.concat([...parts, tail]) : tail;
     this.record = { offset: offset + length, line: this.params.from.line + this.scanner.lines, parts: [], length: 0 };
     if (raw === null) {

@@ -20,6 +20,9 @@ import { chunkRate, chunkStopMarginMs, createImportSink } from './import-sink.js
 import { followLiveSettings, nextPausedWait } from './live-settings.js';
 import type { RateLimiter } from '../write/rate-limiter.js';
 import { formatRejects, type RejectedRow } from './rejects.js';
+import { chunkLines, laneFrom } from './lane-range.js';
+import { createRecordFormat } from '../formats/record-formats.js';
+import { relativeRejectsKey } from '../contract/relative-rejects.js';
 
 /** When this invocation stops: the write path's margin (write/stop-margin.ts), fitted to the invocation. */
 function importDeadline(
@@ -45,11 +48,13 @@ function importDeadline(
  * started; with several objects, `<object index>-<offset>.csv`, since offsets repeat across objects.
  */
 function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, from: Checkpoint): string {
-  const { job, chunk } = event;
+  const { job, chunk, chunkIndex } = event;
   // A Parquet checkpoint inside a row group keeps the group's offset: its row number tells invocations apart.
   const at = job.request.format.type === 'parquet' ? `${from.offset}-${from.line}` : `${from.offset}`;
   const name = job.sources.objects.length > 1 ? `${chunk.object}-${at}` : at;
-  return `${executionOutputPrefix(rejectsPrefix, job.executionName)}/${name}.csv`;
+  const folder = executionOutputPrefix(rejectsPrefix, job.executionName);
+  // A chunk that found its own first record numbers lines from it: Summarize makes them absolute (relative-rejects.ts).
+  return chunk.line === undefined ? relativeRejectsKey(folder, chunkIndex, name) : `${folder}/${name}.csv`;
 }
 
 /** The rows of this invocation to keep: the mapper's rejects, and where a compressed object broke off, if it did. */
@@ -82,7 +87,8 @@ function addCounts(progress: ChunkProgress | undefined, counts: ImportCounts): I
 function pausedProgress(event: ImportChunkEvent, from: Checkpoint, config: LambdaConfig): ChunkProgress {
   const { progress } = event;
   const waitSeconds = nextPausedWait(progress?.pausedWaitSeconds, config.pausedFirstWaitSeconds);
-  return { next: from, ...addCounts(progress, NO_COUNTS), pausedWaitSeconds: waitSeconds };
+  const lines = progress?.lines === undefined ? {} : { lines: progress.lines };
+  return { next: from, ...addCounts(progress, NO_COUNTS), ...lines, pausedWaitSeconds: waitSeconds };
 }
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
@@ -99,7 +105,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
   return async (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> => {
     const { job, chunk, chunkIndex, progress } = event;
     const { bucket, table } = job.request;
-    const from = progress?.next ?? { offset: chunk.start, line: chunk.line };
+    const known = progress?.next ?? { offset: chunk.start, line: chunk.line ?? 1 };
     const limiter: { current?: RateLimiter } = {}; // made with the sink, after the first read of the settings
     const onRate = (rate: number) => limiter.current?.setRate(chunkRate(job, chunk, rate));
     const live = await followLiveSettings(ledger, job.executionName, {
@@ -108,9 +114,17 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     });
     if (live.paused) {
       live.stop();
-      return pausedProgress(event, from, config);
+      return pausedProgress(event, known, config);
     }
-    const reader = chunkReader(job, chunk, from, getObject);
+    const reader = chunkReader(job, chunk, known, getObject);
+    const { size } = job.sources.objects[chunk.object];
+    const from = await laneFrom(
+      chunk,
+      progress?.next,
+      createRecordFormat(job.request.format).dialect,
+      reader.read,
+      size,
+    );
     const keys = { bucket, key: reader.key, table, execution: job.executionName, chunk: chunkIndex };
     const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
@@ -121,8 +135,18 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     if (live.settings) onRate(live.settings.maxWriteRate);
     const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
     const shouldStop = () => deadline.reached() || live.paused;
+    // A plain object's chunk ends where its byte range does: its last record is finished past it (lane-range.ts).
+    const readPast = reader.compression === 'none' ? { size } : {};
     const importRange = job.request.format.type === 'parquet' ? importParquetChunk : importChunk;
-    const result = await importRange({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop })
+    const result = await importRange({
+      job,
+      chunk: reader.chunk,
+      from,
+      read: reader.read,
+      sink,
+      shouldStop,
+      ...readPast,
+    })
       .finally(() => (deadline.dispose(), live.stop()))
       .catch(metrics.failed);
     const rejectsAt = await keepRejects(s3, config, event, from, reader, result.rejects);
@@ -137,8 +161,9 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     }
     // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
     if (result.next === null && reader.stagedPiece) await deleteObject(s3, bucket, reader.stagedPiece);
-    if (result.next && live.paused) return { ...pausedProgress(event, result.next, config), ...counts };
-    return { next: result.next, ...counts };
+    const lines = chunk.line === undefined ? { lines: chunkLines(chunk, result.lineAfter) } : {};
+    if (result.next && live.paused) return { ...pausedProgress(event, result.next, config), ...counts, ...lines };
+    return { next: result.next, ...counts, ...lines };
   };
 }
 

@@ -78,7 +78,9 @@ export async function importParquetChunk(params: ImportChunkParams): Promise<Imp
     }
   }
   await sink.flush();
-  return { next, rows: run.rows, rejected: run.rejects.length, rejects: run.rejects };
+  // Rows are lines here: the row number after the last row handled (a Parquet chunk always knows its first row).
+  const lineAfter = next ? next.line : from.line + run.rows;
+  return { next, rows: run.rows, rejected: run.rejects.length, rejects: run.rejects, lineAfter };
 }
 
 interface SliceRun {

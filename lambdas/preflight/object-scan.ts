@@ -1,4 +1,5 @@
-import { planChunks, type ByteRange } from './chunk-planner.js';
+import type { ByteRange } from './chunk-planner.js';
+import { planRanges } from './range-planner.js';
 import { pieceBytes, type ChunkBudget } from './chunk-budget.js';
 import { readObjectStart } from './object-headers.js';
 import { parquetObjectChunks } from './parquet-chunks.js';
@@ -98,15 +99,13 @@ async function scanObject(
   }
   const dialect = createRecordFormat(request.format).dialect;
   if (compression === 'none') {
-    const planned = await planChunks({
-      dialect,
-      chunkBytes: budget.chunkBytes,
-      size: entry.size,
-      from,
-      read: data,
-      shouldStop,
-    });
-    return { ranges: planned.chunks, next: planned.complete ? null : planned.checkpoint, end: planned.checkpoint };
+    // Byte ranges from the size alone: each lane finds its own record boundaries (range-planner.ts).
+    // The lines past the data start are counted by the lanes: the final checkpoint keeps the data start's.
+    return {
+      ranges: planRanges(budget.chunkBytes, entry.size, from),
+      next: null,
+      end: { offset: entry.size, line: from.line },
+    };
   }
   if (!entry.staged) {
     // Imported whole by one lane; its length stands for its work (the compressed size: see Chunk).

@@ -122,7 +122,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);
-  const columns = await recordNames(request, sources, keys, io);
+  const { columns, dataLine } = await recordNames(request, sources, keys, io);
   const state: ScanState = {
     request,
     executionName: event.executionName,
@@ -133,6 +133,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     indexes: target.indexes,
     chunkBytes: budgetOf(request, sources).chunkBytes,
     dataBytes: 0,
+    dataLine,
     chunks: [],
     checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
     scanComplete: false,
@@ -166,12 +167,12 @@ async function recordNames(request: ResolvedRequest, sources: SourceSet, keys: K
   if (request.format.type === 'parquet') {
     const columns = await parquetColumns(request, sources, keys, io);
     checkComputedAttributes(request, { names: columns, what: 'the Parquet columns' }, keys);
-    return columns;
+    return { columns, dataLine: 1 };
   }
   const header = await agreedHeader(request, sources, keys, io);
   const columns = resolveColumns(request, header.names, keys, header.anyContent);
   checkComputedAttributes(request, knownNames(request, columns, header.starts), keys);
-  return columns;
+  return { columns, dataLine: header.dataLine };
 }
 
 /**
@@ -188,7 +189,9 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
   const names = checkHeadersAgree(
     starts.map((start, index) => ({ key: objectKey(sources, index), header: start.header })),
   );
-  return { names, starts, anyContent: starts.some((start) => start.hasData || start.header !== null) };
+  const anyContent = starts.some((start) => start.hasData || start.header !== null);
+  // The headers agree, so every object's data starts on the same line (Summarize numbers lanes' lines from it).
+  return { names, starts, anyContent, dataLine: starts.find((start) => start.hasData)?.dataLine ?? 1 };
 }
 
 /**

@@ -1,3 +1,13 @@
+import {
+  FIELD_START,
+  IN_FIELD,
+  QUOTED,
+  QUOTE_IN_QUOTED,
+  RECORD_END,
+  STATE_MASK,
+  transitionTable,
+} from './quote-dfa.js';
+
 const LF = 0x0a;
 
 /** The CSV dialect bytes the scanner needs. `quote` undefined turns quoting off (plain TSV). */
@@ -18,25 +28,24 @@ export function scannerDialect(format: { delimiter: string; quote: string }): Sc
  * Finds record boundaries in a byte stream fed one buffer at a time. A record ends at a LF that is not
  * inside a quoted field (so CRLF ends a record too; the CR stays with the record for the parser).
  * A quote opens a quoted field only at the start of a field, as csv-parse with `relax_quotes` reads it:
- * `ab"c` is a literal quote, `"a""b"` an escaped one. Every LF is counted, so `lines` gives physical
- * line numbers.
+ * `ab"c` is a literal quote, `"a""b"` an escaped one (the automaton in quote-dfa.ts). Every LF is counted,
+ * so `lines` gives physical line numbers.
  *
  * Two paths, chosen per buffer, because their costs differ by data: a buffer without a quote (TSV,
- * unquoted CSV) is crossed with `indexOf` jumps from LF to LF (memchr, ~1 GB/s); a buffer with quotes
- * goes through one tight byte loop, since a native call per quote (~30-60 ns) made quote-dense CSV
- * 3-4x slower than looking at each byte once.
+ * unquoted CSV) is crossed with `indexOf` jumps from LF to LF (memchr, several GB/s); a buffer with quotes
+ * goes through the automaton's table, one lookup and one rarely taken branch per byte (a native call per
+ * quote, ~30-60 ns, made quote-dense CSV 3-4x slower than looking at each byte once; a loop of comparisons
+ * per byte ran at ~0.25 GB/s, the table at over 0.8: docs/performance.md).
  */
 export class RecordScanner {
   /** LFs consumed so far, inside quotes or not. */
   lines = 0;
-  private inQuotes = false;
-  /** In quotes, the previous buffer ended on a quote: closing, or the first half of `""`. */
-  private quotePending = false;
-  /** The byte before the current buffer; LF means "at the start of a record". */
-  private previousByte = LF;
+  /** The automaton's state before `buf[pos]` (quote-dfa.ts). */
+  private state: number;
+  private readonly table: Uint8Array;
   private buf: Buffer = Buffer.alloc(0);
   private pos = 0;
-  /** The current buffer holds no quote byte at or after `pos` at feed time: LF jumps are enough. */
+  /** The current buffer holds no quote byte at feed time: LF jumps are enough. */
   private quoteFree = true;
   /** Cached index of the next LF at or after `pos` (-1: none), for the jump path. */
   private nextLf = -1;
@@ -44,28 +53,29 @@ export class RecordScanner {
   private lfFrom = 0;
   private lfAt = -1;
 
-  constructor(private readonly dialect: ScannerDialect) {}
+  /** `state`: where the stream starts; a record start (FIELD_START) unless a lane knows better. */
+  constructor(
+    private readonly dialect: ScannerDialect,
+    state = FIELD_START,
+  ) {
+    this.table = transitionTable(dialect);
+    this.state = state;
+  }
 
   /** True when the bytes consumed so far end inside a quoted field. */
   get insideQuotes(): boolean {
-    return this.inQuotes;
+    return this.state >= QUOTED;
   }
 
   /** Starts on the next buffer of the stream; the previous one must be fully consumed (next() gave -1). */
   feed(buf: Buffer): void {
-    if (this.buf.length > 0) this.previousByte = this.buf[this.buf.length - 1];
     this.buf = buf;
     this.pos = 0;
-    if (this.quotePending && buf.length > 0) {
-      // An empty buffer says nothing about the quote before it: keep waiting for the next byte.
-      this.quotePending = false;
-      if (buf[0] === this.dialect.quote)
-        this.pos = 1; // `""` split across buffers: still in quotes
-      else this.inQuotes = false;
-    }
-    this.quoteFree = this.dialect.quote === undefined || buf.indexOf(this.dialect.quote, this.pos) === -1;
-    this.nextLf = buf.indexOf(LF, this.pos);
-    this.lfFrom = this.pos;
+    // After a quote inside a quoted field, the next byte decides: the table path walks that one state.
+    this.quoteFree =
+      this.dialect.quote === undefined || (this.state !== QUOTE_IN_QUOTED && buf.indexOf(this.dialect.quote) === -1);
+    this.nextLf = buf.indexOf(LF);
+    this.lfFrom = 0;
     this.lfAt = this.nextLf;
   }
 
@@ -74,54 +84,47 @@ export class RecordScanner {
    * least `atLeast`, and returns that end index (exclusive). Returns -1 once the buffer is consumed.
    */
   next(atLeast = 0): number {
-    return this.quoteFree ? this.nextByJumps(atLeast) : this.nextByBytes(atLeast);
+    return this.quoteFree ? this.nextByJumps(atLeast) : this.nextByTable(atLeast);
   }
 
   /** No quote ahead in this buffer: the quote state cannot change, so every LF outside quotes ends a record. */
   private nextByJumps(atLeast: number): number {
     const end = this.buf.length;
-    const lf = this.inQuotes ? -1 : atLeast - 1 <= this.pos ? this.nextLf : this.findLf(atLeast - 1);
+    const inQuotes = this.state === QUOTED;
+    const lf = inQuotes ? -1 : atLeast - 1 <= this.pos ? this.nextLf : this.findLf(atLeast - 1);
     if (lf === -1) {
       this.countLfsBefore(end);
+      if (!inQuotes && end > this.pos) this.state = this.table[(IN_FIELD << 8) | this.buf[end - 1]] & STATE_MASK;
       this.pos = end;
       return -1;
     }
     this.countLfsBefore(lf + 1);
+    this.state = FIELD_START;
     this.pos = lf + 1;
     return lf + 1;
   }
 
-  /** Quotes ahead: one pass over the bytes with the state in local variables. */
-  private nextByBytes(atLeast: number): number {
-    const { buf } = this;
-    const { delimiter, quote } = this.dialect;
+  /** Quotes ahead: the automaton's table, with the state in a local variable. */
+  private nextByTable(atLeast: number): number {
+    const { buf, table } = this;
     const length = buf.length;
     let lines = this.lines;
-    let inQuotes = this.inQuotes;
-    let previous = this.pos === 0 ? this.previousByte : buf[this.pos - 1];
+    let state = this.state;
     for (let i = this.pos; i < length; i++) {
-      const byte = buf[i];
-      if (byte === LF) {
+      state = table[(state << 8) | buf[i]];
+      if (state > STATE_MASK) {
         lines++;
-        if (!inQuotes && i + 1 >= atLeast) {
+        if ((state & RECORD_END) !== 0 && i + 1 >= atLeast) {
           this.lines = lines;
-          this.inQuotes = false;
+          this.state = FIELD_START;
           this.pos = i + 1;
           return i + 1;
         }
-      } else if (byte === quote) {
-        if (!inQuotes)
-          inQuotes = previous === delimiter || previous === LF; // only at a field start
-        else if (i + 1 === length)
-          this.quotePending = true; // decided by the next buffer's first byte
-        else if (buf[i + 1] === quote)
-          i++; // `""`: an escaped quote, still inside
-        else inQuotes = false;
+        state &= STATE_MASK;
       }
-      previous = byte;
     }
     this.lines = lines;
-    this.inQuotes = inQuotes;
+    this.state = state;
     this.pos = length;
     return -1;
   }

@@ -1,8 +1,9 @@
-import type { ImportSummary, SummarizeEvent } from '../contract/workflow-payloads.js';
+import { executionOutputPrefix, type ImportSummary, type SummarizeEvent } from '../contract/workflow-payloads.js';
 import { putObject } from '../wiring/aws-io.js';
 import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { summarize, totalsByObject } from './summarize.js';
+import { makeRejectsAbsolute } from './relative-rejects-io.js';
 
 /** The ReleaseLanes task's input: a failed import's execution name, whose lanes go back to the ledger. */
 export interface ReleaseLanesEvent {
@@ -23,6 +24,15 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
       return { released: event.releaseLanes } as SummarizeOutput<E>;
     }
     const summary = summarize(event, config.rejectsPrefix);
+    // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
+    const relative = event.chunkResults.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined);
+    if (relative)
+      await makeRejectsAbsolute(
+        s3,
+        event,
+        executionOutputPrefix(config.rejectsPrefix, event.executionName),
+        config.bucketKmsKeyArn ?? null,
+      );
     const report = {
       ...summary,
       executionName: event.executionName,

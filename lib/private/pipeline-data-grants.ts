@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { grantObjectDelete, grantObjectPut, grantSourceRead } from '../bucket-grants.js';
+import { grantObjectDelete, grantObjectPut, grantRejectsRewrite, grantSourceRead } from '../bucket-grants.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 import type { PipelineSettings } from './pipeline-settings.js';
@@ -35,6 +35,8 @@ export function grantBucketAccess(
     'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...',
   );
   grantObjectDelete(props.bucket, importer, `${settings.stagingPrefix}/*`);
+  // Summarize rewrites the rejects of lanes that numbered lines from their own first record (summarize/relative-rejects-io.ts).
+  grantRejectsRewrite(props.bucket, bucketKey, summarize, `${settings.rejectsPrefix}/*`);
 }
 
 /**

@@ -59,17 +59,21 @@ function lineFeeds(bytes: Buffer): number[] {
  * Asserts the resume contract of every chunk of a one-object import: its first invocation starts at the chunk's
  * start; each later one where the one before stopped (or, after one that timed out, where that one started);
  * every stop is a record start past where the invocation began, with its physical line; and the rows counted
- * at each stop are exactly the rows between the chunk's start and that stop, so none was skipped or counted
- * twice. The last invocation finishes the chunk. Returns how many invocations each chunk took, by index.
+ * at each stop are exactly the rows between the chunk's first record and that stop, so none was skipped or
+ * counted twice. A chunk without `line` owns the records from the first record start at or after its start, and
+ * counts its lines from 1 there. The last invocation finishes the chunk. Returns how many invocations each
+ * chunk took, by index.
  */
 export function expectChunksResumed(events: readonly RunnerEvent[], chunks: readonly Chunk[], file: RecordLayout) {
   const boundaries = new Set(file.boundaries);
   const byChunk = chunkInvocations(events);
   return chunks.map((chunk, index) => {
     const invocations = byChunk.get(index) ?? [];
+    const owned = chunk.line === undefined ? firstAtOrAfter(file, chunk.start) : chunk.start;
+    const lineBase = chunk.line === undefined ? lineAt(file.bytes, owned) - 1 : 0;
     expect(invocations[0]?.from, `chunk ${index} starts at its start`).toEqual({
       offset: chunk.start,
-      line: chunk.line,
+      line: chunk.line ?? 1,
     });
     invocations.forEach((invocation, i) => {
       const { from, next } = invocation;
@@ -78,15 +82,18 @@ export function expectChunksResumed(events: readonly RunnerEvent[], chunks: read
       if (!next) return;
       const where = `chunk ${index} stopped at ${next.offset}`;
       expect(
-        boundaries.has(next.offset) && next.offset > from.offset,
+        boundaries.has(next.offset) && next.offset > Math.max(from.offset, owned - 1),
         `${where}: a record start past ${from.offset}`,
       ).toBe(true);
-      expect(next.line, where).toBe(lineAt(file.bytes, next.offset));
-      expect(invocation.rows, where).toBe(
-        countBelow(file.rowStarts, next.offset) - countBelow(file.rowStarts, chunk.start),
-      );
+      expect(next.line, where).toBe(lineAt(file.bytes, next.offset) - lineBase);
+      expect(invocation.rows, where).toBe(countBelow(file.rowStarts, next.offset) - countBelow(file.rowStarts, owned));
     });
     expect(invocations.at(-1)?.next, `chunk ${index} finished`).toBeNull();
     return invocations.length;
   });
+}
+
+/** The first record start at or after `offset` (the file's size when none is). */
+function firstAtOrAfter(file: RecordLayout, offset: number): number {
+  return file.boundaries.find((b) => b >= offset) ?? file.bytes.length;
 }

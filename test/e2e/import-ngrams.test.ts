@@ -16,7 +16,7 @@ describe('importing a 200,000-row Google Books 1-gram TSV', () => {
   const ROWS = 200_000;
 
   // Its time limit is a hang guard, not a speed claim: ~50 s on an idle 2-core machine, 205 s beside two CPU burners.
-  it('lands every row, item by item, across checkpoint loops in preflight and import', async () => {
+  it('lands every row, item by item, with byte-range chunks from one preflight call and checkpoint loops in import', async () => {
     const { text, rows } = generateNgrams(ROWS);
     const bucket = await createBucket();
     await putText(bucket, 'imports/ngrams/1gram.tsv', text);
@@ -35,7 +35,8 @@ describe('importing a 200,000-row Google Books 1-gram TSV', () => {
       rejectsKey: null,
     });
     expect(run.summary.chunks).toBeGreaterThanOrEqual(8);
-    expect(run.preflightCalls.length).toBeGreaterThan(1);
+    // Out of time from its first check, preflight still ends in one call: it cuts ranges from the size, reads no data.
+    expect(run.preflightCalls).toHaveLength(1);
     // The chunks tile the data exactly: from just past the header to the end of the object.
     const size = Buffer.byteLength(text);
     expect(run.chunks[0].start).toBe(text.indexOf('\n') + 1);

@@ -182,10 +182,14 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // Its lease and live settings in the ledger; update's merges in the tables.
       'dynamodb:UpdateItem': [...tableArns, ledgerArn],
     });
-    // Summarize reads nothing: the Map results it totals arrive in its input.
+    // Summarize reads no source: the Map results it totals arrive in its input. It lists, reads and deletes the
+    // lanes' relative rejects files under the rejects prefix, which it rewrites with absolute lines.
     expect(grantsOf(pipeline.summarizeFunction.role)).toEqual({
       ...ownLogGroup(pipeline.summarizeFunction),
       's3:PutObject': [rejectsArn],
+      's3:GetObject': [rejectsArn],
+      's3:DeleteObject': [rejectsArn],
+      's3:ListBucket': [bucketArn],
       // It gives the lanes back (the ledger's pool item and the import's own).
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:UpdateItem': [ledgerArn],

@@ -88,7 +88,11 @@ async function stagedPrefixImport(t: ImportTargets): Promise<void> {
   expect(await listKeys(t.bucket, 's3-ddb-import/staging/')).toEqual([]);
 }
 
-/** Two good rows and two bad ones: a rejects file and a report. */
+/**
+ * Two good rows and two bad ones, in 16-byte ranges: `badnum` in the first chunk, `short` in the second, which
+ * found its own first record and numbered its lines from it, so Summarize lists, reads, rewrites and deletes its
+ * relative rejects file. Two rejects files and a report.
+ */
 async function importWithRejects(t: ImportTargets): Promise<void> {
   const text = 'ngram\tyear\tmatch_count\ngood\t2001\t10\nbadnum\t2002\t12abc\nshort\t2003\ngood\t2005\t11\n';
   await putText(t.bucket, 'imports/bad.tsv', text);
@@ -97,6 +101,7 @@ async function importWithRejects(t: ImportTargets): Promise<void> {
     key: 'imports/bad.tsv',
     table: t.rejectsTable,
     types: { match_count: 'N' as const },
+    chunkMiB: 16 / (1024 * 1024),
   };
   const { summary } = await runWithEvents(request, {
     wiring: t.wiring,
@@ -104,7 +109,7 @@ async function importWithRejects(t: ImportTargets): Promise<void> {
     executionName: 'grants-rejects',
   });
   expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 4, written: 2, rejected: 2 });
-  expect(await listKeys(t.bucket, summary.rejectsKey!)).toHaveLength(2); // the rejects file and the report
+  expect(await listKeys(t.bucket, summary.rejectsKey!)).toHaveLength(3); // two rejects files and the report
 }
 
 async function expectFailure(run: Promise<unknown>, name: string, fragment: string): Promise<void> {

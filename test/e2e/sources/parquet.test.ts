@@ -103,7 +103,7 @@ describe('Parquet sources', () => {
     expect(run.summary).toMatchObject({ status: 'SUCCEEDED', rows: 1200, written: 1200, rejected: 0 });
     expect(run.chunks.length).toBeGreaterThan(3);
     // Chunks tile the row groups: each starts at the row after the last one's rows.
-    const lines = run.chunks.map((c) => c.line);
+    const lines = run.chunks.map((c) => c.line!); // a Parquet chunk always knows its first row
     expect(lines[0]).toBe(1);
     expect(lines.every((line) => (line - 1) % 40 === 0)).toBe(true);
     const resumedInside = [...chunkInvocations(run.events).values()]

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_LOOK_BACK_BYTES } from '../../../lambdas/source/record-start.js';
 import { MAX_RECORD_BYTES, importChunk, type ImportChunkResult } from '../../../lambdas/import/chunk-importer.js';
 import type { RejectedRow } from '../../../lambdas/import/rejects.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
@@ -100,7 +101,7 @@ const CSV_JOB = importJob({ type: 'csv' }, ['pk', 'n', 'note'], { n: 'N' });
 const JSONL_JOB = importJob({ type: 'jsonl' }, []);
 
 const never = () => false;
-const start = (chunk: Chunk): Checkpoint => ({ offset: chunk.start, line: chunk.line });
+const start = (chunk: Chunk): Checkpoint => ({ offset: chunk.start, line: chunk.line ?? 1 });
 
 /** The reject importChunk reports for a record: where it is, its bytes as in the file (line ending kept). */
 const rejectOf = (record: Placed, reason: string): RejectedRow => ({
@@ -495,5 +496,34 @@ describe('importChunk and its sink', () => {
     expect(result.next).not.toBeNull();
     expect(events.filter((e) => e === 'flush')).toHaveLength(1);
     expect(events.at(-1)).toBe('flush');
+  });
+});
+
+describe('importChunk on a byte range (a plain object: `size` given)', () => {
+  /** One record of `length` bytes, `quoted` or not, between short ones; the chunk is the whole data as a range. */
+  async function importLong(length: number, quoted: boolean) {
+    const filler = quoted ? `"${'x'.repeat(length - 9)}"\n` : `${'x'.repeat(length - 7)}\n`; // big,1, + filler: length
+    const object = buildObject('pk,n,note\n', ['a,1,x\n', `big,1,${filler}`, 'c,3,x\n']);
+    const { sink } = recordingSink();
+    return importChunk({
+      job: CSV_JOB,
+      chunk: object.chunk,
+      from: start(object.chunk),
+      read: scriptedRead(object.bytes, (range) => [65536, range.length - 65536]).read,
+      sink,
+      shouldStop: never,
+      size: object.bytes.length,
+    });
+  }
+
+  // Past 16 MiB a neighbour's look-back may not see a quote that opened inside this record: the import stops.
+  it('fails when a record holding a quote is longer than a lane looks back', async () => {
+    await expect(importLong(MAX_LOOK_BACK_BYTES + 1, true)).rejects.toMatchObject({ name: 'RecordTooLongError' });
+  });
+
+  // Without a quote nothing in it can be quoted: every lane that started inside it was right; it is only rejected.
+  it('rejects a quote-free record longer than the look-back, as any record over 4 MiB', async () => {
+    const result = await importLong(MAX_LOOK_BACK_BYTES + 1, false);
+    expect({ rows: result.rows, rejected: result.rejected }).toEqual({ rows: 3, rejected: 1 });
   });
 });

@@ -76,6 +76,13 @@ describe('the workflow state at its largest (contract/limits.ts)', () => {
     expect(bytes(chunks[0])).toBe(77);
     expect(bytes(chunkResults[999])).toBe(74);
     expect(bytes(afterMap)).toBeLessThan(STATE_PAYLOAD_LIMIT_BYTES);
+    // A plain object's byte ranges carry no line, and their results the LFs they hold (ChunkImportedWithLines):
+    // 56 B + 93 B a chunk, under the 77 B + 74 B above; the import's one dataLine sits in the 64 KiB share.
+    const ranges = chunks.map(({ start, end, object }) => ({ start, end, object }));
+    const withLines = chunkResults.map((r) => ({ ...r, lines: 5_497_558_138 }));
+    expect(bytes(ranges[0]) + bytes(withLines[999])).toBeLessThanOrEqual(bytes(chunks[0]) + bytes(chunkResults[999]));
+    const plainAfterMap = { ...largest, dataLine: 65_537, chunks: ranges, scanComplete: true, chunkResults: withLines };
+    expect(bytes(plainAfterMap)).toBeLessThan(STATE_PAYLOAD_LIMIT_BYTES);
   });
 
   it('fits about 455 objects named like part-00000.csv.gz (72 B an entry plus its name)', () => {
