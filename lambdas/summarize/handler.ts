@@ -2,7 +2,7 @@ import type { ImportSummary, SummarizeEvent } from '../contract/workflow-payload
 import { putObject } from '../wiring/aws-io.js';
 import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
-import { summarize, totalsByObject } from './summarize.js';
+import { chunkResultsOf, summarize, totalsByObject } from './summarize.js';
 
 /** The ReleaseLanes task's input: a failed import's execution name, whose lanes go back to the ledger. */
 export interface ReleaseLanesEvent {
@@ -28,7 +28,7 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
       executionName: event.executionName,
       object: event.object,
       objects: totalsByObject(event),
-      chunkResults: event.chunkResults,
+      chunkResults: chunkResultsOf(event),
     };
     const body = JSON.stringify(report, null, 2);
     await putObject(s3, summary.bucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);

@@ -66,12 +66,17 @@ describe('the workflow state at its largest (contract/limits.ts)', () => {
       line: big,
       object: MAX_SOURCE_OBJECTS - 1,
     }));
-    const chunkResults = Array.from({ length: MAX_CHUNKS }, (_, i) => ({
-      chunk: i,
-      rows: 2_684_354_560,
-      written: 2_684_354_560,
-      rejected: 2_684_354_560,
-    }));
+    // ChunkImported's array: chunk, rows, written, rejected, skipped, deleted, writeUnits (the last: 1,000 a row).
+    const count = 2_684_354_560;
+    const chunkResults = Array.from({ length: MAX_CHUNKS }, (_, i) => [
+      i,
+      count,
+      count,
+      count,
+      count,
+      count,
+      count * 1000,
+    ]);
     const afterMap = { ...largest, chunks, scanComplete: true, chunkResults };
     expect(bytes(chunks[0])).toBe(77);
     expect(bytes(chunkResults[999])).toBe(74);
