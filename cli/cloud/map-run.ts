@@ -5,7 +5,7 @@ import {
   ListMapRunsCommand,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import type { ChunkResult } from '../../lambdas/contract/workflow-payloads.js';
+import { chunkResultOf, type ChunkResult } from '../../lambdas/contract/workflow-payloads.js';
 
 /** ListExecutions' largest page (https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html). */
 const PAGE_SIZE = 1000;
@@ -53,7 +53,7 @@ export async function readMapRun(
 
 /**
  * The counts of every chunk imported so far: the output of each succeeded child execution of the Map Run
- * (`{ chunk, rows, written, rejected }`, the ChunkImported state's). ListExecutions with a mapRunArn lists the
+ * (the ChunkImported state's counts array, or the named counts of an execution from before write modes). ListExecutions with a mapRunArn lists the
  * Map Run's child executions (API_ListExecutions.html); each one is described once and kept in `cache`,
  * so a follow costs one DescribeExecution per chunk over the whole import, not per poll.
  */
@@ -83,9 +83,7 @@ export async function readFinishedChunks(
 
 function parseChunkResult(output: string | undefined): ChunkResult | null {
   try {
-    const value = JSON.parse(output ?? '') as Partial<ChunkResult>;
-    const counts = [value.chunk, value.rows, value.written, value.rejected];
-    return counts.every((n) => typeof n === 'number') ? (value as ChunkResult) : null;
+    return chunkResultOf(JSON.parse(output ?? ''));
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@ import { executionOutputPrefix, type ImportSummary, type SummarizeEvent } from '
 import { putObject } from '../wiring/aws-io.js';
 import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
-import { summarize, totalsByObject } from './summarize.js';
+import { chunkResultsOf, summarize, totalsByObject } from './summarize.js';
 import { makeRejectsAbsolute } from './relative-rejects-io.js';
 
 /** The ReleaseLanes task's input: a failed import's execution name, whose lanes go back to the ledger. */
@@ -25,7 +25,8 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
     }
     const summary = summarize(event, config.rejectsPrefix);
     // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
-    const relative = event.chunkResults.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined);
+    const results = chunkResultsOf(event);
+    const relative = results.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined);
     if (relative)
       await makeRejectsAbsolute(
         s3,
@@ -38,7 +39,7 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
       executionName: event.executionName,
       object: event.object,
       objects: totalsByObject(event),
-      chunkResults: event.chunkResults,
+      chunkResults: results,
     };
     const body = JSON.stringify(report, null, 2);
     await putObject(s3, summary.bucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);

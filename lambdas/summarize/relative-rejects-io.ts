@@ -3,6 +3,7 @@ import { parseRelativeRejectsKey, RELATIVE_REJECTS_FOLDER } from '../contract/re
 import type { SummarizeEvent } from '../contract/workflow-payloads.js';
 import { deleteObject, putObject, sendGetObject } from '../wiring/aws-io.js';
 import { firstLines, renumberRejects } from './absolute-lines.js';
+import { chunkResultsOf } from './summarize.js';
 
 /**
  * Rewrites the rejects files that chunks without `line` wrote with lines counted from their first record
@@ -17,7 +18,7 @@ export async function makeRejectsAbsolute(
   kmsKeyArn: string | null,
 ): Promise<void> {
   const { bucket } = event.request;
-  const first = firstLines(event.chunks, event.chunkResults, event.dataLine);
+  const first = firstLines(event.chunks, chunkResultsOf(event), event.dataLine);
   const getObject = sendGetObject(s3);
   for (const key of await listAll(s3, bucket, `${folder}/${RELATIVE_REJECTS_FOLDER}/`)) {
     const parsed = parseRelativeRejectsKey(folder, key);

@@ -1,16 +1,27 @@
 import {
+  chunkResultOf,
   executionOutputPrefix,
+  type ChunkResult,
   type ImportCounts,
   type ImportSummary,
   type SummarizeEvent,
 } from '../contract/workflow-payloads.js';
 import { objectKey } from '../source/source-set.js';
 
+/** The Map's results as named counts (contract chunkResultOf); one that is neither shape fails the summary. */
+export function chunkResultsOf(event: SummarizeEvent): ChunkResult[] {
+  return event.chunkResults.map((value, index) => {
+    const result = chunkResultOf(value);
+    if (!result) throw new Error(`Map result ${index} is not a chunk's counts: ${JSON.stringify(value)}`);
+    return result;
+  });
+}
+
 /** Totals the Map's per-chunk counts into the execution's summary. */
 export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportSummary {
-  const { request, executionName, chunkResults } = event;
-  // A result written before write modes has no skipped, deleted or writeUnits: read as 0.
-  const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + (r[field] ?? 0), 0);
+  const { request, executionName } = event;
+  const chunkResults = chunkResultsOf(event);
+  const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + r[field], 0);
   const rejected = total('rejected');
   const prefix = executionOutputPrefix(rejectsPrefix, executionName);
   return {
@@ -46,15 +57,15 @@ export function totalsByObject(event: SummarizeEvent): (ImportCounts & { key: st
     deleted: 0,
     writeUnits: 0,
   }));
-  for (const result of event.chunkResults) {
+  for (const result of chunkResultsOf(event)) {
     const entry = totals[event.chunks[result.chunk].object];
     entry.chunks++;
     entry.rows += result.rows;
     entry.written += result.written;
     entry.rejected += result.rejected;
-    entry.skipped += result.skipped ?? 0;
-    entry.deleted += result.deleted ?? 0;
-    entry.writeUnits += result.writeUnits ?? 0;
+    entry.skipped += result.skipped;
+    entry.deleted += result.deleted;
+    entry.writeUnits += result.writeUnits;
   }
   return totals;
 }

@@ -66,20 +66,25 @@ describe('the workflow state at its largest (contract/limits.ts)', () => {
       line: big,
       object: MAX_SOURCE_OBJECTS - 1,
     }));
-    const chunkResults = Array.from({ length: MAX_CHUNKS }, (_, i) => ({
-      chunk: i,
-      rows: 2_684_354_560,
-      written: 2_684_354_560,
-      rejected: 2_684_354_560,
-    }));
+    // ChunkImported's array: chunk, rows, written, rejected, skipped, deleted, writeUnits (the last: 1,000 a row).
+    const count = 2_684_354_560;
+    const chunkResults = Array.from({ length: MAX_CHUNKS }, (_, i) => [
+      i,
+      count,
+      count,
+      count,
+      count,
+      count,
+      count * 1000,
+    ]);
     const afterMap = { ...largest, chunks, scanComplete: true, chunkResults };
     expect(bytes(chunks[0])).toBe(77);
     expect(bytes(chunkResults[999])).toBe(74);
     expect(bytes(afterMap)).toBeLessThan(STATE_PAYLOAD_LIMIT_BYTES);
-    // A plain object's byte ranges carry no line, and their results the LFs they hold (ChunkImportedWithLines):
-    // 56 B + 93 B a chunk, under the 77 B + 74 B above; the import's one dataLine sits in the 64 KiB share.
+    // A plain object's byte ranges carry no line, and their results the LFs they hold last (ChunkImportedWithLines):
+    // 56 B + 85 B a chunk, under the 77 B + 74 B above; the import's one dataLine sits in the 64 KiB share.
     const ranges = chunks.map(({ start, end, object }) => ({ start, end, object }));
-    const withLines = chunkResults.map((r) => ({ ...r, lines: 5_497_558_138 }));
+    const withLines = chunkResults.map((r) => [...r, 5_497_558_138]);
     expect(bytes(ranges[0]) + bytes(withLines[999])).toBeLessThanOrEqual(bytes(chunks[0]) + bytes(chunkResults[999]));
     const plainAfterMap = { ...largest, dataLine: 65_537, chunks: ranges, scanComplete: true, chunkResults: withLines };
     expect(bytes(plainAfterMap)).toBeLessThan(STATE_PAYLOAD_LIMIT_BYTES);

@@ -234,3 +234,26 @@ describe('the Summarize handler', () => {
     await expect(createSummarizeHandler(wiring)(event(CLEAN))).rejects.toBe(denied);
   });
 });
+
+describe('the Map results as ChunkImported leaves them', () => {
+  it('reads the counts arrays as the named results they stand for', () => {
+    const arrays = WITH_REJECTS.map((r) => [
+      r.chunk,
+      r.rows,
+      r.written,
+      r.rejected,
+      r.skipped,
+      r.deleted,
+      r.writeUnits,
+    ]);
+    const named = summarize(event(WITH_REJECTS), 'rejects');
+    expect(summarize({ ...event(WITH_REJECTS), chunkResults: arrays }, 'rejects')).toEqual(named);
+    expect(totalsByObject({ ...event(WITH_REJECTS), chunkResults: arrays })).toEqual(
+      totalsByObject(event(WITH_REJECTS)),
+    );
+  });
+
+  it('fails when a result is neither an array of counts nor named counts', () => {
+    expect(() => summarize({ ...event(CLEAN), chunkResults: [[0, 1, 1]] }, 'rejects')).toThrow(/Map result 0/);
+  });
+});
