@@ -121,7 +121,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     const from = await laneFrom(
       chunk,
       progress?.next,
-      createRecordFormat(job.request.format).dialect,
+      () => createRecordFormat(job.request.format).dialect,
       reader.read,
       size,
     );

@@ -19,13 +19,14 @@ export const FIRST_TAIL_BYTES = 64 * 1024;
 export async function laneFrom(
   chunk: Chunk,
   next: Checkpoint | undefined | null,
-  dialect: ScannerDialect,
+  dialect: () => ScannerDialect,
   read: ReadRange,
   size: number,
 ): Promise<Checkpoint> {
   if (next) return next;
   if (chunk.line !== undefined) return { offset: chunk.start, line: chunk.line };
-  return { offset: await recordStartAtOrAfter(dialect, read, chunk.start, size), line: 1 };
+  // Only a byte range looks for its first record: a format without byte records (Parquet) never gets here.
+  return { offset: await recordStartAtOrAfter(dialect(), read, chunk.start, size), line: 1 };
 }
 
 /**
