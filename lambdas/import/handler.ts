@@ -12,7 +12,7 @@ import { createContainerLogger, invocationLogger, type Logger } from '../observa
 import { createImportMetrics } from '../observability/metrics.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { corruptSourceError } from '../source/object-data.js';
-import { importChunk } from './chunk-importer.js';
+import { importChunk, type ImportChunkParams, type ImportChunkResult } from './chunk-importer.js';
 import { importParquetChunk } from './parquet-chunk-importer.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import { importMetricsPublisher } from './import-metrics.js';
@@ -116,15 +116,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
       live.stop();
       return pausedProgress(event, known, config);
     }
-    const reader = chunkReader(job, chunk, known, getObject);
-    const { size } = job.sources.objects[chunk.object];
-    const from = await laneFrom(
-      chunk,
-      progress?.next,
-      () => createRecordFormat(job.request.format).dialect,
-      reader.read,
-      size,
-    );
+    const { reader, from } = await laneStart(event, known, getObject);
     const keys = { bucket, key: reader.key, table, execution: job.executionName, chunk: chunkIndex };
     const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
@@ -135,18 +127,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     if (live.settings) onRate(live.settings.maxWriteRate);
     const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
     const shouldStop = () => deadline.reached() || live.paused;
-    // A plain object's chunk ends where its byte range does: its last record is finished past it (lane-range.ts).
-    const readPast = reader.compression === 'none' ? { size } : {};
-    const importRange = job.request.format.type === 'parquet' ? importParquetChunk : importChunk;
-    const result = await importRange({
-      job,
-      chunk: reader.chunk,
-      from,
-      read: reader.read,
-      sink,
-      shouldStop,
-      ...readPast,
-    })
+    const result = await importRange({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop }, reader)
       .finally(() => (deadline.dispose(), live.stop()))
       .catch(metrics.failed);
     const rejectsAt = await keepRejects(s3, config, event, from, reader, result.rejects);
@@ -165,6 +146,29 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     if (result.next && live.paused) return { ...pausedProgress(event, result.next, config), ...counts, ...lines };
     return { next: result.next, ...counts, ...lines };
   };
+}
+
+/**
+ * The chunk's reader, and where this invocation starts: the checkpoint, the chunk's first record when preflight knows
+ * it, or (a plain object's byte range) the first record boundary at or after the range's start (lane-range.ts).
+ */
+async function laneStart(event: ImportChunkEvent, known: Checkpoint, getObject: ReturnType<typeof sendGetObject>) {
+  const { job, chunk, progress } = event;
+  const reader = chunkReader(job, chunk, known, getObject);
+  const { size } = job.sources.objects[chunk.object];
+  const dialect = () => createRecordFormat(job.request.format).dialect;
+  const from = await laneFrom(chunk, progress?.next, dialect, reader.read, size);
+  return { reader, from };
+}
+
+/**
+ * Imports the range by its format: Parquet by row group, the others by byte records; a plain object's chunk ends
+ * where its byte range does, its last record finished past it (lane-range.ts).
+ */
+function importRange(params: ImportChunkParams, reader: ChunkReader): Promise<ImportChunkResult> {
+  if (params.job.request.format.type === 'parquet') return importParquetChunk(params);
+  const { size } = params.job.sources.objects[params.chunk.object];
+  return importChunk({ ...params, ...(reader.compression === 'none' ? { size } : {}) });
 }
 
 /** Writes this invocation's rejected rows (and where a compressed object broke off) next to the report. */
