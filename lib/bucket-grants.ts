@@ -26,16 +26,20 @@ import { acknowledge, wildcardResourceFinding } from './nag-acknowledgments.js';
  *   handlers never start (one PutObject per rejects file or report).
  */
 
-/** Lets `fn` read any object of `bucket` (its import source), learn that a key is missing, and decrypt. */
-export function grantSourceRead(bucket: s3.IBucket, key: kms.IKey | undefined, fn: NodejsFunction): void {
-  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, '*', 's3:GetObject');
-  // On the bucket ARN only: ListBucket is a bucket action, it means nothing on object ARNs.
+/** `s3:ListBucket`, on the bucket ARN only: a bucket action, it means nothing on object ARNs. */
+function grantListBucket(bucket: s3.IBucket, fn: NodejsFunction): void {
   iam.Grant.addToPrincipalOrResource({
     grantee: fn,
     actions: ['s3:ListBucket'],
     resourceArns: [bucket.bucketArn],
     resource: bucket,
   });
+}
+
+/** Lets `fn` read any object of `bucket` (its import source), learn that a key is missing, and decrypt. */
+export function grantSourceRead(bucket: s3.IBucket, key: kms.IKey | undefined, fn: NodejsFunction): void {
+  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, '*', 's3:GetObject');
+  grantListBucket(bucket, fn);
   key?.grant(fn, 'kms:Decrypt');
   acknowledge(
     fn.role!,
@@ -86,12 +90,7 @@ export function grantRejectsRewrite(
   objectsKeyPattern: string,
 ): void {
   s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:GetObject', 's3:DeleteObject');
-  iam.Grant.addToPrincipalOrResource({
-    grantee: fn,
-    actions: ['s3:ListBucket'],
-    resourceArns: [bucket.bucketArn],
-    resource: bucket,
-  });
+  grantListBucket(bucket, fn);
   key?.grant(fn, 'kms:Decrypt');
   acknowledge(
     fn.role!,

@@ -109,7 +109,7 @@ export function createImportSink(
     const indexes = job.indexes ?? [];
     const dry = new DryRunSink((item) => writeUnitsOf(itemSize(item), mode, indexesHolding(item, indexes)));
     const counts = () => ({ written: 0, skipped: 0, deleted: 0, writeUnits: dry.writeUnits });
-    return { sink: dry, writer: { ...dry, inFlightLimit: 0 }, limiter, counts };
+    return { sink: dry, writer: dry, limiter, counts };
   }
   const writer =
     mode === 'insert' || mode === 'update'

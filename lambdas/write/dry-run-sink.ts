@@ -12,6 +12,8 @@ export class DryRunSink implements ItemSink {
   writeUnits = 0;
   readonly throttledRetries = 0;
   readonly unprocessedRetries = 0;
+  /** No request is ever in flight. */
+  readonly inFlightLimit = 0;
 
   constructor(private readonly unitsOf: (item: Item) => number) {}
 
