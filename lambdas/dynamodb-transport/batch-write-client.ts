@@ -1,4 +1,6 @@
 import {
+  type BatchExecuteStatementCommandInput,
+  type BatchExecuteStatementCommandOutput,
   BatchWriteItemCommand,
   type BatchWriteItemCommandInput,
   type BatchWriteItemCommandOutput,
@@ -21,13 +23,16 @@ import { correctClockSkew, skewCorrectedDate } from './clock-skew.js';
 import { userAgent } from './user-agent.js';
 
 /** The calls this client makes: the import's writes, one per write mode's request. */
-export type WriteOperation = 'BatchWriteItem' | 'PutItem' | 'UpdateItem';
-type Input = BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemCommandInput;
-type Output = BatchWriteItemCommandOutput | PutItemCommandOutput | UpdateItemCommandOutput;
+export type WriteOperation = 'BatchWriteItem' | 'PutItem' | 'UpdateItem' | 'BatchExecuteStatement';
+type Input =
+  BatchExecuteStatementCommandInput | BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemCommandInput;
+type Output =
+  BatchExecuteStatementCommandOutput | BatchWriteItemCommandOutput | PutItemCommandOutput | UpdateItemCommandOutput;
 
 /**
- * Sockets per client: 16 batch requests in flight per import, or up to 128 single-item requests (insert, update:
- * write/item-writer.ts), with room to spare.
+ * Sockets per client: 16 batch requests in flight per import (BatchWriteItem, or BatchExecuteStatement for insert and
+ * update), plus single-item requests for the items that cannot be statements (write/statement-writer.ts), with room
+ * to spare.
  */
 const MAX_SOCKETS = 160;
 /**
@@ -38,6 +43,7 @@ const CONTEXTS: Record<WriteOperation, { clientName: string; commandName: string
   BatchWriteItem: { clientName: 'DynamoDBClient', commandName: 'BatchWriteItemCommand' },
   PutItem: { clientName: 'DynamoDBClient', commandName: 'PutItemCommand' },
   UpdateItem: { clientName: 'DynamoDBClient', commandName: 'UpdateItemCommand' },
+  BatchExecuteStatement: { clientName: 'DynamoDBClient', commandName: 'BatchExecuteStatementCommand' },
 };
 
 /** Where the requests go and how they are signed, resolved once by the SDK client's own configuration chain. */
@@ -50,7 +56,8 @@ interface Target {
 }
 
 /**
- * The import's writes (BatchWriteItem; PutItem and UpdateItem for the conditional and merging modes), each as one
+ * The import's writes (BatchWriteItem; BatchExecuteStatement of PartiQL INSERTs and UPDATEs for the conditional and
+ * merging modes, and PutItem and UpdateItem for their items that cannot be statements), each as one
  * signed HTTP POST, without the SDK client's per-request machinery. Through
  * `DynamoDBClient.send`, each request re-resolves ~30 middleware, walks a schema to serialize and
  * deserialize, re-resolves its endpoint and rebuilds the user agent: about 2.4 CPU-s per 100k items on
@@ -110,6 +117,11 @@ export class BatchWriteClient {
   /** One UpdateItem (update's merge), on the same path as `send`. */
   updateItem(input: UpdateItemCommandInput): Promise<UpdateItemCommandOutput> {
     return this.call('UpdateItem', input) as Promise<UpdateItemCommandOutput>;
+  }
+
+  /** One BatchExecuteStatement (PartiQL statements, 25 at most), on the same path as `send`. */
+  executeStatements(input: BatchExecuteStatementCommandInput): Promise<BatchExecuteStatementCommandOutput> {
+    return this.call('BatchExecuteStatement', input) as Promise<BatchExecuteStatementCommandOutput>;
   }
 
   private async call(operation: WriteOperation, input: Input): Promise<Output> {

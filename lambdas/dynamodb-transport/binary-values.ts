@@ -1,5 +1,6 @@
 import type {
   AttributeValue,
+  BatchExecuteStatementCommandInput,
   BatchWriteItemCommandInput,
   PutItemCommandInput,
   UpdateItemCommandInput,
@@ -7,9 +8,12 @@ import type {
 
 /**
  * Whether any item of the request holds a binary value (B or BS, at any depth of its maps and lists): a batch's
- * items and keys, a PutItem's item, an UpdateItem's key and values.
+ * items and keys, a PutItem's item, an UpdateItem's key and values, the parameters of a batch of PartiQL statements.
  */
-export function hasBinary(input: BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemCommandInput): boolean {
+export function hasBinary(
+  input: BatchExecuteStatementCommandInput | BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemCommandInput,
+): boolean {
+  if ('Statements' in input) return (input.Statements ?? []).some(({ Parameters }) => someBinary(Parameters ?? []));
   if ('RequestItems' in input) {
     for (const requests of Object.values(input.RequestItems ?? {}))
       for (const { PutRequest, DeleteRequest } of requests)

@@ -98,6 +98,7 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     send: batchWrites.send.bind(batchWrites),
     putItem: batchWrites.putItem.bind(batchWrites),
     updateItem: batchWrites.updateItem.bind(batchWrites),
+    executeStatements: batchWrites.executeStatements.bind(batchWrites),
   };
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
   const containerLogger = createContainerLogger();

@@ -4,7 +4,6 @@ import { indexesHolding, writeUnitsOf } from '../write/write-units.js';
 import { itemSize } from '../formats/attribute-size.js';
 import { keyOf } from '../write/item-requests.js';
 import type { Item, ItemSink } from '../write/item-sink.js';
-import { ItemWriter, type ItemWriteCalls } from '../write/item-writer.js';
 import {
   chunkWriteRate,
   createChunkLimiter,
@@ -14,6 +13,7 @@ import {
   type RateLimiter,
 } from '../write/rate-limiter.js';
 import { keepLater, SpreadingSink, type CombineRows } from '../write/spreading-sink.js';
+import { StatementWriter, type StatementWriteCalls } from '../write/statement-writer.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
 import type { WriteConfig } from '../environment/config.js';
 import type { Chunk, ImportCounts, ImportJob, KeyAttribute } from '../contract/workflow-payloads.js';
@@ -48,8 +48,11 @@ export function chunkStopMarginMs(job: ImportJob, chunk: Chunk, write: WriteConf
   return importStopMarginMs({ ...write, maxInFlight: DEFAULT_MAX_IN_FLIGHT, writeRate: chunkRate(job, chunk) });
 }
 
-/** The import's write calls: BatchWriteItem for put and delete, PutItem and UpdateItem for insert and update. */
-export interface ImportWriteCalls extends ItemWriteCalls {
+/**
+ * The import's write calls: BatchWriteItem for put and delete; BatchExecuteStatement for insert and update, with
+ * PutItem and UpdateItem for their items that cannot be statements.
+ */
+export interface ImportWriteCalls extends StatementWriteCalls {
   send: SendBatchWrite;
 }
 
@@ -85,7 +88,7 @@ export function writeModeOf(job: ImportJob): WriteMode {
 
 /**
  * The write path of one chunk invocation, by the request's mode: a BatchWriter of PutRequests (`put`) or
- * DeleteRequests (`delete`), an ItemWriter of conditional PutItems (`insert`) or UpdateItems (`update`), or for a
+ * DeleteRequests (`delete`), a StatementWriter of PartiQL INSERTs (`insert`) or UPDATEs (`update`), or for a
  * dry run a DryRunSink that sends nothing. Its requests wait on this chunk's share of `maxWriteRate` (when set);
  * a SpreadingSink goes in front when the request asks for `spread`.
  */
@@ -113,7 +116,7 @@ export function createImportSink(
   }
   const writer =
     mode === 'insert' || mode === 'update'
-      ? new ItemWriter({ ...common, mode, keys: job.keys, calls })
+      ? new StatementWriter({ ...common, mode, keys: job.keys, calls, maxInFlight: DEFAULT_MAX_IN_FLIGHT })
       : new BatchWriter({
           ...common,
           send: calls.send,
@@ -134,8 +137,8 @@ function deleteRequests(mode: WriteMode, keys: readonly KeyAttribute[]) {
  * as skipped in put (replaced by the later row) and insert (the first row won), as written in update (their values
  * landed in the merge) and as deleted in delete.
  */
-function modeCounts(mode: WriteMode, writer: BatchWriter | ItemWriter, absorbed: number) {
-  const combined = absorbed + ('replaced' in writer ? writer.replaced : 0);
+function modeCounts(mode: WriteMode, writer: BatchWriter | StatementWriter, absorbed: number) {
+  const combined = absorbed + writer.replaced;
   const counts = { written: 0, skipped: 0, deleted: 0, writeUnits: 0 };
   if (mode === 'delete') return { ...counts, deleted: writer.written + combined };
   if (mode === 'update') return { ...counts, written: writer.written + combined };

@@ -1,5 +1,6 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
+import { KeyOrder } from './key-order.js';
 import { RequestSlots } from './request-slots.js';
 import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
 import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
@@ -50,17 +51,18 @@ export class BatchWriter {
   /** Requests sent again for the items a reply left unprocessed (the UnprocessedRetries metric). */
   unprocessedRetries = 0;
   private batch = new Map<string, Item>();
-  private readonly keyOwners = new Map<string, Promise<void>>();
   private failure: Error | undefined;
   private readonly retry: RetryPolicy;
   /** Requests allowed in flight now: halved on a throttle, grown back by one step at a time. */
   private readonly limit: AdaptiveLimit;
   private readonly slots: RequestSlots;
+  private readonly order: KeyOrder;
 
   constructor(private readonly options: BatchWriterOptions) {
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
     this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.slots = new RequestSlots(this.limit, options.stopping);
+    this.order = new KeyOrder(this.slots, (error) => void (this.failure ??= error));
   }
 
   /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
@@ -95,24 +97,10 @@ export class BatchWriter {
     this.throwIfFailed();
     const batch = this.batch;
     this.batch = new Map();
-    const requests: WriteRequest[] = [];
-    /** Requests in flight that hold one of this batch's keys: this one goes after them, so the last row wins. */
-    let earlier: Set<Promise<void>> | undefined;
     const toRequest = this.options.toRequest ?? putRequest;
-    for (const [key, item] of batch) {
-      requests.push(toRequest(item));
-      const owner = this.keyOwners.get(key);
-      if (owner) (earlier ??= new Set()).add(owner);
-    }
-    const sent = earlier ? Promise.all(earlier).then(() => this.sendWithRetry(requests)) : this.sendWithRetry(requests);
-    const sending = this.slots.track(
-      sent,
-      (error) => void (this.failure ??= error),
-      (tracked) => {
-        for (const key of batch.keys()) if (this.keyOwners.get(key) === tracked) this.keyOwners.delete(key);
-      },
-    );
-    for (const key of batch.keys()) this.keyOwners.set(key, sending);
+    const requests = [...batch.values()].map(toRequest);
+    // A key in flight in an earlier batch: this one goes after it, so the last row wins.
+    this.order.send([...batch.keys()], () => this.sendWithRetry(requests));
   }
 
   /**

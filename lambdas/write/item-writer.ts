@@ -5,6 +5,7 @@ import type {
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { AdaptiveLimit } from './adaptive-limit.js';
+import { KeyOrder } from './key-order.js';
 import { RequestSlots } from './request-slots.js';
 import { isRetryable, retryDelayMs } from './batch-retry.js';
 import { insertRequest, updateRequests } from './item-requests.js';
@@ -47,7 +48,8 @@ export interface ItemWriterOptions {
 
 /**
  * Writes items one request each, many in flight, for the modes BatchWriteItem cannot serve (it takes no
- * condition and no update expression). Rows of one key go in file order: a key's request waits for the earlier
+ * condition and no update expression). The import sends those modes as PartiQL statements in batches
+ * (write/statement-writer.ts), which hands this writer the items that cannot be statements (`writeNow`). Rows of one key go in file order: a key's request waits for the earlier
  * one still in flight, so `insert` keeps the first row of a key (the later ones fail their condition) and `update`
  * applies them in order (the last value of an attribute wins). A failed condition is `insert`'s expected outcome,
  * counted as skipped, never retried; throttles and transient errors are retried with the BatchWriter's ladder and
@@ -62,16 +64,17 @@ export class ItemWriter implements ItemSink {
   throttledRetries = 0;
   /** Always 0: single-item writes leave nothing unprocessed (kept for the metrics' shape). */
   readonly unprocessedRetries = 0;
-  private readonly keyOwners = new Map<string, Promise<void>>();
   private failure: Error | undefined;
   private readonly retry: RetryPolicy;
   private readonly limit: AdaptiveLimit;
   private readonly slots: RequestSlots;
+  private readonly order: KeyOrder;
 
   constructor(private readonly options: ItemWriterOptions) {
     this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
     this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_ITEMS_IN_FLIGHT);
     this.slots = new RequestSlots(this.limit, options.stopping);
+    this.order = new KeyOrder(this.slots, (error) => void (this.failure ??= error));
   }
 
   /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
@@ -98,19 +101,14 @@ export class ItemWriter implements ItemSink {
   }
 
   private start(item: Item, key: string): void {
-    const earlier = this.keyOwners.get(key);
-    const sent = earlier ? earlier.then(() => this.write(item)) : this.write(item);
-    const sending = this.slots.track(
-      sent,
-      (error) => void (this.failure ??= error),
-      (tracked) => {
-        if (this.keyOwners.get(key) === tracked) this.keyOwners.delete(key);
-      },
-    );
-    this.keyOwners.set(key, sending);
+    this.order.send([key], () => this.writeNow(item));
   }
 
-  private async write(item: Item): Promise<void> {
+  /**
+   * Writes one item now, with retries, outside the slots and the key order: for a caller that keeps both itself (the
+   * StatementWriter's items that cannot be statements). Counted as written or skipped here.
+   */
+  async writeNow(item: Item): Promise<void> {
     const { table, keys, calls } = this.options;
     if (this.options.mode === 'insert') {
       const written = await this.sendWithRetry('PutItem', () => calls.putItem(insertRequest(table, item, keys)));

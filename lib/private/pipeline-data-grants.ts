@@ -63,13 +63,17 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
  * (UpdateTable: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html), and
  * before an import that can destroy data reads its point-in-time recovery (DescribeContinuousBackups) and whether
  * it holds items (one Scan of Limit 1: lambdas/preflight/table-safety.ts); the
- * import writes with BatchWriteItem (put, delete), PutItem (insert's conditional write) and UpdateItem (update's
- * merge), and nothing else (not grantWriteData, which adds DeleteItem, ConditionCheckItem and DescribeTable).
+ * import writes with BatchWriteItem (put, delete); with BatchExecuteStatement of PartiQL INSERT and UPDATE
+ * statements (insert, update), which IAM authorizes per statement as dynamodb:PartiQLInsert and
+ * dynamodb:PartiQLUpdate on the table (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-iam.html);
+ * and with PutItem and UpdateItem for the items whose names make a statement too long (write/statement-writer.ts).
+ * Nothing else (not grantWriteData, which adds DeleteItem, ConditionCheckItem and DescribeTable).
  */
 export function grantTableAccess(props: ImportPipelineProps, { preflight, importer }: PipelineFunctions): void {
   for (const table of props.tables) {
     table.grant(preflight, 'dynamodb:DescribeTable', 'dynamodb:UpdateTable');
     table.grant(preflight, 'dynamodb:DescribeContinuousBackups', 'dynamodb:Scan');
     table.grant(importer, 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    table.grant(importer, 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate');
   }
 }

@@ -176,8 +176,11 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:PutObject': [rejectsArn],
       // Each chunk's import deletes its staged piece once imported.
       's3:DeleteObject': [stagingArn],
-      // put and delete batch; insert is a conditional PutItem, update an UpdateItem (issue 19's modes).
+      // put and delete batch; insert and update go as PartiQL statements in batches, and as a conditional PutItem or
+      // an UpdateItem when an item's names make a statement too long (issue 19's modes).
       'dynamodb:BatchWriteItem': tableArns,
+      'dynamodb:PartiQLInsert': tableArns,
+      'dynamodb:PartiQLUpdate': tableArns,
       'dynamodb:PutItem': tableArns,
       // Its lease and live settings in the ledger; update's merges in the tables.
       'dynamodb:UpdateItem': [...tableArns, ledgerArn],

@@ -136,6 +136,17 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
       action: 'dynamodb:BatchWriteItem',
       resource: tableArn(table, arn),
     })),
+  // One authorization per statement, by its verb, on the table it names (ql-iam.html: PartiQLInsert for INSERT,
+  // PartiQLUpdate for UPDATE, PartiQLDelete, PartiQLSelect).
+  'DynamoDBClient.BatchExecuteStatementCommand': (input, _outcome, arn) =>
+    ((input.Statements ?? []) as { Statement: string }[]).map(({ Statement }) => {
+      const [, verb, table] = /^(INSERT INTO|UPDATE|DELETE FROM|SELECT .* FROM) "((?:[^"]|"")+)"/.exec(Statement) ?? [];
+      const action = { 'INSERT INTO': 'PartiQLInsert', UPDATE: 'PartiQLUpdate', 'DELETE FROM': 'PartiQLDelete' }[verb];
+      return {
+        action: `dynamodb:${action ?? 'PartiQLSelect'}`,
+        resource: tableArn((table ?? '').replaceAll('""', '"'), arn),
+      };
+    }),
 };
 
 /** The permissions `command` of `client` needs, or undefined when the table above does not know the command. */

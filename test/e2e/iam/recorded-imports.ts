@@ -9,6 +9,7 @@ import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixt
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';
 import { dynamodb, listKeys, putText, s3 } from '../harness.js';
 import { gzipSync } from 'node:zlib';
+import { MAX_STATEMENT_BYTES } from '../../../lambdas/write/partiql-statements.js';
 import { letterFile, NGRAM_TYPES as LETTER_TYPES } from '../sources/letters.js';
 
 /** Where the recorded imports run: one bucket and the tables the stack under test is configured with. */
@@ -240,17 +241,30 @@ async function tableNotAllowed(t: ImportTargets): Promise<void> {
  * table deleted, table not configured). Each asserts its own outcome, so the calls recorded are those of a run that did what it should.
  */
 /**
- * `insert` and `update` write one item per request: conditional PutItem and UpdateItem. Each configured table
- * takes both (each is granted both); the insert's rows exist already after the put-mode imports above, or not.
+ * `insert` and `update` go as PartiQL statements in batches (BatchExecuteStatement: PartiQLInsert, PartiQLUpdate),
+ * and an item whose attribute names make a statement longer than 8192 bytes as a conditional PutItem or an
+ * UpdateItem. Each configured table takes all four (each is granted them); the rows exist already after the
+ * put-mode imports above, or not.
  */
 async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
   const { text, rows } = generateNgrams(60, { seed: 21 });
   await putText(t.bucket, 'imports/modes.tsv', text);
+  const longName = 'n'.repeat(MAX_STATEMENT_BYTES);
+  const records = [
+    { ngram: 'short names', year: 2001, note: 'a statement' },
+    { ngram: 'long names', year: 2002, [longName]: 'a single-item request' },
+  ];
+  await putText(t.bucket, 'imports/long-names.jsonl', records.map((record) => JSON.stringify(record)).join('\n'));
   for (const mode of ['insert', 'update'] as const) {
-    const request = { bucket: t.bucket, key: 'imports/modes.tsv', table, types: NGRAM_TYPES, mode };
-    const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
-    expect(summary).toMatchObject({ status: 'SUCCEEDED', mode, rows: rows.length, rejected: 0 });
-    expect(summary.written + summary.skipped).toBe(rows.length);
+    for (const [file, count] of [
+      [{ key: 'imports/modes.tsv', types: NGRAM_TYPES }, rows.length],
+      [{ key: 'imports/long-names.jsonl' }, records.length],
+    ] as const) {
+      const request = { bucket: t.bucket, ...file, table, mode };
+      const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+      expect(summary).toMatchObject({ status: 'SUCCEEDED', mode, rows: count, rejected: 0 });
+      expect(summary.written + summary.skipped).toBe(count);
+    }
   }
 }
 

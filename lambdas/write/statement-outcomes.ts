@@ -1,0 +1,109 @@
+import type { BatchStatementRequest, BatchStatementResponse } from '@aws-sdk/client-dynamodb';
+import type { Item } from './item-sink.js';
+import { ItemWriteFailedError } from '../contract/errors.js';
+
+/** One item on its way as a PartiQL statement: which statement it goes as now, and its statements once built. */
+export interface Pending {
+  readonly item: Item;
+  /** The key's canonical text, for error messages. */
+  readonly key: string;
+  kind: 'insert' | 'update';
+  /** Times it went from UPDATE to INSERT or back. */
+  switches: number;
+  insert?: BatchStatementRequest;
+  update?: BatchStatementRequest;
+}
+
+/**
+ * Statement error codes worth sending again after a wait: the throttles, a server error and a conflict with a
+ * transaction on the item, from BatchStatementError's codes
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchStatementError.html). The others
+ * (ValidationError, ItemCollectionSizeLimitExceeded, ResourceNotFound, AccessDenied) would fail again.
+ */
+const RETRYABLE_CODES = new Set([
+  'ProvisionedThroughputExceeded',
+  'ThrottlingError',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'TransactionConflict',
+]);
+
+/**
+ * An item that went from UPDATE to INSERT and back this many times meets another writer creating and deleting it
+ * between our statements: the import fails rather than loop.
+ */
+export const MAX_SWITCHES = 4;
+
+/** What one reply settled, and what goes again. */
+export interface StatementOutcome {
+  written: number;
+  skipped: number;
+  /** UPDATEs that found no item, and statements that found one (INSERT's DuplicateItem, an UPDATE written). */
+  missing: number;
+  found: number;
+  /** Statements to send again: throttled ones, and updates switching between UPDATE and INSERT. */
+  next: Pending[];
+  /** Whether any statement was throttled (the reply pushes back). */
+  throttled: boolean;
+  throttledCount: number;
+}
+
+/**
+ * Reads a BatchExecuteStatement reply, whose responses come in the order of the statements. `insert`: INSERT
+ * written, or skipped on DuplicateItem. `update`: an UPDATE written, or on ConditionalCheckFailed (no item) its
+ * INSERT next; an INSERT written, or on DuplicateItem its UPDATE next (an item of key attributes only has nothing
+ * to set: written). Throws ItemWriteFailedError for an error no retry mends, naming the item's key.
+ */
+export function statementOutcomes(
+  mode: 'insert' | 'update',
+  table: string,
+  sent: readonly Pending[],
+  responses: readonly BatchStatementResponse[],
+): StatementOutcome {
+  const outcome: StatementOutcome = {
+    written: 0,
+    skipped: 0,
+    missing: 0,
+    found: 0,
+    next: [],
+    throttled: false,
+    throttledCount: 0,
+  };
+  sent.forEach((entry, i) => {
+    const code = responses[i]?.Error?.Code;
+    if (code === undefined) {
+      outcome.written++;
+      if (entry.kind === 'update') outcome.found++;
+    } else if (RETRYABLE_CODES.has(code)) {
+      outcome.next.push(entry);
+      outcome.throttled = true;
+      outcome.throttledCount++;
+    } else if (code === 'DuplicateItem' && entry.kind === 'insert') {
+      outcome.found++;
+      if (mode === 'insert') outcome.skipped++;
+      else if (entry.update === undefined)
+        outcome.written++; // key attributes only: the item is there
+      else outcome.next.push(switched(entry, 'update', table));
+    } else if (code === 'ConditionalCheckFailed' && entry.kind === 'update') {
+      outcome.missing++;
+      outcome.next.push(switched(entry, 'insert', table));
+    } else {
+      throw statementError(table, entry, code, responses[i]?.Error?.Message);
+    }
+  });
+  return outcome;
+}
+
+function switched(entry: Pending, kind: 'insert' | 'update', table: string): Pending {
+  if (++entry.switches > MAX_SWITCHES)
+    throw statementError(table, entry, 'Conflict', 'another writer keeps creating and deleting the item');
+  entry.kind = kind;
+  return entry;
+}
+
+function statementError(table: string, entry: Pending, code: string, message: string | undefined) {
+  const statement = entry.kind === 'insert' ? 'INSERT' : 'UPDATE';
+  return new ItemWriteFailedError(
+    `${statement} into ${table} failed with ${code}${message ? ` (${message})` : ''} for the item of key ${entry.key}`,
+  );
+}

@@ -1,0 +1,220 @@
+import {
+  BatchExecuteStatementCommand,
+  BatchWriteItemCommand,
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  UpdateItemCommand,
+  paginateScan,
+  type BatchExecuteStatementCommandInput,
+  type BatchExecuteStatementCommandOutput,
+  type BatchStatementResponse,
+} from '@aws-sdk/client-dynamodb';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { ItemWriteFailedError } from '../../../lambdas/contract/errors.js';
+import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
+import type { Item } from '../../../lambdas/write/item-sink.js';
+import { MAX_STATEMENT_BYTES } from '../../../lambdas/write/partiql-statements.js';
+import { StatementWriter, type StatementWriteCalls } from '../../../lambdas/write/statement-writer.js';
+import { seededRandom } from '../../fixtures/random.js';
+
+// DynamoDB Local, found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by test/global-setup.ts.
+const client = new DynamoDBClient({});
+const tables: string[] = [];
+const KEYS: KeyAttribute[] = [{ name: 'pk', type: 'S', role: 'HASH' }];
+/** Retries without waiting, many times over: the fault injection below is heavy on purpose. */
+const PATIENT: RetryPolicy = { maxAttempts: 100, baseDelayMs: 1, maxDelayMs: 1 };
+const noSleep = async (_ms: number): Promise<void> => {};
+
+afterEach(async () => {
+  for (const table of tables.splice(0)) await client.send(new DeleteTableCommand({ TableName: table }));
+});
+afterAll(() => client.destroy());
+
+async function createTable(): Promise<string> {
+  const table = `statement-writer-${process.pid}-${Date.now()}-${tables.length}`;
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    }),
+  );
+  tables.push(table);
+  return table;
+}
+
+async function putItems(table: string, items: Item[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    const requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: requests } }));
+  }
+}
+
+async function scanTable(table: string): Promise<Map<string, Item>> {
+  const items = new Map<string, Item>();
+  for await (const page of paginateScan({ client }, { TableName: table })) {
+    for (const item of page.Items ?? []) items.set(item.pk.S!, item);
+  }
+  return items;
+}
+
+/** The real calls against DynamoDB Local, each statement's verb recorded, with an optional fault in front. */
+function realCalls(fault?: (input: BatchExecuteStatementCommandInput) => Promise<BatchExecuteStatementCommandOutput>) {
+  const verbs: string[][] = [];
+  const singles: string[] = [];
+  const calls: StatementWriteCalls = {
+    executeStatements: (input) => {
+      verbs.push((input.Statements ?? []).map(({ Statement }) => Statement!.split(' ')[0]));
+      return fault ? fault(input) : client.send(new BatchExecuteStatementCommand(input));
+    },
+    putItem: (input) => (singles.push('PutItem'), client.send(new PutItemCommand(input))),
+    updateItem: (input) => (singles.push('UpdateItem'), client.send(new UpdateItemCommand(input))),
+  };
+  return { calls, verbs, singles };
+}
+
+async function writeAll(writer: StatementWriter, items: Item[]): Promise<void> {
+  for (const item of items) await writer.add(item, item.pk.S!);
+  await writer.flush();
+}
+
+const itemOf = (pk: string, version: number, extra: Item = {}): Item => ({
+  pk: { S: pk },
+  version: { N: String(version) },
+  ...extra,
+});
+
+describe('StatementWriter against DynamoDB Local', () => {
+  it('inserts only keys with no item, the first row of a key winning, and counts the rest as skipped', async () => {
+    const table = await createTable();
+    const existing = Array.from({ length: 100 }, (_, i) => itemOf(`k${i * 10}`, -1, { keep: { S: 'old' } }));
+    await putItems(table, existing);
+    const rows = Array.from({ length: 1000 }, (_, i) => itemOf(`k${i}`, i));
+    rows.push(itemOf('k1', 9999)); // a second row of a key this import inserts: the first one wins
+    const { calls } = realCalls();
+    const writer = new StatementWriter({ table, mode: 'insert', keys: KEYS, calls });
+    await writeAll(writer, rows);
+    expect(writer.written).toBe(900);
+    expect(writer.skipped + writer.replaced).toBe(101);
+    const items = await scanTable(table);
+    expect(items.size).toBe(1000);
+    for (const item of existing) expect(items.get(item.pk.S!)).toEqual(item);
+    for (let i = 0; i < 1000; i++) if (i % 10 !== 0) expect(items.get(`k${i}`)).toEqual(itemOf(`k${i}`, i));
+  });
+
+  it("merges rows into existing items, creates missing ones, and applies a key's rows in file order", async () => {
+    const table = await createTable();
+    await putItems(
+      table,
+      Array.from({ length: 50 }, (_, i) => itemOf(`k${i}`, -1, { keep: { S: `kept ${i}` } })),
+    );
+    // 100 keys, half existing, each updated 8 times across batches in flight; `first` only on the first row.
+    const rows: Item[] = [];
+    for (let version = 0; version < 8; version++)
+      for (let i = 0; i < 100; i++) rows.push(itemOf(`k${i}`, version, version === 0 ? { first: { N: '1' } } : {}));
+    const { calls } = realCalls();
+    const writer = new StatementWriter({ table, mode: 'update', keys: KEYS, calls, maxInFlight: 8 });
+    await writeAll(writer, rows);
+    expect(writer.written + writer.replaced).toBe(800);
+    const items = await scanTable(table);
+    expect(items.size).toBe(100);
+    for (let i = 0; i < 100; i++) {
+      const kept: Item = i < 50 ? { keep: { S: `kept ${i}` } } : {};
+      expect(items.get(`k${i}`)).toEqual(itemOf(`k${i}`, 7, { first: { N: '1' }, ...kept }));
+    }
+  });
+
+  it('sends an UPDATE that finds no item again as its INSERT, and leads with INSERT once UPDATEs keep missing', async () => {
+    const table = await createTable();
+    await putItems(table, [itemOf('there', -1, { keep: { S: 'yes' } })]);
+    const { calls, verbs } = realCalls();
+    const writer = new StatementWriter({ table, mode: 'update', keys: KEYS, calls, maxInFlight: 1 });
+    const rows = Array.from({ length: 50 }, (_, i) => itemOf(`new${i}`, i));
+    await writeAll(writer, [...rows, itemOf('there', 1)]);
+    // Batch 1: 25 UPDATEs find nothing and go again as INSERTs; batch 2 leads with INSERT; `there` (batch 3) is
+    // found by its INSERT and goes again as its UPDATE.
+    expect(verbs).toEqual([
+      Array(25).fill('UPDATE'),
+      Array(25).fill('INSERT'),
+      Array(25).fill('INSERT'),
+      ['INSERT'],
+      ['UPDATE'],
+    ]);
+    const items = await scanTable(table);
+    expect(items.get('there')).toEqual(itemOf('there', 1, { keep: { S: 'yes' } }));
+    for (const row of rows) expect(items.get(row.pk.S!)).toEqual(row);
+    expect(writer.written).toBe(51);
+  });
+
+  it.each(['insert', 'update'] as const)(
+    '%s ends with the same table when 30%% of statements and 10%% of requests are throttled',
+    async (mode) => {
+      const table = await createTable();
+      const random = seededRandom(7);
+      const throttled = Object.assign(new Error('throttled'), {
+        name: 'ThrottlingException',
+        $metadata: { httpStatusCode: 400 },
+      });
+      // The real reply for the statements let through, a ThrottlingError in the place of each one held back.
+      const { calls } = realCalls(async (input) => {
+        if (random() < 0.1) throw throttled;
+        const statements = input.Statements ?? [];
+        const held = statements.map(() => random() < 0.3);
+        const sent = statements.filter((_, i) => !held[i]);
+        const reply = sent.length
+          ? await client.send(new BatchExecuteStatementCommand({ Statements: sent }))
+          : undefined;
+        const real = [...(reply?.Responses ?? [])];
+        const Responses: BatchStatementResponse[] = held.map((h) =>
+          h ? { Error: { Code: 'ThrottlingError', Message: 'slow down' } } : real.shift()!,
+        );
+        return { Responses, $metadata: {} };
+      });
+      const rows = Array.from({ length: 600 }, (_, i) => itemOf(`k${i % 300}`, i));
+      const writer = new StatementWriter({ table, mode, keys: KEYS, calls, retry: PATIENT, sleep: noSleep });
+      await writeAll(writer, rows);
+      expect(writer.unprocessedRetries + writer.throttledRetries).toBeGreaterThan(10);
+      const items = await scanTable(table);
+      expect(items.size).toBe(300);
+      // insert keeps a key's first row (version i), update its last (version i + 300).
+      for (let i = 0; i < 300; i++)
+        expect(items.get(`k${i}`)).toEqual(itemOf(`k${i}`, mode === 'insert' ? i : i + 300));
+    },
+  );
+
+  it('writes an item whose names make a statement too long as a single-item request, in both modes', async () => {
+    const table = await createTable();
+    const longName = 'n'.repeat(MAX_STATEMENT_BYTES);
+    const long = itemOf('long', 1, { [longName]: { S: 'v' } });
+    for (const mode of ['insert', 'update'] as const) {
+      const { calls, singles, verbs } = realCalls();
+      const writer = new StatementWriter({ table, mode, keys: KEYS, calls });
+      await writeAll(writer, [itemOf('short', 1), long]);
+      expect(singles).toEqual([mode === 'insert' ? 'PutItem' : 'UpdateItem']);
+      expect(verbs.flat()).toHaveLength(1);
+    }
+    const items = await scanTable(table);
+    expect(items.get('long')).toEqual(long);
+    expect(items.get('short')).toEqual(itemOf('short', 1));
+  });
+
+  it('fails naming the key when a statement fails for a reason no retry mends', async () => {
+    const table = await createTable();
+    const { calls } = realCalls(async (input) => ({
+      Responses: (input.Statements ?? []).map((_, i) =>
+        i === 1 ? { Error: { Code: 'ValidationError', Message: 'Item size has exceeded the maximum' } } : {},
+      ),
+      $metadata: {},
+    }));
+    const writer = new StatementWriter({ table, mode: 'insert', keys: KEYS, calls });
+    const adding = writeAll(writer, [itemOf('a', 1), itemOf('b', 1), itemOf('c', 1)]);
+    await expect(adding).rejects.toThrow(ItemWriteFailedError);
+    await expect(adding).rejects.toThrow(
+      /INSERT into .* failed with ValidationError \(Item size .*\) for the item of key b/,
+    );
+  });
+});
