@@ -11,17 +11,22 @@ interface ModeContext {
   readonly rows: number;
   readonly newTable: () => Promise<string>;
   readonly log: (line: string) => void;
+  /** DynamoDB Local's CPU seconds so far, when the bench started it (bench/server-cpu.ts). */
+  readonly serverCpuSeconds?: () => number | undefined;
 }
 
 interface ModeRun {
   readonly itemsPerSecond: number;
   readonly cpuSecondsPer100k: number;
+  /** What DynamoDB Local spent on the same run: on a 2-core box the two share the cores. */
+  readonly dynamodbLocalCpuSecondsPer100k?: number;
 }
 
 /** One whole local import of the file in `mode`: items/s over the run and this process's CPU (the handlers) per item. */
 async function timedMode(ctx: ModeContext, table: string, mode: WriteMode, dryRun = false): Promise<ModeRun> {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const serverBefore = ctx.serverCpuSeconds?.();
   const request = { bucket: ctx.bucket, key: ctx.key, table, chunkMiB: 2, mode, dryRun, allowWithoutBackup: true };
   const summary: ImportSummary = await runLocalImport(
     { ...request, types: { match_count: 'N', volume_count: 'N' } },
@@ -31,9 +36,12 @@ async function timedMode(ctx: ModeContext, table: string, mode: WriteMode, dryRu
   const cpu = process.cpuUsage(cpuBefore);
   const done = dryRun ? summary.rows - summary.rejected : summary.written + summary.skipped + summary.deleted;
   if (done !== ctx.rows) throw new Error(`${mode}${dryRun ? ' dry run' : ''} handled ${done} of ${ctx.rows} rows`);
+  const serverAfter = ctx.serverCpuSeconds?.();
+  const server = serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore;
   return {
     itemsPerSecond: round(ctx.rows / seconds),
     cpuSecondsPer100k: round(((cpu.user + cpu.system) / 1e6 / ctx.rows) * 100_000, 2),
+    ...(server === undefined ? {} : { dynamodbLocalCpuSecondsPer100k: round((server / ctx.rows) * 100_000, 2) }),
   };
 }
 
@@ -58,6 +66,11 @@ export async function modesFigure(ctx: ModeContext, rounds: number) {
     keep('dryRun', await timedMode(ctx, await ctx.newTable(), 'put', true));
   }
   const toPut = (name: string) => round(best[name].itemsPerSecond / best.put.itemsPerSecond, 3);
+  // Handler CPU per item against put's: what bounds a lane in the cloud, where the table's own work is not ours.
+  const cpuToPut = (name: string) => round(best[name].cpuSecondsPer100k / best.put.cpuSecondsPer100k, 2);
+  // The items/s ratio the two processes' CPU allows when they share the cores (DynamoDB Local's included).
+  const total = (run: ModeRun) => run.cpuSecondsPer100k + (run.dynamodbLocalCpuSecondsPer100k ?? NaN);
+  const cpuBoundToPut = (name: string) => round(total(best.put) / total(best[name]), 3) || null;
   return {
     rows: ctx.rows,
     rounds,
@@ -66,5 +79,11 @@ export async function modesFigure(ctx: ModeContext, rounds: number) {
     updateToPut: toPut('update'),
     deleteToPut: toPut('delete'),
     dryRunToPut: toPut('dryRun'),
+    handlerCpuToPut: { insert: cpuToPut('insert'), update: cpuToPut('update'), delete: cpuToPut('delete') },
+    cpuBoundToPut: {
+      insert: cpuBoundToPut('insert'),
+      update: cpuBoundToPut('update'),
+      delete: cpuBoundToPut('delete'),
+    },
   };
 }

@@ -25,6 +25,7 @@ import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
 import { modesFigure } from './mode-figures.js';
+import { processCpuSeconds } from './server-cpu.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
 import { parquetFigures } from './parquet-figures.js';
 import { firstWriteFigure } from './first-write-figures.js';
@@ -151,7 +152,8 @@ try {
   if (wanted('modes')) {
     const rows = Number(process.env.BENCH_MODE_ROWS ?? 100_000);
     await upload('modes.tsv', generateNgrams(rows, { seed: 6 }).text);
-    const modeCtx = { bucket, key: 'modes.tsv', rows, newTable, log };
+    const serverCpuSeconds = () => processCpuSeconds(services.dynamodbPid);
+    const modeCtx = { bucket, key: 'modes.tsv', rows, newTable, log, serverCpuSeconds };
     out.modes = await modesFigure(modeCtx, Number(process.env.BENCH_MODE_ROUNDS ?? 2));
   }
 
@@ -251,6 +253,10 @@ function targets(out: Record<string, any>) {
     checks.updateAtLeastHalfPut = out.modes.updateToPut >= 0.5;
     checks.deleteAtLeast90PercentPut = out.modes.deleteToPut >= 0.9;
     checks.dryRunAtLeast3xPut = out.modes.dryRunToPut >= 3;
+    // The same targets as handler CPU per item (what bounds a lane in the cloud): at most 2x put's, 1.1x for delete.
+    checks.insertHandlerCpuAtMost2xPut = out.modes.handlerCpuToPut.insert <= 2;
+    checks.updateHandlerCpuAtMost2xPut = out.modes.handlerCpuToPut.update <= 2;
+    checks.deleteHandlerCpuAtMost1_1xPut = out.modes.handlerCpuToPut.delete <= 1.1;
   }
   if (out.firstWrite) {
     for (const kind of ['quotedCsv', 'tsv']) {

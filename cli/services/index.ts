@@ -12,6 +12,8 @@ export interface LocalServices {
   readonly s3Endpoint: string;
   readonly region: string;
   readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+  /** DynamoDB Local's process id, when this call started it (the bench reads its CPU time). */
+  readonly dynamodbPid?: number;
   /** Stops whatever this call started; servers given through the environment are left alone. */
   stop(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startLocalServices(options: StartLocalServicesOptions = {}
     s3Endpoint: s3.value?.endpoint ?? (env.AWS_ENDPOINT_URL_S3 as string),
     region,
     credentials,
+    ...(dynamodb.value?.process.pid ? { dynamodbPid: dynamodb.value.process.pid } : {}),
     stop,
   };
 }

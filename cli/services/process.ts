@@ -24,6 +24,8 @@ export interface ServiceStartOptions {
 /** A long-running server started by local mode, killed with its parent. */
 export interface ServiceProcess {
   readonly name: string;
+  /** The server's process id (the bench reads its CPU time from /proc). */
+  readonly pid: number | undefined;
   /** Last few KB of the server's stdout and stderr. */
   readonly output: OutputTail;
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and runs its cleanup. */
@@ -81,7 +83,7 @@ export function startProcess(
     }
   };
 
-  return { name, output, stop, waitUntilReady };
+  return { name, pid: child.pid, output, stop, waitUntilReady };
 }
 
 function isRunning(child: ChildProcess): boolean {
