@@ -29,13 +29,13 @@ export const PRICES = {
 
 /**
  * A lane's items/s per mode, as a share of `put`'s ITEMS_PER_SECOND_PER_LANE. `insert` and `update` take conditions,
- * which BatchWriteItem does not, so they go as one item per request (PutItem, UpdateItem): a lane's own CPU binds
- * them first. The modes bench (`BENCH_ONLY=modes npm run bench`, README Performance) measured the handlers' CPU per
- * 100k items at 8.2 s for put against 20.5 s for insert and 19.6 s for update (0.40x and 0.42x the items per CPU
- * second), and 2.3 s for delete (BatchWriteItem DeleteRequests: keys only, a smaller body), which the lane rate then
- * caps at put's.
+ * which BatchWriteItem does not, so they go as PartiQL statements, 25 to a BatchExecuteStatement (an update whose
+ * UPDATE finds no item goes again as its INSERT): a lane's own CPU binds them first. The modes bench
+ * (`BENCH_ONLY=modes BENCH_MODE_ROWS=50000 npm run bench`, docs/performance.md) measured the handlers' CPU per 100k
+ * items at 2.2 s for put against 3.33 s for insert and 3.4 s for update (0.66x and 0.65x the items per CPU second),
+ * and 2.25 s for delete (BatchWriteItem DeleteRequests), which the lane rate then caps at put's.
  */
-export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.4, update: 0.4, delete: 1 };
+export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.65, update: 0.65, delete: 1 };
 
 export interface EstimateInputs {
   /** Bytes of each object (one for a single object). */
