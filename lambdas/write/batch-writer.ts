@@ -6,6 +6,7 @@ import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
 import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { Item } from './item-sink.js';
+import type { WriterOptions } from './writer-options.js';
 
 export { BATCH_SIZE } from './batch-retry.js';
 /** DynamoDB Local on 2 cores peaks near 16 requests in flight; the cloud takes more per Lambda, not much. */
@@ -13,22 +14,8 @@ export const DEFAULT_MAX_IN_FLIGHT = 16;
 
 export type SendBatchWrite = (input: BatchWriteItemCommandInput) => Promise<BatchWriteItemCommandOutput>;
 
-export interface BatchWriterOptions {
-  readonly table: string;
+export interface BatchWriterOptions extends WriterOptions {
   readonly send: SendBatchWrite;
-  readonly maxInFlight?: number;
-  readonly retry?: RetryPolicy;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly random?: () => number;
-  /** Called before each request with its item count; the write-rate governor waits here. */
-  readonly beforeSend?: (items: number) => Promise<void>;
-  /** Told of each throttled or partly unprocessed request, so a governor can back off. */
-  readonly onThrottle?: () => void;
-  /**
-   * Aborted when the import is stopping at its deadline: from then on a full batch is sent at once instead
-   * of waiting for a free slot, so the drain takes one batch's longest retry, not that plus a wait.
-   */
-  readonly stopping?: AbortSignal;
   /** The request each item becomes. @default - a PutRequest of the item (`delete` sends a DeleteRequest of its key) */
   readonly toRequest?: (item: Item) => WriteRequest;
 }

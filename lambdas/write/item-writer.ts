@@ -10,6 +10,7 @@ import { RequestSlots } from './request-slots.js';
 import { isRetryable, retryDelayMs } from './batch-retry.js';
 import { insertRequest, updateRequests } from './item-requests.js';
 import type { Item, ItemSink } from './item-sink.js';
+import type { WriterOptions } from './writer-options.js';
 import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
 import { ItemWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
@@ -28,22 +29,11 @@ export interface ItemWriteCalls {
   updateItem(input: UpdateItemCommandInput): Promise<UpdateItemCommandOutput>;
 }
 
-export interface ItemWriterOptions {
-  readonly table: string;
+export interface ItemWriterOptions extends WriterOptions {
   /** `insert`: conditional PutItem, existing keys skipped; `update`: UpdateItem SET, merging. */
   readonly mode: 'insert' | 'update';
   readonly keys: readonly KeyAttribute[];
   readonly calls: ItemWriteCalls;
-  readonly maxInFlight?: number;
-  readonly retry?: RetryPolicy;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly random?: () => number;
-  /** Called before each request (with 1 item); the write-rate governor waits here. */
-  readonly beforeSend?: (items: number) => Promise<void>;
-  /** Told of each throttled request, so a governor can back off. */
-  readonly onThrottle?: () => void;
-  /** Aborted when the import is stopping at its deadline: items then go at once instead of waiting for a slot. */
-  readonly stopping?: AbortSignal;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Item, ItemSink } from './item-sink.js';
 import { KeyOrder } from './key-order.js';
 import { insertStatement, updateStatement } from './partiql-statements.js';
 import { RequestSlots } from './request-slots.js';
+import type { WriterOptions } from './writer-options.js';
 import { statementOutcomes, type Pending } from './statement-outcomes.js';
 import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
 import { ItemWriteFailedError } from '../contract/errors.js';
@@ -17,21 +18,10 @@ export interface StatementWriteCalls extends ItemWriteCalls {
   executeStatements(input: BatchExecuteStatementCommandInput): Promise<BatchExecuteStatementCommandOutput>;
 }
 
-export interface StatementWriterOptions {
-  readonly table: string;
+export interface StatementWriterOptions extends WriterOptions {
   readonly mode: 'insert' | 'update';
   readonly keys: readonly KeyAttribute[];
   readonly calls: StatementWriteCalls;
-  readonly maxInFlight?: number;
-  readonly retry?: RetryPolicy;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly random?: () => number;
-  /** Called before each request with its item count; the write-rate governor waits here. */
-  readonly beforeSend?: (items: number) => Promise<void>;
-  /** Told of each request with a throttle, so a governor can back off. */
-  readonly onThrottle?: () => void;
-  /** Aborted when the import is stopping at its deadline: batches then go at once instead of waiting for a slot. */
-  readonly stopping?: AbortSignal;
 }
 
 /**

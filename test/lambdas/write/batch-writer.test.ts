@@ -1,55 +1,18 @@
 import {
   BatchWriteItemCommand,
-  CreateTableCommand,
-  DeleteTableCommand,
-  DynamoDBClient,
-  paginateScan,
   type BatchWriteItemCommandInput,
   type BatchWriteItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../fixtures/random.js';
+import { PATIENT, noSleep, pkTables } from './pk-tables.js';
 
-// DynamoDB Local, found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by test/global-setup.ts.
-const client = new DynamoDBClient({});
-const tables: string[] = [];
+const { client, createTable, scanTable } = pkTables('batch-writer');
 /** The real BatchWriteItem, as the import handler passes it. */
 const realSend: SendBatchWrite = (input) => client.send(new BatchWriteItemCommand(input));
-/** Retries without waiting, many times over: the fault injection below is heavy on purpose. */
-const PATIENT: RetryPolicy = { maxAttempts: 100, baseDelayMs: 1, maxDelayMs: 1 };
-const noSleep = async (_ms: number): Promise<void> => {};
-
-afterEach(async () => {
-  // DynamoDB Local keeps every table in memory: drop each one once its test is done.
-  for (const table of tables.splice(0)) await client.send(new DeleteTableCommand({ TableName: table }));
-});
-afterAll(() => client.destroy());
-
-async function createTable(): Promise<string> {
-  const table = `batch-writer-${process.pid}-${Date.now()}-${tables.length}`;
-  await client.send(
-    new CreateTableCommand({
-      TableName: table,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    }),
-  );
-  tables.push(table);
-  return table;
-}
-
-/** Everything in the table, by partition key. */
-async function scanTable(table: string): Promise<Map<string, Item>> {
-  const items = new Map<string, Item>();
-  for await (const page of paginateScan({ client }, { TableName: table })) {
-    for (const item of page.Items ?? []) items.set(item.pk.S!, item);
-  }
-  return items;
-}
 
 const itemOf = (pk: string, version: number): Item => ({
   pk: { S: pk },

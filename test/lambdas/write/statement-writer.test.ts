@@ -1,65 +1,29 @@
 import {
   BatchExecuteStatementCommand,
   BatchWriteItemCommand,
-  CreateTableCommand,
-  DeleteTableCommand,
-  DynamoDBClient,
   PutItemCommand,
   UpdateItemCommand,
-  paginateScan,
   type BatchExecuteStatementCommandInput,
   type BatchExecuteStatementCommandOutput,
   type BatchStatementResponse,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { describe, expect, it } from 'vitest';
 import { ItemWriteFailedError } from '../../../lambdas/contract/errors.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 import { MAX_STATEMENT_BYTES } from '../../../lambdas/write/partiql-statements.js';
 import { StatementWriter, type StatementWriteCalls } from '../../../lambdas/write/statement-writer.js';
 import { seededRandom } from '../../fixtures/random.js';
+import { PATIENT, noSleep, pkTables } from './pk-tables.js';
 
-// DynamoDB Local, found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by test/global-setup.ts.
-const client = new DynamoDBClient({});
-const tables: string[] = [];
+const { client, createTable, scanTable } = pkTables('statement-writer');
 const KEYS: KeyAttribute[] = [{ name: 'pk', type: 'S', role: 'HASH' }];
-/** Retries without waiting, many times over: the fault injection below is heavy on purpose. */
-const PATIENT: RetryPolicy = { maxAttempts: 100, baseDelayMs: 1, maxDelayMs: 1 };
-const noSleep = async (_ms: number): Promise<void> => {};
-
-afterEach(async () => {
-  for (const table of tables.splice(0)) await client.send(new DeleteTableCommand({ TableName: table }));
-});
-afterAll(() => client.destroy());
-
-async function createTable(): Promise<string> {
-  const table = `statement-writer-${process.pid}-${Date.now()}-${tables.length}`;
-  await client.send(
-    new CreateTableCommand({
-      TableName: table,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-    }),
-  );
-  tables.push(table);
-  return table;
-}
 
 async function putItems(table: string, items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
     const requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: requests } }));
   }
-}
-
-async function scanTable(table: string): Promise<Map<string, Item>> {
-  const items = new Map<string, Item>();
-  for await (const page of paginateScan({ client }, { TableName: table })) {
-    for (const item of page.Items ?? []) items.set(item.pk.S!, item);
-  }
-  return items;
 }
 
 /** The real calls against DynamoDB Local, each statement's verb recorded, with an optional fault in front. */

@@ -1,0 +1,20 @@
+import type { RetryPolicy } from '../async/backoff.js';
+
+/** What every writer (BatchWriter, StatementWriter, ItemWriter) is given besides its calls. */
+export interface WriterOptions {
+  readonly table: string;
+  /** Requests in flight at most; the adaptive limit halves it under push-back. */
+  readonly maxInFlight?: number;
+  readonly retry?: RetryPolicy;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  /** Called before each request with its item count; the write-rate governor waits here. */
+  readonly beforeSend?: (items: number) => Promise<void>;
+  /** Told of each throttled or partly unprocessed request, so a governor can back off. */
+  readonly onThrottle?: () => void;
+  /**
+   * Aborted when the import is stopping at its deadline: from then on a request is sent at once instead of waiting
+   * for a free slot, so the drain takes one request's longest retry, not that plus a wait.
+   */
+  readonly stopping?: AbortSignal;
+}
