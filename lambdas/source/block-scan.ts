@@ -1,0 +1,88 @@
+import type { BlockTables } from './quote-blocks.js';
+
+/** Bytes one step of scanBlocks covers: two four-byte blocks, one branch on record ends per eight bytes. */
+export const STEP_BYTES = 8;
+
+/** Where record ends go: each end index (exclusive) and the LFs consumed up to it, `count` of them so far. */
+export interface EndList {
+  ends: Int32Array;
+  linesAt: Int32Array;
+  count: number;
+  /** Makes both arrays longer (the entries so far kept). */
+  grow(): void;
+}
+
+/** The buffer's bytes as 16-bit words from its first even address (a Uint16Array view must be aligned). */
+export function wordView(buf: Uint8Array): Uint16Array {
+  const skew = buf.byteOffset & 1;
+  // An empty buffer at an odd address may sit at its memory's very end, where an offset one further is invalid.
+  if (buf.length <= skew) return new Uint16Array(0);
+  return new Uint16Array(buf.buffer, buf.byteOffset + skew, (buf.length - skew) >> 1);
+}
+
+/**
+ * Runs whole eight-byte steps of `buf` from `from` (an even address: `words` is `wordView(buf)`) while one fits,
+ * from `at.state` with `at.lines` LFs consumed, adding every record end to `out`. Returns the index it stopped
+ * at, with the state and LF count there in `at`: short of the last step only when `out` must grow first.
+ *
+ * The numbers in the loop are the table layouts of quote-blocks.ts written out (0x100: "ended" of state 0 in
+ * `moves`, 12: its LF count, 0x3c and 2: the ends in `blocks`): through tsx (tests, bench) a module constant
+ * read in a loop like this one cost more than the loop itself.
+ */
+export function scanBlocks(
+  tables: BlockTables,
+  buf: Uint8Array,
+  words: Uint16Array,
+  from: number,
+  at: { state: number; lines: number },
+  out: EndList,
+): number {
+  const { pairs, moves, blocks, lfsUpTo } = tables;
+  const { ends, linesAt } = out;
+  const full = ends.length - STEP_BYTES; // a step holds at most eight ends
+  let { state, lines } = at;
+  let count = out.count;
+  let i = from;
+  const last = buf.length - STEP_BYTES;
+  for (let w = (i - (buf.byteOffset & 1)) >> 1; i <= last; i += 8, w += 4) {
+    const low = pairs[words[w]] | (pairs[words[w + 1]] << 4);
+    const high = pairs[words[w + 2]] | (pairs[words[w + 3]] << 4);
+    const movesLow = moves[low];
+    const movesHigh = moves[high];
+    const mid = (movesLow >> (state << 1)) & 3;
+    if ((((movesLow >> state) | (movesHigh >> mid)) & 0x100) !== 0) {
+      if (count > full) break;
+      // One bit per byte of the step that ended a record; usually one, stored here without a loop (a loop here
+      // ran the whole scan at two thirds of the speed). Several go through addEnds.
+      const bits = ((blocks[(state << 8) | low] >> 2) & 0xf) | ((blocks[(mid << 8) | high] << 2) & 0xf0);
+      const lfsThrough = lfsUpTo[low] | ((lfsUpTo[high] + (movesLow >> 12) * 0x1111) << 16);
+      if ((bits & (bits - 1)) !== 0) {
+        count = addEnds(out, count, i, bits, lfsThrough, lines);
+      } else {
+        const k = 31 - Math.clz32(bits);
+        ends[count] = i + k + 1;
+        linesAt[count++] = lines + ((lfsThrough >>> (k << 2)) & 0xf);
+      }
+    }
+    state = (movesHigh >> (mid << 1)) & 3;
+    lines += (movesLow >> 12) + (movesHigh >> 12);
+  }
+  at.state = state;
+  at.lines = lines;
+  out.count = count;
+  return i;
+}
+
+/**
+ * Several ends in one step at `start`: `bits` has one bit per byte that ended a record, `lfsThrough` the LFs
+ * among the step's bytes 0..k in 4-bit field k.
+ */
+function addEnds(out: EndList, count: number, start: number, bits: number, lfsThrough: number, lines: number): number {
+  let n = count;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) {
+    const k = 31 - Math.clz32(rest & -rest);
+    out.ends[n] = start + k + 1;
+    out.linesAt[n++] = lines + ((lfsThrough >>> (4 * k)) & 0xf);
+  }
+  return n;
+}
