@@ -26,7 +26,7 @@ export function wordView(buf: Uint8Array): Uint16Array {
  * at, with the state and LF count there in `at`: short of the last step only when `out` must grow first.
  *
  * The numbers in the loop are the table layouts of quote-blocks.ts written out (0x100: "ended" of state 0 in
- * `moves`, 12: its LF count, 0x3c and 2: the ends in `blocks`): through tsx (tests, bench) a module constant
+ * `steps` and `moves`, 12: their LF count, 0x3c and 2: the ends in `blocks`): through tsx (tests, bench) a module constant
  * read in a loop like this one cost more than the loop itself.
  */
 export function scanBlocks(
@@ -37,7 +37,7 @@ export function scanBlocks(
   at: { state: number; lines: number },
   out: EndList,
 ): number {
-  const { pairs, moves, blocks, lfsUpTo } = tables;
+  const { pairs, moves, steps, blocks, lfsUpTo } = tables;
   const { ends, linesAt } = out;
   const full = ends.length - STEP_BYTES; // a step holds at most eight ends
   let { state, lines } = at;
@@ -47,15 +47,14 @@ export function scanBlocks(
   for (let w = (i - (buf.byteOffset & 1)) >> 1; i <= last; i += 8, w += 4) {
     const low = pairs[words[w]] | (pairs[words[w + 1]] << 4);
     const high = pairs[words[w + 2]] | (pairs[words[w + 3]] << 4);
-    const movesLow = moves[low];
-    const movesHigh = moves[high];
-    const mid = (movesLow >> (state << 1)) & 3;
-    if ((((movesLow >> state) | (movesHigh >> mid)) & 0x100) !== 0) {
+    const step = steps[low | (high << 8)];
+    if (((step >> state) & 0x100) !== 0) {
       if (count > full) break;
       // One bit per byte of the step that ended a record; usually one, stored here without a loop (a loop here
       // ran the whole scan at two thirds of the speed). Several go through addEnds.
+      const mid = (moves[low] >> (state << 1)) & 3;
       const bits = ((blocks[(state << 8) | low] >> 2) & 0xf) | ((blocks[(mid << 8) | high] << 2) & 0xf0);
-      const lfsThrough = lfsUpTo[low] | ((lfsUpTo[high] + (movesLow >> 12) * 0x1111) << 16);
+      const lfsThrough = lfsUpTo[low] | ((lfsUpTo[high] + (moves[low] >> 12) * 0x1111) << 16);
       if ((bits & (bits - 1)) !== 0) {
         count = addEnds(out, count, i, bits, lfsThrough, lines);
       } else {
@@ -64,8 +63,8 @@ export function scanBlocks(
         linesAt[count++] = lines + ((lfsThrough >>> (k << 2)) & 0xf);
       }
     }
-    state = (movesHigh >> (mid << 1)) & 3;
-    lines += (movesLow >> 12) + (movesHigh >> 12);
+    state = (step >> (state << 1)) & 3;
+    lines += step >> 12;
   }
   at.state = state;
   at.lines = lines;

@@ -1,4 +1,8 @@
-import { RECORD_END, STATE_MASK, STATES, transitionTable, type DfaDialect } from './quote-dfa.js';
+import * as dfa from './quote-dfa.js';
+import type { DfaDialect } from './quote-dfa.js';
+
+// Module constants, not import bindings, for the table-building loops (see record-scanner.ts).
+const { RECORD_END, STATE_MASK, STATES, transitionTable } = dfa;
 
 /**
  * The quote automaton (quote-dfa.ts) four bytes at a time, for the RecordScanner's quote-dense path
@@ -8,9 +12,10 @@ import { RECORD_END, STATE_MASK, STATES, transitionTable, type DfaDialect } from
  * 5-7 cycles a byte whatever the CPU's width. The automaton only tells four kinds of byte apart (LF, quote,
  * delimiter, other), so four bytes make an 8-bit class index, computed from the data alone, off that chain: two
  * 16-bit loads, each looked up in a 64 KiB pair-class table. Per class index, `moves` gives the state four bytes
- * later for each of the four states at once (2 bits each), so the chain is two shifts and a mask per four bytes;
- * `blocks` gives, for a state and an index, which bytes ended a record, looked up only when one did.
- * Exact by construction: every entry is the byte table walked over the four bytes.
+ * later for each of the four states at once (2 bits each); `steps` does the same for eight bytes (two indexes,
+ * 128 KiB), so the chain is one shift and a mask per eight bytes; `blocks` gives, for a state and an index,
+ * which bytes ended a record, looked up only when one did. Exact by construction: every entry is the byte
+ * table walked over the bytes.
  */
 
 /** Bits of a `moves` entry: 0-7 the state after the block per start state, 8-11 "a record ended" per start state. */
@@ -28,6 +33,8 @@ export interface BlockTables {
   readonly pairs: Uint8Array;
   /** Class index to: the state after the block from each state, whether a record ended, the LFs (bits above). */
   readonly moves: Uint16Array;
+  /** `moves` of eight bytes, indexed by two class indexes (`low | high << 8`); the LFs (0-8) in bits 12-15. */
+  readonly steps: Uint16Array;
   /** `state << 8 | index` to: the state after (bits 0-1), which bytes ended a record (bits 2-5). */
   readonly blocks: Uint8Array;
   /** Class index to the LFs among its bytes 0..k, in 4-bit field k: the lines at an end inside the block. */
@@ -42,29 +49,34 @@ export function blockTables(dialect: DfaDialect): BlockTables {
   const id = `${dialect.delimiter}/${dialect.quote ?? ''}`;
   let tables = cache.get(id);
   if (!tables) {
-    const { classOf, representatives } = classesOf(dialect);
+    const { classes, representatives } = classesOf(dialect);
     const pairs = new Uint8Array(1 << 16);
     for (let word = 0; word < 1 << 16; word++) {
-      const [first, second] = LITTLE_ENDIAN ? [word & 0xff, word >> 8] : [word >> 8, word & 0xff];
-      pairs[word] = classOf(first) | (classOf(second) << 2);
+      const first = LITTLE_ENDIAN ? word & 0xff : word >> 8;
+      const second = LITTLE_ENDIAN ? word >> 8 : word & 0xff;
+      pairs[word] = classes[first] | (classes[second] << 2);
     }
-    tables = { pairs, ...blockEntries(transitionTable(dialect), representatives) };
+    const entries = blockEntries(transitionTable(dialect), representatives);
+    tables = { pairs, ...entries, steps: stepEntries(entries.moves) };
     cache.set(id, tables);
   }
   return tables;
 }
 
-/** One byte of each class (other, LF, quote, delimiter) and the class of any byte. */
-function classesOf(dialect: DfaDialect): { classOf: (byte: number) => number; representatives: number[] } {
+/** One byte of each class (other, LF, quote, delimiter), and the class of every byte. */
+function classesOf(dialect: DfaDialect): { classes: Uint8Array; representatives: number[] } {
   const other = [0, 1, 2].find((byte) => byte !== dialect.delimiter && byte !== dialect.quote) ?? 3;
   const representatives = [other, 0x0a, dialect.quote ?? 0x0a, dialect.delimiter];
   // The first class whose byte it is: the byte table's own order (LF, then quote, then delimiter).
-  const classOf = (byte: number) => [1, 2, 3].find((kind) => representatives[kind] === byte) ?? 0;
-  return { classOf, representatives };
+  const classes = Uint8Array.from(
+    { length: 256 },
+    (_, byte) => [1, 2, 3].find((k) => representatives[k] === byte) ?? 0,
+  );
+  return { classes, representatives };
 }
 
 /** `moves`, `blocks` and `lfsUpTo`: the byte table walked over the four representative bytes of each index. */
-function blockEntries(byteTable: Uint8Array, representatives: number[]): Omit<BlockTables, 'pairs'> {
+function blockEntries(byteTable: Uint8Array, representatives: number[]): Omit<BlockTables, 'pairs' | 'steps'> {
   const moves = new Uint16Array(256);
   const blocks = new Uint8Array(STATES << 8);
   const lfsUpTo = new Uint16Array(256);
@@ -86,4 +98,22 @@ function blockEntries(byteTable: Uint8Array, representatives: number[]): Omit<Bl
     }
   }
   return { moves, blocks, lfsUpTo };
+}
+
+/** `steps`: two `moves` entries composed, for every pair of class indexes. */
+function stepEntries(moves: Uint16Array): Uint16Array {
+  const steps = new Uint16Array(1 << 16);
+  for (let index = 0; index < 1 << 16; index++) {
+    const low = moves[index & 0xff];
+    const high = moves[index >> 8];
+    let entry = ((low >> MOVES_LFS_SHIFT) + (high >> MOVES_LFS_SHIFT)) << MOVES_LFS_SHIFT;
+    for (let state = 0; state < STATES; state++) {
+      const mid = (low >> (2 * state)) & STATE_MASK;
+      entry |= ((high >> (2 * mid)) & STATE_MASK) << (2 * state);
+      if ((((low >> state) | (high >> mid)) & (1 << MOVES_ENDED_SHIFT)) !== 0)
+        entry |= 1 << (MOVES_ENDED_SHIFT + state);
+    }
+    steps[index] = entry;
+  }
+  return steps;
 }

@@ -40,12 +40,12 @@ export class RecordScanner {
   /** The automaton's state before `buf[pos]` (quote-dfa.ts). */
   private state: number;
   private readonly table: Uint8Array;
-  /** The current buffer's record ends, when it holds quotes. */
-  private readonly ends: RecordEnds;
+  /** The record-end list, made on the first buffer with quotes (its tables take a few ms to build). */
+  private ends: RecordEnds | undefined;
+  /** The current buffer's record ends when it holds quotes; undefined: no quote ahead, LF jumps are enough. */
+  private quoted: RecordEnds | undefined;
   private buf: Buffer = Buffer.alloc(0);
   private pos = 0;
-  /** The current buffer holds no quote byte at feed time: LF jumps are enough. */
-  private quoteFree = true;
   /** Cached index of the next LF at or after `pos` (-1: none), for the jump path. */
   private nextLf = -1;
   /** Cached result of a look-ahead LF search past `pos`: the first LF at or after `lfFrom` (-1: none). */
@@ -58,7 +58,6 @@ export class RecordScanner {
     state = FIELD_START,
   ) {
     this.table = transitionTable(dialect);
-    this.ends = new RecordEnds(dialect);
     this.state = state;
   }
 
@@ -71,10 +70,11 @@ export class RecordScanner {
   feed(buf: Buffer): void {
     this.buf = buf;
     this.pos = 0;
-    // After a quote inside a quoted field, the next byte decides: the table path walks that one state.
-    this.quoteFree =
+    // After a quote inside a quoted field, the next byte decides: the ends path walks that one state.
+    const quoteFree =
       this.dialect.quote === undefined || (this.state !== QUOTE_IN_QUOTED && buf.indexOf(this.dialect.quote) === -1);
-    if (!this.quoteFree) this.ends.scan(buf, this.state, this.lines);
+    this.quoted = quoteFree ? undefined : (this.ends ??= new RecordEnds(this.dialect));
+    if (this.quoted) this.quoted.scan(buf, this.state, this.lines);
     else this.nextLf = buf.indexOf(LF);
     this.lfFrom = 0;
     this.lfAt = this.nextLf;
@@ -85,7 +85,7 @@ export class RecordScanner {
    * least `atLeast`, and returns that end index (exclusive). Returns -1 once the buffer is consumed.
    */
   next(atLeast = 0): number {
-    return this.quoteFree ? this.nextByJumps(atLeast) : this.nextFromEnds(atLeast);
+    return this.quoted ? this.nextFromEnds(this.quoted, atLeast) : this.nextByJumps(atLeast);
   }
 
   /** No quote ahead in this buffer: the quote state cannot change, so every LF outside quotes ends a record. */
@@ -106,8 +106,7 @@ export class RecordScanner {
   }
 
   /** Quotes ahead: the next of the ends that the buffer's one pass found (record-ends.ts). */
-  private nextFromEnds(atLeast: number): number {
-    const { ends } = this;
+  private nextFromEnds(ends: RecordEnds, atLeast: number): number {
     const end = ends.take(atLeast);
     this.lines = ends.lines;
     this.state = ends.state;
