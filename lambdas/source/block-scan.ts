@@ -5,8 +5,8 @@ export const STEP_BYTES = 8;
 
 /** Where record ends go: each end index (exclusive) and the LFs consumed up to it, `count` of them so far. */
 export interface EndList {
-  ends: Int32Array;
-  linesAt: Int32Array;
+  ends: Float64Array;
+  linesAt: Float64Array;
   count: number;
   /** Makes both arrays longer (the entries so far kept). */
   grow(): void;
@@ -44,7 +44,7 @@ export function scanBlocks(
   let count = out.count;
   let i = from;
   const last = buf.length - STEP_BYTES;
-  for (let w = (i - (buf.byteOffset & 1)) >> 1; i <= last; i += 8, w += 4) {
+  for (let w = (i - (buf.byteOffset & 1)) / 2; i <= last; i += 8, w += 4) {
     const low = pairs[words[w]] | (pairs[words[w + 1]] << 4);
     const high = pairs[words[w + 2]] | (pairs[words[w + 3]] << 4);
     const step = steps[low | (high << 8)];

@@ -20,11 +20,16 @@ export class RecordEnds implements EndList {
   state = FIELD_START;
   private readonly table: Uint8Array;
   private readonly blocks: BlockTables;
-  /** EndList: the ends found in the current buffer, with the LFs consumed up to each. */
-  ends = new Int32Array(FIRST_CAPACITY);
-  linesAt = new Int32Array(FIRST_CAPACITY);
+  /**
+   * EndList: the ends found in the current buffer, with the buffer's own LFs up to each (a stream's line count
+   * may pass 2^31; a buffer's does not in practice, and doubles hold any Buffer's length exactly).
+   */
+  ends = new Float64Array(FIRST_CAPACITY);
+  linesAt = new Float64Array(FIRST_CAPACITY);
   count = 0;
   private taken = 0;
+  /** LFs consumed before the current buffer. */
+  private linesBefore = 0;
   private finalState = FIELD_START;
   private finalLines = 0;
 
@@ -39,7 +44,8 @@ export class RecordEnds implements EndList {
     this.taken = 0;
     this.lines = lines;
     this.state = state;
-    const at = { state, lines };
+    this.linesBefore = lines;
+    const at = { state, lines: 0 };
     // The words are aligned to even addresses: a buffer at an odd one gives its first byte to the byte table.
     let i = walkBytes(this.table, buf, 0, Math.min(buf.length, buf.byteOffset & 1), at, this);
     const words = wordView(buf);
@@ -49,7 +55,7 @@ export class RecordEnds implements EndList {
     }
     walkBytes(this.table, buf, i, buf.length, at, this);
     this.finalState = at.state;
-    this.finalLines = at.lines;
+    this.finalLines = lines + at.lines;
   }
 
   /**
@@ -67,15 +73,15 @@ export class RecordEnds implements EndList {
       return -1;
     }
     this.taken = k + 1;
-    this.lines = this.linesAt[k];
+    this.lines = this.linesBefore + this.linesAt[k];
     this.state = FIELD_START;
     return ends[k];
   }
 
   /** EndList: doubles the room for ends. */
   grow(): void {
-    const ends = new Int32Array(this.ends.length * 2);
-    const linesAt = new Int32Array(this.ends.length * 2);
+    const ends = new Float64Array(this.ends.length * 2);
+    const linesAt = new Float64Array(this.ends.length * 2);
     ends.set(this.ends);
     linesAt.set(this.linesAt);
     this.ends = ends;
