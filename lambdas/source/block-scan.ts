@@ -12,16 +12,24 @@ export interface EndList {
   grow(): void;
 }
 
-/** The buffer's bytes as 16-bit words from its first even address (a Uint16Array view must be aligned). */
-export function wordView(buf: Uint8Array): Uint16Array {
-  const skew = buf.byteOffset & 1;
-  // An empty buffer at an odd address may sit at its memory's very end, where an offset one further is invalid.
-  if (buf.length <= skew) return new Uint16Array(0);
-  return new Uint16Array(buf.buffer, buf.byteOffset + skew, (buf.length - skew) >> 1);
+/** True where a 32-bit word holds its first byte in memory lowest (x86, ARM: every Lambda); the walk assumes it. */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** How many bytes of `buf` come before its first 4-byte-aligned address (a Uint32Array view must be aligned). */
+export function headBytes(buf: Uint8Array): number {
+  return Math.min(buf.length, (4 - (buf.byteOffset & 3)) & 3);
+}
+
+/** The buffer's bytes as 32-bit words from its first aligned address on (one load for four bytes). */
+export function wordView(buf: Uint8Array): Uint32Array {
+  const head = headBytes(buf);
+  // Shorter than one word past the head: no word (the head may be the whole buffer, and not end aligned).
+  if (buf.length - head < 4) return new Uint32Array(0);
+  return new Uint32Array(buf.buffer, buf.byteOffset + head, (buf.length - head) >> 2);
 }
 
 /**
- * Runs whole eight-byte steps of `buf` from `from` (an even address: `words` is `wordView(buf)`) while one fits,
+ * Runs whole eight-byte steps of `buf` from `from` (an aligned address: `words` is `wordView(buf)`) while one fits,
  * from `at.state` with `at.lines` LFs consumed, adding every record end to `out`. Returns the index it stopped
  * at, with the state and LF count there in `at`: short of the last step only when `out` must grow first.
  *
@@ -32,7 +40,7 @@ export function wordView(buf: Uint8Array): Uint16Array {
 export function scanBlocks(
   tables: BlockTables,
   buf: Uint8Array,
-  words: Uint16Array,
+  words: Uint32Array,
   from: number,
   at: { state: number; lines: number },
   out: EndList,
@@ -44,9 +52,11 @@ export function scanBlocks(
   let count = out.count;
   let i = from;
   const last = buf.length - STEP_BYTES;
-  for (let w = (i - (buf.byteOffset & 1)) / 2; i <= last; i += 8, w += 4) {
-    const low = pairs[words[w]] | (pairs[words[w + 1]] << 4);
-    const high = pairs[words[w + 2]] | (pairs[words[w + 3]] << 4);
+  for (let w = (i - headBytes(buf)) / 4; i <= last; i += 8, w += 2) {
+    const lowWord = words[w];
+    const highWord = words[w + 1];
+    const low = pairs[lowWord & 0xffff] | (pairs[lowWord >>> 16] << 4);
+    const high = pairs[highWord & 0xffff] | (pairs[highWord >>> 16] << 4);
     const step = steps[low | (high << 8)];
     if (((step >> state) & 0x100) !== 0) {
       if (count > full) break;

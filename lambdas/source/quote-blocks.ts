@@ -10,8 +10,8 @@ const { RECORD_END, STATE_MASK, STATES, transitionTable } = dfa;
  *
  * Walking the byte table is one chain of dependent loads (the next state needs the previous one's entry): about
  * 5-7 cycles a byte whatever the CPU's width. The automaton only tells four kinds of byte apart (LF, quote,
- * delimiter, other), so four bytes make an 8-bit class index, computed from the data alone, off that chain: two
- * 16-bit loads, each looked up in a 64 KiB pair-class table. Per class index, `moves` gives the state four bytes
+ * delimiter, other), so four bytes make an 8-bit class index, computed from the data alone, off that chain: one
+ * 32-bit load, its two halves looked up in a 64 KiB pair-class table. Per class index, `moves` gives the state four bytes
  * later for each of the four states at once (2 bits each); `steps` does the same for eight bytes (two indexes,
  * 128 KiB), so the chain is one shift and a mask per eight bytes; `blocks` gives, for a state and an index,
  * which bytes ended a record, looked up only when one did. Exact by construction: every entry is the byte
@@ -29,7 +29,7 @@ const LFS_FIELD_BITS = 4;
 
 /** The tables of a quoting dialect, indexed by the class index of a four-byte block (bytes 0-3: bits 0-7). */
 export interface BlockTables {
-  /** A 16-bit word (two bytes as memory holds them) to the classes of its two bytes (4 bits). */
+  /** Two bytes as a little-endian 16-bit value (first byte low) to their classes (4 bits, first byte low). */
   readonly pairs: Uint8Array;
   /** Class index to: the state after the block from each state, whether a record ended, the LFs (bits above). */
   readonly moves: Uint16Array;
@@ -41,7 +41,6 @@ export interface BlockTables {
   readonly lfsUpTo: Uint16Array;
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const cache = new Map<string, BlockTables>();
 
 /** The block tables of a quoting dialect (cached: a handful of dialects exist per process). */
@@ -51,11 +50,8 @@ export function blockTables(dialect: DfaDialect): BlockTables {
   if (!tables) {
     const { classes, representatives } = classesOf(dialect);
     const pairs = new Uint8Array(1 << 16);
-    for (let word = 0; word < 1 << 16; word++) {
-      const first = LITTLE_ENDIAN ? word & 0xff : word >> 8;
-      const second = LITTLE_ENDIAN ? word >> 8 : word & 0xff;
-      pairs[word] = classes[first] | (classes[second] << 2);
-    }
+    // Little-endian: the first byte in memory is the low one (block-scan.ts takes the other order elsewhere).
+    for (let pair = 0; pair < 1 << 16; pair++) pairs[pair] = classes[pair & 0xff] | (classes[pair >> 8] << 2);
     const entries = blockEntries(transitionTable(dialect), representatives);
     tables = { pairs, ...entries, steps: stepEntries(entries.moves) };
     cache.set(id, tables);

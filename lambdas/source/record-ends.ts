@@ -1,4 +1,4 @@
-import { scanBlocks, STEP_BYTES, wordView, type EndList } from './block-scan.js';
+import { headBytes, LITTLE_ENDIAN, scanBlocks, STEP_BYTES, wordView, type EndList } from './block-scan.js';
 import { blockTables, type BlockTables } from './quote-blocks.js';
 import * as dfa from './quote-dfa.js';
 
@@ -46,8 +46,9 @@ export class RecordEnds implements EndList {
     this.state = state;
     this.linesBefore = lines;
     const at = { state, lines: 0 };
-    // The words are aligned to even addresses: a buffer at an odd one gives its first byte to the byte table.
-    let i = walkBytes(this.table, buf, 0, Math.min(buf.length, buf.byteOffset & 1), at, this);
+    // The words start at an aligned address: the bytes before it go through the byte table, and so does all of a
+    // buffer on a big-endian machine (none runs Node on Lambda; the tables assume the first byte lowest).
+    let i = walkBytes(this.table, buf, 0, LITTLE_ENDIAN ? headBytes(buf) : buf.length, at, this);
     const words = wordView(buf);
     for (i = scanBlocks(this.blocks, buf, words, i, at, this); i <= buf.length - STEP_BYTES;) {
       this.grow();

@@ -134,7 +134,7 @@ function randomPieces(random: () => number, input: Buffer): Buffer[] {
   }
   pieces.push(input.subarray(at));
   return pieces.map((piece) => {
-    const skew = Math.floor(random() * 3);
+    const skew = Math.floor(random() * 4);
     const copy = Buffer.alloc(piece.length + skew);
     piece.copy(copy, skew);
     return copy.subarray(skew);
