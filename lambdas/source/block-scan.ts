@@ -29,13 +29,13 @@ export function wordView(buf: Uint8Array): Uint32Array {
 }
 
 /**
- * Runs whole eight-byte steps of `buf` from `from` (an aligned address: `words` is `wordView(buf)`) while one fits,
- * from `at.state` with `at.lines` LFs consumed, adding every record end to `out`. Returns the index it stopped
- * at, with the state and LF count there in `at`: short of the last step only when `out` must grow first.
+ * Runs whole eight-byte steps of `buf` from `from` (an aligned address: `words` is `wordView(buf)`) while one
+ * fits, from `at.state` with `at.lines` LFs consumed, adding every record end to `out`. Returns the index it
+ * stopped at, with the state and LF count there in `at`: short of the last step only when `out` must grow first.
  *
  * The numbers in the loop are the table layouts of quote-blocks.ts written out (0x100: "ended" of state 0 in
- * `steps` and `moves`, 12: their LF count, 0x3c and 2: the ends in `blocks`): through tsx (tests, bench) a module constant
- * read in a loop like this one cost more than the loop itself.
+ * `steps` and `moves`, 12: their LF count, 0x3c and 2: the ends in `blocks`): through tsx (tests, bench) a
+ * module constant read in a loop like this one cost more than the loop itself.
  */
 export function scanBlocks(
   tables: BlockTables,

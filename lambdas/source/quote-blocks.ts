@@ -5,16 +5,16 @@ import type { DfaDialect } from './quote-dfa.js';
 const { RECORD_END, STATE_MASK, STATES, transitionTable } = dfa;
 
 /**
- * The quote automaton (quote-dfa.ts) four bytes at a time, for the RecordScanner's quote-dense path
+ * The quote automaton (quote-dfa.ts) four and eight bytes at a time, for the RecordScanner's quote-dense path
  * (block-scan.ts walks these tables).
  *
  * Walking the byte table is one chain of dependent loads (the next state needs the previous one's entry): about
  * 5-7 cycles a byte whatever the CPU's width. The automaton only tells four kinds of byte apart (LF, quote,
  * delimiter, other), so four bytes make an 8-bit class index, computed from the data alone, off that chain: one
- * 32-bit load, its two halves looked up in a 64 KiB pair-class table. Per class index, `moves` gives the state four bytes
- * later for each of the four states at once (2 bits each); `steps` does the same for eight bytes (two indexes,
- * 128 KiB), so the chain is one shift and a mask per eight bytes; `blocks` gives, for a state and an index,
- * which bytes ended a record, looked up only when one did. Exact by construction: every entry is the byte
+ * 32-bit load, each 16-bit half looked up in a 64 KiB pair-class table. Per class index, `moves` gives the state
+ * four bytes later for each of the four states at once (2 bits each); `steps` does the same for eight bytes (two
+ * indexes, 128 KiB), so the chain is one shift and a mask per eight bytes; `blocks` gives, for a state and an
+ * index, which bytes ended a record, looked up only when one did. Exact by construction: every entry is the byte
  * table walked over the bytes.
  */
 
@@ -50,7 +50,7 @@ export function blockTables(dialect: DfaDialect): BlockTables {
   if (!tables) {
     const { classes, representatives } = classesOf(dialect);
     const pairs = new Uint8Array(1 << 16);
-    // Little-endian: the first byte in memory is the low one (block-scan.ts takes the other order elsewhere).
+    // Little-endian: the first byte in memory is the low one (record-ends.ts walks big-endian memory by bytes).
     for (let pair = 0; pair < 1 << 16; pair++) pairs[pair] = classes[pair & 0xff] | (classes[pair >> 8] << 2);
     const entries = blockEntries(transitionTable(dialect), representatives);
     tables = { pairs, ...entries, steps: stepEntries(entries.moves) };

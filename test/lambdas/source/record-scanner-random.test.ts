@@ -61,9 +61,9 @@ class ByteWalk implements Scanner {
 }
 
 /**
- * Feeds `pieces` to `scanner` (its `lines` set first to a count it may have reached before), asking for ends with `atLeast` values drawn from `seed` (half 0, the importer's
- * way; half anywhere up to past the piece's end, the planner's way), and logs every answer with `lines` and
- * `insideQuotes` after it.
+ * Feeds `pieces` to `scanner` (its `lines` set first to a count it may have reached before), asking for ends
+ * with `atLeast` values drawn from `seed` (half 0, the importer's way; half anywhere up to past the piece's end,
+ * the planner's way), and logs every answer with `lines` and `insideQuotes` after it.
  */
 function drive(scanner: Scanner, pieces: readonly Buffer[], seed: number): string[] {
   const random = seededRandom(seed);
