@@ -35,8 +35,8 @@ export function scannerGbPerSecond(data: Buffer, rounds = 3): number {
 
 /**
  * The scanner's quote-dense path before the block walk, kept here only to give the bench a same-run ratio: the
- * automaton's byte table, one dependent lookup per byte, over the same 1 MiB buffers (literal masks, as
- * lambdas/source/quote-blocks.ts explains; with imported constants it ran at a fifth of this under tsx). GB/s.
+ * automaton's byte table, one dependent lookup per byte, over the same 1 MiB buffers, without the per-record
+ * calls (its best case). GB/s.
  */
 export function tableLoopGbPerSecond(data: Buffer, rounds = 3): number {
   const table = transitionTable({ delimiter: 0x2c, quote: 0x22 });

@@ -34,9 +34,8 @@ export function wordView(buf: Uint8Array): Uint32Array {
  * at, with the state and LF count there in `at`: short of the last step only when `out` must grow first.
  *
  * Two `steps` lookups per 16 bytes and one branch on "a record ended" (taken about once per record); only then
- * does `addStepEnds` find where. The numbers in the loop are the table layouts of quote-blocks.ts written out
- * (0x100: "ended" of state 0, 12: the LF count): through tsx (tests, bench) a module constant read in a loop like
- * this one cost more than the loop itself.
+ * does `addStepEnds` find where. The numbers in the loops are the table layouts of quote-blocks.ts written out
+ * (0x100: "ended" of state 0, 12: the LF count; 0x3c and 2: the ends in `blocks`; 4-bit fields of `lfsUpTo`).
  */
 export function scanBlocks(
   tables: BlockTables,

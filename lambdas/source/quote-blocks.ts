@@ -1,8 +1,4 @@
-import * as dfa from './quote-dfa.js';
-import type { DfaDialect } from './quote-dfa.js';
-
-// Module constants, not import bindings, for the table-building loops (see record-scanner.ts).
-const { RECORD_END, STATE_MASK, STATES, transitionTable } = dfa;
+import { RECORD_END, STATE_MASK, STATES, transitionTable, type DfaDialect } from './quote-dfa.js';
 
 /**
  * The quote automaton (quote-dfa.ts) four and eight bytes at a time, for the RecordScanner's quote-dense path

@@ -1,9 +1,6 @@
 import { headBytes, LITTLE_ENDIAN, scanBlocks, STEP_BYTES, wordView, type EndList } from './block-scan.js';
 import { blockTables, type BlockTables } from './quote-blocks.js';
-import * as dfa from './quote-dfa.js';
-
-// A module constant, not an import binding: read once per record (see record-scanner.ts).
-const { FIELD_START, transitionTable } = dfa;
+import { FIELD_START, RECORD_END, STATE_MASK, transitionTable, type DfaDialect } from './quote-dfa.js';
 
 /** Room for this many record ends at first; doubled when a buffer holds more (a 1 MiB buffer of CSV ~10,000). */
 const FIRST_CAPACITY = 4096;
@@ -33,7 +30,7 @@ export class RecordEnds implements EndList {
   private finalState = FIELD_START;
   private finalLines = 0;
 
-  constructor(dialect: dfa.DfaDialect) {
+  constructor(dialect: DfaDialect) {
     this.table = transitionTable(dialect);
     this.blocks = blockTables(dialect);
   }
@@ -102,16 +99,15 @@ function walkBytes(
   let { state, lines } = at;
   for (let i = from; i < to; i++) {
     const entry = table[(state << 8) | buf[i]];
-    // Literals for QUOTED_LF | RECORD_END (> STATE_MASK) and RECORD_END: see scanBlocks on constants in loops.
-    if (entry > 3) {
+    if (entry > STATE_MASK) {
       lines++;
-      if ((entry & 4) !== 0) {
+      if ((entry & RECORD_END) !== 0) {
         if (out.count === out.ends.length) out.grow();
         out.ends[out.count] = i + 1;
         out.linesAt[out.count++] = lines;
       }
     }
-    state = entry & 3;
+    state = entry & STATE_MASK;
   }
   at.state = state;
   at.lines = lines;
