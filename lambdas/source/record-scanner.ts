@@ -26,9 +26,10 @@ export function scannerDialect(format: { delimiter: string; quote: string }): Sc
  *
  * Two paths, chosen per buffer, because their costs differ by data: a buffer without a quote (TSV,
  * unquoted CSV) is crossed with `indexOf` jumps from LF to LF (memchr, several GB/s); a buffer with quotes
- * is walked once when fed, eight bytes at a time (block-scan.ts), into a list of its record ends that `next`
- * hands out (a native call per quote, ~30-60 ns, made quote-dense CSV 3-4x slower than looking at each byte;
- * one table lookup per byte ran at 0.35 GB/s, the block walk at ~1: docs/performance.md).
+ * is walked once when fed, 16 bytes a step through tables of the automaton composed over 8 bytes
+ * (quote-blocks.ts, block-scan.ts), into a list of its record ends that `next` hands out (a native call per
+ * quote, ~30-60 ns, made quote-dense CSV 3-4x slower than looking at each byte; one table lookup per byte ran at
+ * 0.35 GB/s, the block walk at ~1.1: docs/performance.md).
  */
 export class RecordScanner {
   /** LFs consumed so far, inside quotes or not. */
