@@ -1,12 +1,5 @@
-import {
-  FIELD_START,
-  IN_FIELD,
-  QUOTED,
-  QUOTE_IN_QUOTED,
-  RECORD_END,
-  STATE_MASK,
-  transitionTable,
-} from './quote-dfa.js';
+import { FIELD_START, IN_FIELD, QUOTED, QUOTE_IN_QUOTED, STATE_MASK, transitionTable } from './quote-dfa.js';
+import { RecordEnds } from './record-ends.js';
 
 const LF = 0x0a;
 
@@ -33,9 +26,10 @@ export function scannerDialect(format: { delimiter: string; quote: string }): Sc
  *
  * Two paths, chosen per buffer, because their costs differ by data: a buffer without a quote (TSV,
  * unquoted CSV) is crossed with `indexOf` jumps from LF to LF (memchr, several GB/s); a buffer with quotes
- * goes through the automaton's table, one lookup and one rarely taken branch per byte (a native call per
- * quote, ~30-60 ns, made quote-dense CSV 3-4x slower than looking at each byte once; a loop of comparisons
- * per byte ran at ~0.25 GB/s, the table at over 0.8: docs/performance.md).
+ * is walked once when fed, 16 bytes a step through tables of the automaton composed over 8 bytes
+ * (quote-blocks.ts, block-scan.ts), into a list of its record ends that `next` hands out (a native call per
+ * quote, ~30-60 ns, made quote-dense CSV 3-4x slower than looking at each byte; one table lookup per byte ran at
+ * 0.35 GB/s, the block walk at ~1.1: docs/performance.md).
  */
 export class RecordScanner {
   /** LFs consumed so far, inside quotes or not. */
@@ -43,10 +37,12 @@ export class RecordScanner {
   /** The automaton's state before `buf[pos]` (quote-dfa.ts). */
   private state: number;
   private readonly table: Uint8Array;
+  /** The record-end list, made on the first buffer with quotes (its tables take a few ms to build). */
+  private ends: RecordEnds | undefined;
+  /** The current buffer's record ends when it holds quotes; undefined: no quote ahead, LF jumps are enough. */
+  private quoted: RecordEnds | undefined;
   private buf: Buffer = Buffer.alloc(0);
   private pos = 0;
-  /** The current buffer holds no quote byte at feed time: LF jumps are enough. */
-  private quoteFree = true;
   /** Cached index of the next LF at or after `pos` (-1: none), for the jump path. */
   private nextLf = -1;
   /** Cached result of a look-ahead LF search past `pos`: the first LF at or after `lfFrom` (-1: none). */
@@ -71,10 +67,12 @@ export class RecordScanner {
   feed(buf: Buffer): void {
     this.buf = buf;
     this.pos = 0;
-    // After a quote inside a quoted field, the next byte decides: the table path walks that one state.
-    this.quoteFree =
+    // After a quote inside a quoted field, the next byte decides: the ends path walks that one state.
+    const quoteFree =
       this.dialect.quote === undefined || (this.state !== QUOTE_IN_QUOTED && buf.indexOf(this.dialect.quote) === -1);
-    this.nextLf = buf.indexOf(LF);
+    this.quoted = quoteFree ? undefined : (this.ends ??= new RecordEnds(this.dialect));
+    if (this.quoted) this.quoted.scan(buf, this.state, this.lines);
+    else this.nextLf = buf.indexOf(LF);
     this.lfFrom = 0;
     this.lfAt = this.nextLf;
   }
@@ -84,7 +82,7 @@ export class RecordScanner {
    * least `atLeast`, and returns that end index (exclusive). Returns -1 once the buffer is consumed.
    */
   next(atLeast = 0): number {
-    return this.quoteFree ? this.nextByJumps(atLeast) : this.nextByTable(atLeast);
+    return this.quoted ? this.nextFromEnds(this.quoted, atLeast) : this.nextByJumps(atLeast);
   }
 
   /** No quote ahead in this buffer: the quote state cannot change, so every LF outside quotes ends a record. */
@@ -104,29 +102,13 @@ export class RecordScanner {
     return lf + 1;
   }
 
-  /** Quotes ahead: the automaton's table, with the state in a local variable. */
-  private nextByTable(atLeast: number): number {
-    const { buf, table } = this;
-    const length = buf.length;
-    let lines = this.lines;
-    let state = this.state;
-    for (let i = this.pos; i < length; i++) {
-      state = table[(state << 8) | buf[i]];
-      if (state > STATE_MASK) {
-        lines++;
-        if ((state & RECORD_END) !== 0 && i + 1 >= atLeast) {
-          this.lines = lines;
-          this.state = FIELD_START;
-          this.pos = i + 1;
-          return i + 1;
-        }
-        state &= STATE_MASK;
-      }
-    }
-    this.lines = lines;
-    this.state = state;
-    this.pos = length;
-    return -1;
+  /** Quotes ahead: the next of the ends that the buffer's one pass found (record-ends.ts). */
+  private nextFromEnds(ends: RecordEnds, atLeast: number): number {
+    const end = ends.take(atLeast);
+    this.lines = ends.lines;
+    this.state = ends.state;
+    this.pos = end === -1 ? this.buf.length : end;
+    return end;
   }
 
   /** Counts the LFs from `pos` up to (not including) `end`, walking the cached LF pointer. */
