@@ -35,10 +35,11 @@ export interface StatementWriterOptions extends WriterOptions {
  *   follows what the table answered lately, so an import into an empty table does not pay a failed UPDATE per item.
  * - throttled statements go again after the backoff; any other statement error fails the import, naming it.
  *
- * Against one single-item request per item this costs our lane a tenth of the CPU per item (docs/performance.md).
+ * Against one single-item request per item this costs our lane about a fifth of the CPU per item (docs/performance.md).
  * A batch never holds a key twice (the service refuses it): a repeated key keeps the first row (`insert`, the later
  * count as skipped) or merges into it (`update`, later values win); a key in flight in an earlier batch waits for it.
- * Items whose names make a statement too long go as single-item requests (ItemWriter) in the same batch's turn.
+ * Items that cannot be statements (names too long for one, or an UPDATE it cannot express: partiql-statements.ts) go
+ * as single-item requests (ItemWriter) in the same batch's turn.
  */
 export class StatementWriter implements ItemSink {
   /** Rows combined with an earlier row of their key in the same batch (skipped in insert, merged in update). */
@@ -137,7 +138,7 @@ export class StatementWriter implements ItemSink {
     if (mode === 'insert') return entry;
     entry.update = updateStatement(table, entry.item, keys);
     if (!entry.update) {
-      if (Object.keys(entry.item).length > keys.length) return undefined; // too long for one UPDATE
+      if (Object.keys(entry.item).length > keys.length) return undefined; // an UPDATE it cannot be: an UpdateItem
       entry.kind = 'insert';
     }
     return entry;
