@@ -1,9 +1,7 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
-import { AdaptiveLimit } from './adaptive-limit.js';
-import { KeyOrder } from './key-order.js';
-import { RequestSlots } from './request-slots.js';
+import { RequestWriter } from './request-writer.js';
 import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
-import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
+import { sleep } from '../async/backoff.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { Item } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
@@ -28,7 +26,7 @@ const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } }
  * table ends with the last row of the file for each key. Throttles and UnprocessedItems are retried with
  * bounded backoff; a batch that still fails makes `add` and `flush` throw BatchWriteFailedError.
  */
-export class BatchWriter {
+export class BatchWriter extends RequestWriter {
   /** Items acknowledged by DynamoDB. */
   written = 0;
   /** Items replaced inside a batch by a later row with the same key. */
@@ -38,23 +36,9 @@ export class BatchWriter {
   /** Requests sent again for the items a reply left unprocessed (the UnprocessedRetries metric). */
   unprocessedRetries = 0;
   private batch = new Map<string, Item>();
-  private failure: Error | undefined;
-  private readonly retry: RetryPolicy;
-  /** Requests allowed in flight now: halved on a throttle, grown back by one step at a time. */
-  private readonly limit: AdaptiveLimit;
-  private readonly slots: RequestSlots;
-  private readonly order: KeyOrder;
 
   constructor(private readonly options: BatchWriterOptions) {
-    this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
-    this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-    this.slots = new RequestSlots(this.limit, options.stopping);
-    this.order = new KeyOrder(this.slots, (error) => void (this.failure ??= error));
-  }
-
-  /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
-  get inFlightLimit(): number {
-    return this.limit.value;
+    super(options, DEFAULT_MAX_IN_FLIGHT);
   }
 
   /**
@@ -132,9 +116,5 @@ export class BatchWriter {
       else this.unprocessedRetries++;
       await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, stalled, progressed, this.options.random));
     }
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure) throw this.failure;
   }
 }

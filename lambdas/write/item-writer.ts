@@ -4,14 +4,12 @@ import type {
   UpdateItemCommandInput,
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
-import { AdaptiveLimit } from './adaptive-limit.js';
-import { KeyOrder } from './key-order.js';
-import { RequestSlots } from './request-slots.js';
+import { RequestWriter } from './request-writer.js';
 import { isRetryable, retryDelayMs } from './batch-retry.js';
 import { insertRequest, updateRequests } from './item-requests.js';
 import type { Item, ItemSink } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
-import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
+import { sleep } from '../async/backoff.js';
 import { ItemWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
@@ -45,7 +43,7 @@ export interface ItemWriterOptions extends WriterOptions {
  * counted as skipped, never retried; throttles and transient errors are retried with the BatchWriter's ladder and
  * adaptive limit (write/batch-retry.ts).
  */
-export class ItemWriter implements ItemSink {
+export class ItemWriter extends RequestWriter implements ItemSink {
   /** Items written (insert: created; update: applied). */
   written = 0;
   /** `insert` rows whose key already had an item. */
@@ -54,22 +52,9 @@ export class ItemWriter implements ItemSink {
   throttledRetries = 0;
   /** Always 0: single-item writes leave nothing unprocessed (kept for the metrics' shape). */
   readonly unprocessedRetries = 0;
-  private failure: Error | undefined;
-  private readonly retry: RetryPolicy;
-  private readonly limit: AdaptiveLimit;
-  private readonly slots: RequestSlots;
-  private readonly order: KeyOrder;
 
   constructor(private readonly options: ItemWriterOptions) {
-    this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
-    this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_ITEMS_IN_FLIGHT);
-    this.slots = new RequestSlots(this.limit, options.stopping);
-    this.order = new KeyOrder(this.slots, (error) => void (this.failure ??= error));
-  }
-
-  /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
-  get inFlightLimit(): number {
-    return this.limit.value;
+    super(options, DEFAULT_MAX_ITEMS_IN_FLIGHT);
   }
 
   /** Starts the item's request; returns a promise only when the caller must wait for a free slot first. */

@@ -1,15 +1,13 @@
 import type { BatchExecuteStatementCommandInput, BatchExecuteStatementCommandOutput } from '@aws-sdk/client-dynamodb';
-import { AdaptiveLimit } from './adaptive-limit.js';
+import { RequestWriter } from './request-writer.js';
 import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
 import { DEFAULT_MAX_IN_FLIGHT } from './batch-writer.js';
 import { ItemWriter, type ItemWriteCalls } from './item-writer.js';
 import type { Item, ItemSink } from './item-sink.js';
-import { KeyOrder } from './key-order.js';
 import { insertStatement, updateStatement } from './partiql-statements.js';
-import { RequestSlots } from './request-slots.js';
 import type { WriterOptions } from './writer-options.js';
 import { statementOutcomes, type Pending } from './statement-outcomes.js';
-import { DEFAULT_WRITE_RETRY, sleep, type RetryPolicy } from '../async/backoff.js';
+import { sleep } from '../async/backoff.js';
 import { ItemWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
@@ -41,7 +39,7 @@ export interface StatementWriterOptions extends WriterOptions {
  * Items that cannot be statements (names too long for one, or an UPDATE it cannot express: partiql-statements.ts) go
  * as single-item requests (ItemWriter) in the same batch's turn.
  */
-export class StatementWriter implements ItemSink {
+export class StatementWriter extends RequestWriter implements ItemSink {
   /** Rows combined with an earlier row of their key in the same batch (skipped in insert, merged in update). */
   replaced = 0;
   /** Statements sent again after a throttle of their own (the UnprocessedRetries metric). */
@@ -50,21 +48,13 @@ export class StatementWriter implements ItemSink {
   private statementsSkipped = 0;
   private requestRetries = 0;
   private batch = new Map<string, Item>();
-  private failure: Error | undefined;
-  private readonly retry: RetryPolicy;
-  private readonly limit: AdaptiveLimit;
-  private readonly slots: RequestSlots;
-  private readonly order: KeyOrder;
   /** Items that cannot be statements. */
   private readonly single: ItemWriter;
   /** Positive while UPDATEs have lately found no item: INSERT goes first then (update mode). */
   private missing = 0;
 
   constructor(private readonly options: StatementWriterOptions) {
-    this.retry = options.retry ?? DEFAULT_WRITE_RETRY;
-    this.limit = new AdaptiveLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-    this.slots = new RequestSlots(this.limit, options.stopping);
-    this.order = new KeyOrder(this.slots, (error) => void (this.failure ??= error));
+    super(options, DEFAULT_MAX_IN_FLIGHT);
     this.single = new ItemWriter(options);
   }
 
@@ -81,11 +71,6 @@ export class StatementWriter implements ItemSink {
   /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
   get throttledRetries(): number {
     return this.requestRetries + this.single.throttledRetries;
-  }
-
-  /** How many requests may be in flight now (adaptive back-off; at most maxInFlight). */
-  get inFlightLimit(): number {
-    return this.limit.value;
   }
 
   /** Queues one item; only the item that completes a batch gets a promise (settled once the batch is sent). */
