@@ -116,7 +116,7 @@ export function createImportSink(
   }
   const writer =
     mode === 'insert' || mode === 'update'
-      ? new StatementWriter({ ...common, mode, keys: job.keys, calls, maxInFlight: DEFAULT_MAX_IN_FLIGHT })
+      ? new StatementWriter({ ...common, mode, keys: job.keys, calls })
       : new BatchWriter({
           ...common,
           send: calls.send,

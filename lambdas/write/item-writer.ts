@@ -14,10 +14,10 @@ import { ItemWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
 /**
- * Single-item requests in flight at most. A BatchWriter keeps 16 requests of 25 items in flight (400 items); one
- * item per request needs more requests to keep the table as busy. In the modes bench (same run, 20,000 rows, a loaded
- * 2-core box) 64 gave insert 0.21x and update 0.09x put's items/s, 128 gave 0.78x and 0.82x: the requests wait on
- * DynamoDB's latency, not on our CPU. The adaptive limit halves it under push-back as for batches.
+ * Single-item requests in flight at most, as a sink of its own. A BatchWriter keeps 16 requests of 25 items in flight
+ * (400 items); one item per request needs more requests to keep the table as busy: when this writer carried the
+ * `insert` and `update` modes, the modes bench (20,000 rows, a loaded 2-core box) gave 0.21x and 0.09x put's items/s
+ * at 64 and 0.78x and 0.82x at 128. The adaptive limit halves it under push-back as for batches.
  */
 export const DEFAULT_MAX_ITEMS_IN_FLIGHT = 128;
 
@@ -37,9 +37,10 @@ export interface ItemWriterOptions extends WriterOptions {
 /**
  * Writes items one request each, many in flight, for the modes BatchWriteItem cannot serve (it takes no
  * condition and no update expression). The import sends those modes as PartiQL statements in batches
- * (write/statement-writer.ts), which hands this writer the items that cannot be statements (`writeNow`). Rows of one key go in file order: a key's request waits for the earlier
- * one still in flight, so `insert` keeps the first row of a key (the later ones fail their condition) and `update`
- * applies them in order (the last value of an attribute wins). A failed condition is `insert`'s expected outcome,
+ * (write/statement-writer.ts), which hands this writer the items that cannot be statements (`writeNow`). Rows of
+ * one key go in file order: a key's request waits for the earlier one still in flight, so `insert` keeps the first
+ * row of a key (the later ones fail their condition) and `update` applies them in order (the last value of an
+ * attribute wins). A failed condition is `insert`'s expected outcome,
  * counted as skipped, never retried; throttles and transient errors are retried with the BatchWriter's ladder and
  * adaptive limit (write/batch-retry.ts).
  */

@@ -8,8 +8,12 @@ export interface Pending {
   /** The key's canonical text, for error messages. */
   readonly key: string;
   kind: 'insert' | 'update';
+  /** An update of key attributes only: nothing to SET, so its INSERT alone merges it (a DuplicateItem is done). */
+  readonly keyOnly: boolean;
   /** Times it went from UPDATE to INSERT or back. */
   switches: number;
+  /** Its last statement came back throttled (it goes again after the backoff). */
+  throttled?: boolean;
   insert?: BatchStatementRequest;
   update?: BatchStatementRequest;
 }
@@ -41,11 +45,8 @@ export interface StatementOutcome {
   /** UPDATEs that found no item, and statements that found one (INSERT's DuplicateItem, an UPDATE written). */
   missing: number;
   found: number;
-  /** Statements to send again: throttled ones, and updates switching between UPDATE and INSERT. */
+  /** Statements to send again: throttled ones (marked `throttled`), and updates switching between UPDATE and INSERT. */
   next: Pending[];
-  /** Whether any statement was throttled (the reply pushes back). */
-  throttled: boolean;
-  throttledCount: number;
 }
 
 /**
@@ -60,28 +61,19 @@ export function statementOutcomes(
   sent: readonly Pending[],
   responses: readonly BatchStatementResponse[],
 ): StatementOutcome {
-  const outcome: StatementOutcome = {
-    written: 0,
-    skipped: 0,
-    missing: 0,
-    found: 0,
-    next: [],
-    throttled: false,
-    throttledCount: 0,
-  };
+  const outcome: StatementOutcome = { written: 0, skipped: 0, missing: 0, found: 0, next: [] };
   sent.forEach((entry, i) => {
     const code = responses[i]?.Error?.Code;
+    entry.throttled = code !== undefined && RETRYABLE_CODES.has(code);
     if (code === undefined) {
       outcome.written++;
       if (entry.kind === 'update') outcome.found++;
-    } else if (RETRYABLE_CODES.has(code)) {
+    } else if (entry.throttled) {
       outcome.next.push(entry);
-      outcome.throttled = true;
-      outcome.throttledCount++;
     } else if (code === 'DuplicateItem' && entry.kind === 'insert') {
       outcome.found++;
       if (mode === 'insert') outcome.skipped++;
-      else if (entry.update === undefined)
+      else if (entry.keyOnly)
         outcome.written++; // key attributes only: the item is there
       else outcome.next.push(switched(entry, 'update', table));
     } else if (code === 'ConditionalCheckFailed' && entry.kind === 'update') {

@@ -1,4 +1,8 @@
-import type { BatchExecuteStatementCommandInput, BatchExecuteStatementCommandOutput } from '@aws-sdk/client-dynamodb';
+import type {
+  BatchExecuteStatementCommandInput,
+  BatchExecuteStatementCommandOutput,
+  BatchStatementRequest,
+} from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
 import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
 import { DEFAULT_MAX_IN_FLIGHT } from './batch-writer.js';
@@ -101,82 +105,83 @@ export class StatementWriter extends RequestWriter implements ItemSink {
   }
 
   private async write(batch: Map<string, Item>): Promise<void> {
-    const pending: Pending[] = [];
-    const singles: Item[] = [];
-    const first = this.options.mode === 'insert' || this.missing > 0 ? 'insert' : 'update';
+    const { mode, keys } = this.options;
+    const kind = mode === 'insert' || this.missing > 0 ? 'insert' : 'update';
+    const entries: Pending[] = [];
     for (const [key, item] of batch) {
-      const entry = this.withStatements({ item, key, kind: first, switches: 0 });
-      if (entry) pending.push(entry);
-      else singles.push(item);
+      const keyOnly = mode === 'update' && Object.keys(item).length <= keys.length;
+      entries.push({ item, key, kind: keyOnly ? 'insert' : kind, keyOnly, switches: 0 });
     }
-    await Promise.all([this.sendWithRetry(pending), ...singles.map((item) => this.single.writeNow(item))]);
+    let singleFailure: Error | undefined;
+    const singles: Promise<void>[] = [];
+    const sendAlone = (entry: Pending) =>
+      singles.push(this.single.writeNow(entry.item).catch((error: Error) => void (singleFailure ??= error)));
+    await this.sendWithRetry(entries, sendAlone);
+    await Promise.all(singles);
+    if (singleFailure) throw singleFailure;
   }
 
   /**
-   * The entry with the statements it may go as, built once: its INSERT, and in update mode its UPDATE (none for an
-   * item of key attributes only, which its INSERT alone merges). Undefined when one it needs cannot be a statement.
+   * The statement the entry goes as now, built when first needed (an update's INSERT only once its UPDATE found no
+   * item): undefined when it cannot be one (partiql-statements.ts), and the item then goes as a single request.
    */
-  private withStatements(entry: Pending): Pending | undefined {
-    const { table, keys, mode } = this.options;
-    entry.insert = insertStatement(table, entry.item);
-    if (!entry.insert) return undefined;
-    if (mode === 'insert') return entry;
-    entry.update = updateStatement(table, entry.item, keys);
-    if (!entry.update) {
-      if (Object.keys(entry.item).length > keys.length) return undefined; // an UPDATE it cannot be: an UpdateItem
-      entry.kind = 'insert';
-    }
-    return entry;
+  private statementOf(entry: Pending): BatchStatementRequest | undefined {
+    const { table, keys } = this.options;
+    if (entry.kind === 'insert') return (entry.insert ??= insertStatement(table, entry.item));
+    return (entry.update ??= updateStatement(table, entry.item, keys));
   }
 
   /**
-   * Sends until every statement is written or skipped. As in the BatchWriter, only a reply that settled nothing
-   * (a request error, every statement throttled) spends the retry budget and climbs the backoff ladder.
+   * Sends until every statement is written or skipped; an entry whose statement cannot be built goes to `sendAlone`.
+   * As in the BatchWriter, only a reply that settled nothing (a request error, every statement throttled) spends the
+   * retry budget and climbs the backoff ladder; statements that only switched between UPDATE and INSERT go at once.
    */
-  private async sendWithRetry(entries: Pending[]): Promise<void> {
+  private async sendWithRetry(entries: Pending[], sendAlone: (entry: Pending) => void): Promise<void> {
     const { table } = this.options;
     let pending = entries;
     let stalled = 0;
-    for (let attempt = 1; pending.length > 0; attempt++) {
+    for (let attempt = 1; ; attempt++) {
+      const statements: BatchStatementRequest[] = [];
+      pending = pending.filter((entry) => {
+        const statement = this.statementOf(entry);
+        if (statement) statements.push(statement);
+        else sendAlone(entry);
+        return statement !== undefined;
+      });
+      if (pending.length === 0) return;
       await this.options.beforeSend?.(pending.length);
-      const statements = pending.map((entry) => (entry.kind === 'insert' ? entry.insert : entry.update)!);
       const ticket = this.limit.started();
       let lastError: unknown;
       let next = pending;
-      let throttled = true;
       try {
         const output = await this.options.calls.executeStatements({ Statements: statements });
         const outcome = statementOutcomes(this.options.mode, table, pending, output.Responses ?? []);
         this.statementsWritten += outcome.written;
         this.statementsSkipped += outcome.skipped;
         this.missing = Math.max(-8, Math.min(8, this.missing + outcome.missing - outcome.found));
-        ({ next, throttled } = outcome);
-        if (outcome.throttledCount > 0) this.unprocessedRetries++;
+        next = outcome.next;
       } catch (error) {
         if (!isRetryable(error)) {
           const why = (error as Error).message;
           throw new ItemWriteFailedError(`BatchExecuteStatement on ${table} failed: ${why}`, { cause: error });
         }
         lastError = error;
-        this.requestRetries++;
       }
+      const throttled = lastError !== undefined || next.some((entry) => entry.throttled);
       this.limit.replied(ticket, throttled);
-      if (next.length === 0) return;
       if (!throttled) {
-        pending = next; // only statements that switched between UPDATE and INSERT: at once
+        pending = next; // nothing, or statements that switched between UPDATE and INSERT: at once
         continue;
       }
       this.options.onThrottle?.();
       const progressed = next.length < pending.length;
       if (!progressed && ++stalled >= this.retry.maxAttempts) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still throttled';
-        throw new ItemWriteFailedError(
-          `${next.length} items not written to ${table} after ${attempt} attempts (${why})`,
-          {
-            cause: lastError,
-          },
-        );
+        const message = `${next.length} items not written to ${table} after ${attempt} attempts (${why})`;
+        throw new ItemWriteFailedError(message, { cause: lastError });
       }
+      if (lastError) this.requestRetries++;
+      else this.unprocessedRetries++;
       pending = next;
       await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, stalled, progressed, this.options.random));
     }
