@@ -32,10 +32,10 @@ export const PRICES = {
  * which BatchWriteItem does not, so they go as PartiQL statements, 25 to a BatchExecuteStatement (an update whose
  * UPDATE finds no item goes again as its INSERT): a lane's own CPU binds them first. The modes bench
  * (`BENCH_ONLY=modes BENCH_MODE_ROWS=50000 npm run bench`, docs/performance.md) measured the handlers' CPU per 100k
- * items at 2.2 s for put against 3.33 s for insert and 3.4 s for update (0.66x and 0.65x the items per CPU second),
- * and 2.25 s for delete (BatchWriteItem DeleteRequests), which the lane rate then caps at put's.
+ * items, over four runs, at 1.4-2.06x put's for insert and update (about 2x on a quiet machine: 0.5 of the items per
+ * CPU second, taken here), and 0.84-1.16x for delete (BatchWriteItem DeleteRequests), which the lane rate caps at put's.
  */
-export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.65, update: 0.65, delete: 1 };
+export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.5, update: 0.5, delete: 1 };
 
 export interface EstimateInputs {
   /** Bytes of each object (one for a single object). */
