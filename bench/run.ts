@@ -159,7 +159,7 @@ try {
   if (wanted('modes')) {
     const rows = Number(process.env.BENCH_MODE_ROWS ?? 100_000);
     await upload('modes.tsv', generateNgrams(rows, { seed: 6 }).text);
-    const serverCpuSeconds = () => processCpuSeconds(services.dynamodbPid);
+    const serverCpuSeconds = () => processCpuSeconds(services.enginePid);
     const modeCtx = { bucket, key: 'modes.tsv', rows, newTable, log, serverCpuSeconds };
     out.modes = await modesFigure(modeCtx, Number(process.env.BENCH_MODE_ROUNDS ?? 2));
   }

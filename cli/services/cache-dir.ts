@@ -2,10 +2,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Directory that holds the downloaded DynamoDB Local jars and the MinIO binary.
+ * Directory that holds the local engine's venv (ministack and its pinned Python packages).
  *
- * It lives outside the repository so that CI caches, fresh clones and `git clean` all share one copy:
- * the MinIO build alone takes about 5 minutes and fills about 2 GB of Go caches.
+ * It lives outside the repository so that CI caches, fresh clones and `git clean` all share one copy.
  * Order: `S3DDB_CACHE_DIR`, then `$XDG_CACHE_HOME/s3-ddb-import`, then `~/.cache/s3-ddb-import`.
  */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -12,18 +12,22 @@ export interface RunCommandOptions {
   readonly log?: (line: string) => void;
   /** Name used in heartbeat lines and errors. @default - the command */
   readonly label?: string;
+  /** Keep the command's standard output and resolve with it. @default false */
+  readonly capture?: boolean;
 }
 
 /**
- * Runs a one-shot tool (mvn, go) to completion with stdin closed.
- * Rejects with the tail of its output when it exits non-zero or cannot be started.
+ * Runs a one-shot tool (python3 -m venv, pip) to completion with stdin closed; resolves with its standard output when
+ * `capture` is set (else ''). Rejects with the tail of its output when it exits non-zero or cannot be started.
  */
-export function runCommand(command: string, args: readonly string[], options: RunCommandOptions = {}): Promise<void> {
+export function runCommand(command: string, args: readonly string[], options: RunCommandOptions = {}): Promise<string> {
   const label = options.label ?? command;
   const tail = new OutputTail();
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    if (options.capture) child.stdout.on('data', (chunk: string | Buffer) => (stdout += String(chunk)));
     tail.follow(child.stdout);
     tail.follow(child.stderr);
     const heartbeat = setInterval(() => {
@@ -37,7 +41,7 @@ export function runCommand(command: string, args: readonly string[], options: Ru
     });
     child.once('close', (code, signal) => {
       clearInterval(heartbeat);
-      if (code === 0) resolve();
+      if (code === 0) resolve(stdout);
       else reject(new Error(`${label}: ${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${tail}`));
     });
   });
