@@ -114,7 +114,7 @@ describe('a delete import and point-in-time recovery', () => {
     expect(await itemsOf(table)).toEqual(seededItems());
   });
 
-  it('deletes once point-in-time recovery is on: the file\'s keys gone, the others untouched', async () => {
+  it("deletes once point-in-time recovery is on: the file's keys gone, the others untouched", async () => {
     const { table, request } = await setUp();
     await turnPitrOn(table);
 
