@@ -42,7 +42,7 @@ function change(ledger: ImportLedger, execution: string, action: LiveAction): Pr
 }
 
 /**
- * A local process that stops as we ask (its DynamoDB Local refuses or times out), or one whose ledger table does
+ * A local process that stops as we ask (its engine refuses or times out), or one whose ledger table does
  * not exist yet (no import of it has been admitted): nothing of it to change.
  */
 function unreachable(error: Error & { code?: string }): boolean {

@@ -187,8 +187,8 @@ async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
 
 /**
  * A request with a warmThroughput above the table's: preflight pre-warms it (UpdateTable); its rows land beside
- * the earlier imports' (their own assertions are behind them). DynamoDB Local has no
- * warm throughput, so, as in test/e2e/warm-throughput.test.ts, DescribeTable's answer gains AWS's 4,000 write
+ * the earlier imports' (their own assertions are behind them). The local engine reports no
+ * real warm throughput, so, as in test/e2e/warm-throughput.test.ts, DescribeTable's answer gains AWS's 4,000 write
  * units/s and UpdateTable is answered in its place after the recorder (initialize) has seen it.
  */
 async function warmedImport(t: ImportTargets, table: string): Promise<void> {
