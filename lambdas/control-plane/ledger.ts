@@ -74,9 +74,12 @@ export class ImportLedger {
     }
   }
 
-  /** Gives the import's lanes back: on success (Summarize) and on failure (ReleaseLanes). Idempotent. */
+  /**
+   * Gives the import's lanes back: on success (Summarize) and on failure (ReleaseLanes). Idempotent. It never makes
+   * the pool item: an import with no chunk was never admitted, and Summarize may not PutItem.
+   */
   async release(execution: string): Promise<void> {
-    const holder = (await this.pool.read()).holders[execution];
+    const holder = (await this.pool.get())?.holders[execution];
     if (holder) await this.pool.give(execution, holder);
     await this.send(new DeleteItemCommand({ TableName: this.tableName, Key: importKey(execution) }));
   }

@@ -268,7 +268,20 @@ async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
   }
 }
 
+/**
+ * A 0-byte object on a ledger no import has used yet: no chunk, so no admission; Summarize still releases, and
+ * must do so with the calls it is granted (issue 26, break 1: release once made the pool item with a PutItem).
+ * First of all, so that the ledger is fresh.
+ */
+async function emptyImportOnFreshLedger(t: ImportTargets): Promise<void> {
+  await putText(t.bucket, 'imports/empty.tsv', '');
+  const request = { bucket: t.bucket, key: 'imports/empty.tsv', table: t.ngramsTable };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 0, written: 0, chunks: 0 });
+}
+
 export async function runRecordedImports(t: ImportTargets): Promise<void> {
+  await emptyImportOnFreshLedger(t);
   await cleanImportWithThrottles(t);
   await stagedPrefixImport(t);
   await importWithRejects(t);

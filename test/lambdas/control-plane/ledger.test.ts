@@ -1,3 +1,4 @@
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ImportLedger, LEASE_MS, type Admit } from '../../../lambdas/control-plane/ledger.js';
 import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
@@ -14,13 +15,32 @@ const ask = (execution: string, over: Partial<Admit> = {}): Admit => ({
   ...over,
 });
 
-describe('the ledger of running imports, on DynamoDB Local', () => {
+/** The real client, with the name of each command the ledger sends written down. */
+function recording(sent: string[]): Pick<DynamoDBClient, 'send'> {
+  return {
+    send: ((command: object) => (sent.push(command.constructor.name), dynamodb.send(command as never))) as never,
+  };
+}
+
+describe('the ledger of running imports, on the local engine', () => {
   let now = 1_000_000;
+  let table: string;
   let ledger: ImportLedger;
   beforeEach(async () => {
-    const table = uniqueName('ledger');
+    table = uniqueName('ledger');
     await ensureLedgerTable(dynamodb, table);
     ledger = new ImportLedger(dynamodb, table, () => now);
+  });
+
+  it('releases on a fresh ledger (an empty import: never admitted) with reads and deletes only, making no item', async () => {
+    const sent: string[] = [];
+    // Summarize's role may GetItem, UpdateItem and DeleteItem on the ledger, not PutItem (issue 26, break 1).
+    await new ImportLedger(recording(sent), table, () => now).release('empty');
+    expect(sent.filter((name) => !/^(Get|Delete)ItemCommand$/.test(name))).toEqual([]);
+    const { Item } = await dynamodb.send(
+      new GetItemCommand({ TableName: table, Key: { pk: { S: 'pool' } }, ConsistentRead: true }),
+    );
+    expect(Item).toBeUndefined();
   });
 
   it('grants lanes, gives the same grant to the same import again, and takes them back on release', async () => {
