@@ -129,17 +129,34 @@ export class ImportLedger {
     }
   }
 
-  /** Takes the lanes of holders whose lease ran out off the pool (and their items); how many it took off. */
+  /**
+   * Takes the lanes of holders whose lease ran out off the pool (and their items); how many it took off. Leases
+   * are read strongly consistent: an eventually consistent read may miss a renewal made within the last second
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadConsistency.html). A key
+   * DynamoDB left in UnprocessedKeys was not read, so its holder counts as live: only a lease read and found run
+   * out is reclaimed (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html).
+   */
   private async reclaimStale(holders: Readonly<Record<string, LaneHolder>>): Promise<number> {
     const names = Object.keys(holders).slice(0, 100); // BatchGetItem reads 100 keys; the rest wait for a next ask
     if (names.length === 0) return 0;
-    const { Responses } = await this.send(
+    const { Responses, UnprocessedKeys } = await this.send(
       new BatchGetItemCommand({
-        RequestItems: { [this.tableName]: { Keys: names.map(importKey), ProjectionExpression: 'pk, leaseUntil' } },
+        RequestItems: {
+          [this.tableName]: {
+            Keys: names.map(importKey),
+            ProjectionExpression: 'pk, leaseUntil',
+            ConsistentRead: true,
+          },
+        },
       }),
     );
-    const leases = new Map((Responses?.[this.tableName] ?? []).map((i) => [i.pk.S, Number(i.leaseUntil?.N ?? 0)]));
-    const stale = names.filter((name) => (leases.get(importKey(name).pk.S) ?? 0) < this.now());
+    const unread = new Set((UnprocessedKeys?.[this.tableName]?.Keys ?? []).map((key) => key.pk?.S));
+    const leases = new Map((Responses?.[this.tableName] ?? []).map((i) => [i.pk?.S, Number(i.leaseUntil?.N ?? 0)]));
+    // A holder whose item was read and is absent has no lease at all (lease 0).
+    const stale = names
+      .map((name) => ({ name, pk: importKey(name).pk.S }))
+      .filter(({ pk }) => !unread.has(pk) && (leases.get(pk) ?? 0) < this.now())
+      .map(({ name }) => name);
     for (const name of stale) await this.release(name);
     return stale.length;
   }

@@ -1,4 +1,9 @@
-import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetItemCommand,
+  GetItemCommand,
+  type BatchGetItemCommandOutput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ImportLedger, LEASE_MS, type Admit } from '../../../lambdas/control-plane/ledger.js';
 import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
@@ -20,6 +25,24 @@ function recording(sent: string[]): Pick<DynamoDBClient, 'send'> {
   return {
     send: ((command: object) => (sent.push(command.constructor.name), dynamodb.send(command as never))) as never,
   };
+}
+
+/**
+ * The real client, except that DynamoDB leaves the keys of `unread` imports unprocessed in each BatchGetItem (as it
+ * may under load: API_BatchGetItem.html); each BatchGetItem input is kept in `asked`.
+ */
+function leavingUnprocessed(unread: readonly string[], asked: object[]): Pick<DynamoDBClient, 'send'> {
+  const send = async (command: object) => {
+    const output = await dynamodb.send(command as never);
+    if (!(command instanceof BatchGetItemCommand)) return output;
+    asked.push(command.input);
+    const { Responses = {} } = output as BatchGetItemCommandOutput;
+    const keys = unread.map((name) => ({ pk: { S: `import#${name}` } }));
+    const [table, items] = Object.entries(Responses)[0];
+    const kept = items.filter((item) => !keys.some((key) => key.pk.S === item.pk?.S));
+    return { ...output, Responses: { [table]: kept }, UnprocessedKeys: { [table]: { Keys: keys } } };
+  };
+  return { send: send as never };
 }
 
 describe('the ledger of running imports, on the local engine', () => {
@@ -69,6 +92,22 @@ describe('the ledger of running imports, on the local engine', () => {
     now += 2;
     expect((await ledger.admit(ask('next'))).granted).toBe(4);
     expect(await ledger.read('gone')).toBeNull();
+  });
+
+  it('reads leases strongly consistent and keeps the lanes of an import whose lease DynamoDB left unprocessed', async () => {
+    await ledger.admit(ask('alive', { want: 6 }));
+    const longAgo = new ImportLedger(dynamodb, table, () => now - LEASE_MS - 1);
+    await longAgo.admit(ask('ghost', { want: 4 })); // its lease ran out a millisecond ago
+    const asked: object[] = [];
+    const busy = new ImportLedger(leavingUnprocessed(['alive'], asked), table, () => now);
+    // ghost's lease was read and has run out: its 4 lanes go to next; alive's was not read, so alive keeps its 6.
+    expect(await busy.admit(ask('next'))).toMatchObject({ granted: 4 });
+    expect(await ledger.read('ghost')).toBeNull();
+    expect(await ledger.read('alive')).toMatchObject({ lanes: 6 });
+    expect((await busy.admit(ask('later'))).granted).toBe(0);
+    expect(await ledger.read('alive')).toMatchObject({ lanes: 6 });
+    expect(asked).not.toEqual([]);
+    for (const input of asked) expect(input).toMatchObject({ RequestItems: { [table]: { ConsistentRead: true } } });
   });
 
   it('keeps a live import: renewing its lease keeps its lanes past the first lease', async () => {
