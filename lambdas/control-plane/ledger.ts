@@ -8,7 +8,7 @@ export type { LiveSettings } from './ledger-items.js';
 
 /**
  * A lane's lease: renewed every few seconds by each running lane (LEASE_RENEW_MS); an import whose lease ran out
- * (its execution ended without releasing, e.g. stopped from the console) is taken off the pool by the next
+ * (its execution ended without releasing, e.g. stopped from the console) is taken off the ledger by the next
  * import that needs its lanes. 15 minutes outlasts any one Lambda invocation, so a live import never loses it.
  */
 export const LEASE_MS = 15 * 60 * 1000;

@@ -1,5 +1,6 @@
 import {
   GetItemCommand,
+  PutItemCommand,
   ScanCommand,
   TransactionCanceledException,
   TransactWriteItemsCommand,
@@ -179,6 +180,16 @@ describe('the ledger of running imports, on the local engine', () => {
     expect(await ledger.read('slow')).toMatchObject({ lanes: 10 });
     await ledger.release('slow');
     expect((await ledger.admit(ask('next'))).granted).toBe(4);
+  });
+
+  it('releases an import admitted before the counters (no `capped`) by deleting its item, leaving the counts', async () => {
+    await ledger.admit(ask('new', { want: 3 }));
+    // As the pool-list ledger wrote an import's item; its lanes were counted in the old pool item, not here.
+    const old = { pk: { S: 'import#old' }, table: { S: 't' }, lanes: { N: '5' }, leaseUntil: { N: String(now) } };
+    await dynamodb.send(new PutItemCommand({ TableName: table, Item: { ...old, paused: { BOOL: false } } }));
+    await ledger.release('old');
+    expect(await ledger.read('old')).toBeNull();
+    expect(countsOf(await lanesItem(table), 't')).toMatchObject({ poolHeld: 3, tableHeld: 3, tableImports: 1 });
   });
 
   it('keeps a live import: renewing its lease keeps its lanes past the first lease', async () => {
