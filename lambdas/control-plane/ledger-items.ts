@@ -22,9 +22,12 @@ export const executionOf = (item: Item): string | null =>
   item.pk?.S?.startsWith(IMPORT_PREFIX) ? item.pk.S.slice(IMPORT_PREFIX.length) : null;
 
 /**
- * The lanes item's attributes, top-level so that one UpdateItem ADDs to them whether they exist yet or not (a path
- * into a map needs the map first): lanes held and imports holding them, in all and per table, and the execution of
- * the capped import on a table. Table names are at most 255 characters, attribute names may have 64 KB
+ * The lanes item's attributes, top-level so that one UpdateItem ADDs to them whether they (or the item) exist yet or
+ * not: ADD takes top-level attributes only and starts a missing number from 0, and UpdateItem adds an item that does
+ * not exist (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html); a path into a map needs the map
+ * first. Lanes held and imports holding them, in all and per table, and the execution of the capped import on a
+ * table. Table names are at most 255 characters, attribute names may have 64 KB
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html).
  */
 export const LANES_ATTRIBUTES = {
