@@ -88,7 +88,7 @@ async function notRunningMessage(execution: string, places: LedgerPlace[]): Prom
   );
 }
 
-/** The pool item's holders: `name (N lanes into T)`; what cannot be read is left out (this is only a hint). */
+/** The ledger's holders: `name (N lanes into T)`; what cannot be read is left out (this is only a hint). */
 async function runningImports(places: LedgerPlace[]): Promise<string[]> {
   const names: string[] = [];
   for (const place of places) {

@@ -158,11 +158,11 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       'dynamodb:UpdateTable': tableArns,
       // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts).
       'dynamodb:DescribeContinuousBackups': tableArns,
-      'dynamodb:Scan': tableArns,
-      // The ledger: read the pool and the leases, make the pool item, take lanes, delete stale entries.
+      // The ledger: read the lanes item, take lanes with its own item (a transaction: Put + Update), read the
+      // holders when the lanes are full (Scan), give back the lanes of stale ones (Delete + Update).
+      'dynamodb:Scan': [...tableArns, ledgerArn],
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:PutItem': [ledgerArn],
-      'dynamodb:BatchGetItem': [ledgerArn],
       'dynamodb:UpdateItem': [ledgerArn],
       'dynamodb:DeleteItem': [ledgerArn],
       // The lanes: the import function's reservation, else the account's unreserved concurrency. The one '*':
@@ -193,7 +193,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:GetObject': [rejectsArn],
       's3:DeleteObject': [rejectsArn],
       's3:ListBucket': [bucketArn],
-      // It gives the lanes back (the ledger's pool item and the import's own).
+      // It gives the lanes back (reads the import's item; one transaction: the lanes item and the import's item).
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:UpdateItem': [ledgerArn],
       'dynamodb:DeleteItem': [ledgerArn],

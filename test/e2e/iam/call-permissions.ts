@@ -119,6 +119,15 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.UpdateItemCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:UpdateItem', resource: tableArn(String(input.TableName), arn) },
   ],
+  // A transaction needs the action of each of its parts, on each part's table: PutItem for Put, UpdateItem for
+  // Update, DeleteItem for Delete, ConditionCheckItem for ConditionCheck (transaction-apis-iam.html).
+  'DynamoDBClient.TransactWriteItemsCommand': (input, _outcome, arn) =>
+    ((input.TransactItems ?? []) as Record<string, { TableName?: string }>[]).flatMap((part) =>
+      Object.entries(part).map(([kind, { TableName }]) => ({
+        action: `dynamodb:${{ Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem' }[kind] ?? 'ConditionCheckItem'}`,
+        resource: tableArn(String(TableName), arn),
+      })),
+    ),
   'DynamoDBClient.BatchGetItemCommand': (input, _outcome, arn) =>
     Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({
       action: 'dynamodb:BatchGetItem',

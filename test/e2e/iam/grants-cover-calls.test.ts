@@ -48,7 +48,7 @@ beforeAll(async () => {
   const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable, partsTable] };
   // Lambda has no local server: the deployed control plane's code and SDK client talk to a stand-in
   // (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other. A ledger of its own, so that
-  // its first admission makes the pool item (PutItem) and no other test's imports share its lanes.
+  // its first admission makes the lanes item and no other test's imports share its lanes.
   standIn = await startStandIn({
     [`GET /2019-09-30/functions/${IMPORT_FUNCTION}/concurrency`]: () => ({}),
     'GET /2016-08-19/account-settings': () => ({ AccountLimit: { UnreservedConcurrentExecutions: 1000 } }),

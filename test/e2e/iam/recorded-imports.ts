@@ -170,7 +170,7 @@ async function tableDeleted(t: ImportTargets): Promise<void> {
 
 /**
  * An import whose table's lanes are all held by one that ended without giving them back (its lease ran out long
- * ago): preflight reads the leases (BatchGetItem), takes the lanes over and deletes the stale entry.
+ * ago): preflight reads the holders (Scan), takes the lanes back from the stale one (Delete + Update) and takes them.
  */
 async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
   const { text, rows } = generateNgrams(300, { seed: 9 });
@@ -268,7 +268,20 @@ async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
   }
 }
 
+/**
+ * A 0-byte object on a ledger no import has used yet: no chunk, so no admission; Summarize still releases, and
+ * must do so with the calls it is granted (issue 26, break 1: release once made the ledger's pool item with a PutItem).
+ * First of all, so that the ledger is fresh.
+ */
+async function emptyImportOnFreshLedger(t: ImportTargets): Promise<void> {
+  await putText(t.bucket, 'imports/empty.tsv', '');
+  const request = { bucket: t.bucket, key: 'imports/empty.tsv', table: t.ngramsTable };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 0, written: 0, chunks: 0 });
+}
+
 export async function runRecordedImports(t: ImportTargets): Promise<void> {
+  await emptyImportOnFreshLedger(t);
   await cleanImportWithThrottles(t);
   await stagedPrefixImport(t);
   await importWithRejects(t);
