@@ -104,6 +104,20 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     });
   });
 
+  it('logs to a log group under /aws/vendedlogs/ (kept out of the account-wide CloudWatch Logs resource policy)', () => {
+    // https://docs.aws.amazon.com/step-functions/latest/dg/bp-cwl.html: that policy is limited to 5,120 characters.
+    const logGroup = pipeline.node.findChild('StateMachineLogs');
+    const name = template.toJSON().Resources[logicalId(logGroup)].Properties.LogGroupName as string;
+    expect(name).toMatch(/^\/aws\/vendedlogs\/states\/[A-Za-z0-9._\-/]+$/);
+    expect(name).toContain('Test'); // the stack's name: two stacks in one account get two log groups
+    expect(name.length).toBeLessThanOrEqual(512);
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      LoggingConfiguration: Match.objectLike({
+        Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [logicalId(logGroup), 'Arn'] } } }],
+      }),
+    });
+  });
+
   it('substitutes every placeholder of the definition file', () => {
     const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
     const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, unknown>;
