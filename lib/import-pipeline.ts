@@ -12,7 +12,7 @@ import { expireStagedPieces, grantBucketAccess, grantTableAccess } from './priva
 import { createPipelineFunctions } from './private/pipeline-functions.js';
 import { resolvePipelineSettings } from './private/pipeline-settings.js';
 import type { ImportPipelineProps } from './import-pipeline-props.js';
-import { addWatchRule } from './watched-prefix.js';
+import { addWatchRule, checkWatchWarmThroughput } from './watched-prefix.js';
 
 export { ASL_PLACEHOLDERS } from './workflow-tasks.js';
 export type { WatchedPrefix } from './watched-prefix.js';
@@ -62,9 +62,10 @@ export class ImportPipeline extends Construct {
     grantLedger(this.ledgerTable, functions);
     this.stateMachine = createImportStateMachine(this, functions, settings.maxConcurrency);
     grantConcurrencyReads(functions.preflight, functions.importer, settings.reserved !== undefined);
-    (props.watches ?? []).forEach((watch, index) =>
-      addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
-    );
+    (props.watches ?? []).forEach((watch, index) => {
+      checkWatchWarmThroughput(watch, props.allowWarmThroughput === true);
+      addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine);
+    });
     this.failedExecutionAlarm = props.failedExecutionAlarm
       ? addFailedExecutionAlarm(this, 'FailedExecutionsAlarm', this.stateMachine, props.alarmTopic)
       : undefined;

@@ -36,6 +36,16 @@ export function checkWatch(
   checkWatchRequest(watch);
 }
 
+/** Throws when a watch asks for `warmThroughput` that the stack does not allow: every upload under it would fail. */
+export function checkWatchWarmThroughput(watch: WatchedPrefix, allowWarmThroughput: boolean): void {
+  if (watch.warmThroughput && !allowWarmThroughput) {
+    throw new Error(
+      `watch for prefix '${watch.prefix}': warmThroughput ${watch.warmThroughput} needs allowWarmThroughput: true ` +
+        '(which grants preflight dynamodb:UpdateTable on the tables); without it, imports that need a raise fail',
+    );
+  }
+}
+
 /** The input transformer of lib/watch-input.ts, exactly as built there, for a rule target. */
 class TransformerInput extends events.RuleTargetInput {
   constructor(private readonly transformer: InputTransformer) {

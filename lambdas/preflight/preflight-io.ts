@@ -39,6 +39,10 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
           indexes: [...(Table?.GlobalSecondaryIndexes ?? []), ...(Table?.LocalSecondaryIndexes ?? [])].map((index) =>
             (index.KeySchema ?? []).map((k) => k.AttributeName ?? ''),
           ),
+          globalIndexes: (Table?.GlobalSecondaryIndexes ?? []).map((index) => ({
+            name: index.IndexName ?? '',
+            warmWriteUnitsPerSecond: index.WarmThroughput?.WriteUnitsPerSecond ?? null,
+          })),
         };
       } catch (error) {
         if ((error as Error).name === 'ResourceNotFoundException')
@@ -46,10 +50,17 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
         throw error;
       }
     },
-    async raiseWarmThroughput(table, writeUnitsPerSecond) {
+    async raiseWarmThroughput(table, plan) {
       const update = new UpdateTableCommand({
         TableName: table,
-        WarmThroughput: { WriteUnitsPerSecond: writeUnitsPerSecond },
+        ...(plan.table !== null ? { WarmThroughput: { WriteUnitsPerSecond: plan.table } } : {}),
+        ...(plan.indexes.length > 0
+          ? {
+              GlobalSecondaryIndexUpdates: plan.indexes.map(({ name, writeUnitsPerSecond }) => ({
+                Update: { IndexName: name, WarmThroughput: { WriteUnitsPerSecond: writeUnitsPerSecond } },
+              })),
+            }
+          : {}),
       });
       try {
         await dynamodb.send(update);

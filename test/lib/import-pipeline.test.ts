@@ -168,9 +168,9 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // The S3 trampoline: big compressed objects staged as plain pieces, and nothing else written.
       's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
-      // The pre-warm of a request's warmThroughput (lambdas/preflight/warm-throughput.ts).
-      'dynamodb:UpdateTable': tableArns,
-      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts).
+      // No dynamodb:UpdateTable: the pre-warm of a request's warmThroughput needs allowWarmThroughput (below).
+      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts); the Scan only
+      // with Select COUNT (below).
       'dynamodb:DescribeContinuousBackups': tableArns,
       'dynamodb:Scan': tableArns,
       // The ledger: read the pool and the leases, make the pool item, take lanes, delete stale entries.
@@ -212,6 +212,48 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       'dynamodb:UpdateItem': [ledgerArn],
       'dynamodb:DeleteItem': [ledgerArn],
     });
+  });
+
+  it('lets preflight Scan the tables only to count (dynamodb:Select = COUNT), never to read items', () => {
+    const scans = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as (Statement & { Condition?: unknown })[]).filter((s) =>
+        asList(s.Action).includes('dynamodb:Scan'),
+      ),
+    );
+    expect(scans).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:Scan',
+        Resource: expect.anything(),
+        Condition: { StringEquals: { 'dynamodb:Select': 'COUNT' } },
+      },
+      expect.objectContaining({ Condition: { StringEquals: { 'dynamodb:Select': 'COUNT' } } }),
+    ]);
+    expect(scans.flatMap((s) => asList(s.Resource))).toEqual(tableArns);
+  });
+
+  it('grants dynamodb:UpdateTable and tells preflight so only with allowWarmThroughput', () => {
+    const preflightEnv = (t: Template, p: typeof pipeline) =>
+      t.toJSON().Resources[logicalId(p.preflightFunction)].Properties.Environment.Variables;
+    expect(preflightEnv(template, pipeline).WARM_THROUGHPUT_ALLOWED).toBeUndefined();
+    const warming = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Warming', {
+      tableNames: ['ngrams'],
+      allowWarmThroughput: true,
+    });
+    const warmingTemplate = Template.fromStack(warming);
+    expect(roleGrants(warmingTemplate, warming.pipeline.preflightFunction.role)['dynamodb:UpdateTable']).toEqual([
+      tableArn('ngrams'),
+    ]);
+    expect(preflightEnv(warmingTemplate, warming.pipeline).WARM_THROUGHPUT_ALLOWED).toBe('true');
+  });
+
+  it('fails at synth when a watch asks for warmThroughput the stack does not allow', () => {
+    const build = () =>
+      new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'WarmWatch', {
+        tableNames: ['ngrams'],
+        watches: [{ prefix: 'in/', table: 'ngrams', warmThroughput: 12_000 }],
+      });
+    expect(build).toThrow("watch for prefix 'in/': warmThroughput 12000 needs allowWarmThroughput: true");
   });
 
   it('asks the account for nothing when the import function has reserved concurrency', () => {
