@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
@@ -94,14 +94,30 @@ const sourceRead = (objects: unknown, bucket: unknown) => ({ 's3:GetObject': [ob
 const ownLogGroup = (fn: NodejsFunction) =>
   grant(['logs:CreateLogStream', 'logs:PutLogEvents'], [{ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] }]);
 
+/** A state machine's definition with each reference rendered `<Id>` / `<Id.Attr>`, parsed. */
+function renderDefinition(machine: { Properties: { DefinitionString: unknown } }) {
+  const [, parts] = (machine.Properties.DefinitionString as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
+      return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
+    })
+    .join('');
+  return JSON.parse(text) as { States: Record<string, Record<string, unknown>> };
+}
+
 describe('ImportPipeline in S3DdbImportStack', () => {
   it('creates a standard, traced state machine that logs everything but execution data', () => {
-    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
-    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
-      StateMachineType: 'STANDARD',
-      LoggingConfiguration: Match.objectLike({ IncludeExecutionData: false, Level: 'ALL' }),
-      TracingConfiguration: { Enabled: true },
-    });
+    // The import's, and (with watches) the watch starter's: both standard, traced, logged without execution data.
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 2);
+    for (const machine of [pipeline.stateMachine, pipeline.watchStarter!.stateMachine]) {
+      expect(template.toJSON().Resources[logicalId(machine)].Properties).toMatchObject({
+        StateMachineType: 'STANDARD',
+        LoggingConfiguration: { IncludeExecutionData: false, Level: 'ALL' },
+        TracingConfiguration: { Enabled: true },
+      });
+    }
   });
 
   it('logs to a log group under /aws/vendedlogs/ (kept out of the account-wide CloudWatch Logs resource policy)', () => {
@@ -119,7 +135,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
   });
 
   it('substitutes every placeholder of the definition file', () => {
-    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    const machine = template.toJSON().Resources[logicalId(pipeline.stateMachine)];
     const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, unknown>;
     const text = readFileSync(new URL('../../statemachine/import.asl.json', import.meta.url), 'utf8');
     const placeholders = new Set([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]));
@@ -301,7 +317,12 @@ describe('ImportPipeline in S3DdbImportStack', () => {
 
   it('adds one rule per watch that builds the request with an input transformer', () => {
     template.resourceCountIs('AWS::Events::Rule', 2);
-    const inputPathsMap = { 'detail-bucket-name': '$.detail.bucket.name', 'detail-object-key': '$.detail.object.key' };
+    const inputPathsMap = {
+      'detail-bucket-name': '$.detail.bucket.name',
+      'detail-object-key': '$.detail.object.key',
+      'detail-object-sequencer': '$.detail.object.sequencer',
+    };
+    const starter = pipeline.watchStarter!;
     for (const [prefix, table] of [
       ['imports/ngrams/', 'ngrams'],
       ['imports/words/', 'words'],
@@ -315,17 +336,102 @@ describe('ImportPipeline in S3DdbImportStack', () => {
             object: Match.objectLike({ key: [{ prefix }] }),
           }),
         },
+        // To the watch starter, which names the import after the event; undeliverable events go to the DLQ after
+        // EventBridge's retries (24 hours, 185 attempts).
         Targets: [
           Match.objectLike({
-            Arn: { Ref: logicalId(pipeline.stateMachine) },
+            Arn: { Ref: logicalId(starter.stateMachine) },
             InputTransformer: {
               InputPathsMap: inputPathsMap,
               InputTemplate: Match.stringLikeRegexp(`"table":"${table}"`),
             },
+            DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(starter.deadLetterQueue), 'Arn'] } },
+            RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
           }),
         ],
       });
     }
+  });
+
+  it('starts each watched import under a name derived from the event, and ends a repeated event without a second', () => {
+    const starter = pipeline.watchStarter!;
+    const definition = renderDefinition(template.toJSON().Resources[logicalId(starter.stateMachine)]);
+    expect(definition.States.StartImport).toMatchObject({
+      Type: 'Task',
+      Resource: 'arn:<AWS::Partition>:states:::states:startExecution',
+      Parameters: {
+        StateMachineArn: `<${logicalId(pipeline.stateMachine)}>`,
+        'Name.$': "States.Format('watch{}-{}', $.watch, States.Hash(States.JsonToString($.event), 'SHA-256'))",
+        'Input.$': '$.request',
+      },
+      Retry: [
+        { ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], MaxAttempts: 0 },
+        expect.objectContaining({ ErrorEquals: ['States.TaskFailed'], JitterStrategy: 'FULL' }),
+      ],
+      Catch: [{ ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], Next: 'AlreadyStarted' }],
+    });
+    expect(definition.States.AlreadyStarted).toEqual({ Type: 'Succeed' });
+    // It may start the import and nothing else.
+    expect(grantsOf(starter.stateMachine.role)['states:StartExecution']).toEqual([stateMachineRef]);
+  });
+
+  it('keeps undeliverable watch events in an encrypted, TLS-only queue only the watch rules may send to', () => {
+    const queue = pipeline.watchStarter!.deadLetterQueue;
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 1_209_600,
+    });
+    const rules = ['Watch0', 'Watch1'].map((id) => ({ 'Fn::GetAtt': [logicalId(pipeline.node.findChild(id)), 'Arn'] }));
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: logicalId(queue) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ...rules.map((rule) =>
+            Match.objectLike({
+              Effect: 'Allow',
+              Principal: { Service: 'events.amazonaws.com' },
+              Action: 'sqs:SendMessage',
+              Condition: { ArnEquals: { 'aws:SourceArn': rule } },
+            }),
+          ),
+        ]),
+      },
+    });
+  });
+
+  it('alarms when an upload started no import: an event in the dead-letter queue or a failed starter', () => {
+    const { deadLetterQueue, stateMachine, alarm } = pipeline.watchStarter!;
+    expect(template.toJSON().Resources[logicalId(alarm)].Properties).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      Metrics: [
+        { Expression: 'dead + failed', ReturnData: true },
+        {
+          Id: 'dead',
+          MetricStat: {
+            Metric: {
+              Namespace: 'AWS/SQS',
+              MetricName: 'ApproximateNumberOfMessagesVisible',
+              Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(deadLetterQueue), 'QueueName'] } }],
+            },
+            Stat: 'Maximum',
+          },
+        },
+        {
+          Id: 'failed',
+          MetricStat: {
+            Metric: {
+              Namespace: 'AWS/States',
+              MetricName: 'ExecutionsFailed',
+              Dimensions: [{ Name: 'StateMachineArn', Value: { Ref: logicalId(stateMachine) } }],
+            },
+            Stat: 'Sum',
+          },
+        },
+      ],
+    });
   });
 
   it('creates a private, encrypted, TLS-only bucket that sends events to EventBridge and access logs', () => {
@@ -431,6 +537,13 @@ describe('S3DdbImportStack with an existing bucket', () => {
         ]),
       },
     });
+  });
+
+  it("warns at synth that the watches need the bucket's EventBridge delivery, which it cannot see", () => {
+    Annotations.fromStack(existing).hasWarning(
+      '/Existing/Pipeline',
+      Match.stringLikeRegexp('watches need bucket data-bucket to send its events to EventBridge'),
+    );
   });
 
   it('creates no bucket and no notification custom resource', () => {
