@@ -159,6 +159,19 @@ describe('the failed-execution alarm', () => {
     expect(dashboardBody(template).widgets[0]).toMatchObject({ type: 'alarm', properties: { alarms: [alarmArn] } });
   });
 
+  it('shows the watch delivery alarm beside it, and sends both to the topic', () => {
+    const watches = [{ prefix: 'in/', table: 'ngrams' }];
+    const { pipeline, template, topic } = pipelineStack({ failedExecutionAlarm: true, watches }, true);
+    const arn = (alarm: { node: { defaultChild?: unknown } }) => `<${logicalId(alarm as never)}.Arn>`;
+    expect(dashboardBody(template).widgets[0]).toMatchObject({
+      type: 'alarm',
+      properties: { alarms: [arn(pipeline.failedExecutionAlarm!), arn(pipeline.watchStarter!.alarm)] },
+    });
+    expect(template.toJSON().Resources[logicalId(pipeline.watchStarter!.alarm)].Properties.AlarmActions).toEqual([
+      { Ref: logicalId(topic!) },
+    ]);
+  });
+
   it('has no action without a topic', () => {
     const { template } = pipelineStack({ failedExecutionAlarm: true });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
