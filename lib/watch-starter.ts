@@ -16,7 +16,11 @@ import { acknowledge } from './nag-acknowledgments.js';
  * original request. If the execution is closed or if the input is different, it will return a 400
  * ExecutionAlreadyExists error. Names can be reused after 90 days"
  * (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html). Either way no second
- * execution runs: a repeated event ends here.
+ * execution runs: a repeated event ends here. The error's name is the one AWS reports for this integration (a failed
+ * `states:startExecution` task's recorded `"error": "StepFunctions.ExecutionAlreadyExistsException"`,
+ * https://dev.classmethod.jp/articles/tsnote-step-functions-executionalreadyexistsexception/); no AWS reference page
+ * lists it. Were it named otherwise, a repeated event would still start nothing: the retrier below would retry it,
+ * the starter execution would fail, and the WatchDeliveryAlarm would go off for it.
  */
 export const ALREADY_STARTED_ERROR = 'StepFunctions.ExecutionAlreadyExistsException';
 
