@@ -17,9 +17,9 @@ import { acknowledge } from './nag-acknowledgments.js';
  * ExecutionAlreadyExists error. Names can be reused after 90 days"
  * (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html). Either way no second
  * execution runs: a repeated event ends here. The error's name is the one AWS reports for this integration (a failed
- * `states:startExecution` task's recorded `"error": "StepFunctions.ExecutionAlreadyExistsException"`,
- * https://dev.classmethod.jp/articles/tsnote-step-functions-executionalreadyexistsexception/); no AWS reference page
- * lists it. Were it named otherwise, a repeated event would still start nothing: the retrier below would retry it,
+ * `states:startExecution.sync:2` task's recorded `"error": "StepFunctions.ExecutionAlreadyExistsException"` in a
+ * 2022 DevelopersIO note on ExecutionAlreadyExistsException, and the name public CDK code retries it by); no AWS
+ * reference page lists it. Were it named otherwise, a repeated event would still start nothing: the retrier below would retry it,
  * the starter execution would fail, and the WatchDeliveryAlarm would go off for it.
  */
 export const ALREADY_STARTED_ERROR = 'StepFunctions.ExecutionAlreadyExistsException';
