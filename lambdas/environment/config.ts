@@ -63,6 +63,13 @@ export interface LambdaConfig {
    * @default null - no encryption headers: the bucket's default encryption applies
    */
   readonly bucketKmsKeyArn?: string | null;
+  /**
+   * May preflight raise a table's warm throughput for a request's warmThroughput (UpdateTable)? Inside Lambda only when
+   * the stack allows it (WARM_THROUGHPUT_ALLOWED=true, set by the construct with `allowWarmThroughput`, which also
+   * grants dynamodb:UpdateTable); elsewhere (local runs, the CLI) the caller's own credentials decide.
+   * @default true
+   */
+  readonly warmThroughputAllowed?: boolean;
 }
 
 /** The ledger of running imports locally (the stack names its own table through LEDGER_TABLE). */
@@ -94,5 +101,6 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     ledgerTable: env.LEDGER_TABLE?.trim() || DEFAULT_LEDGER_TABLE,
     bucketKmsKeyArn: deployed(env.BUCKET_KMS_KEY_ARN),
     emitMetrics: inLambda,
+    warmThroughputAllowed: !inLambda || env.WARM_THROUGHPUT_ALLOWED === 'true',
   };
 }

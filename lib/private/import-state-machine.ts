@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RemovalPolicy, Tokenization } from 'aws-cdk-lib';
+import { Names, RemovalPolicy, Tokenization } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -35,6 +35,7 @@ export function createImportStateMachine(
     },
     logs: {
       destination: new logs.LogGroup(scope, 'StateMachineLogs', {
+        logGroupName: vendedLogGroupName(scope),
         retention: logs.RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
@@ -56,4 +57,15 @@ export function createImportStateMachine(
   }
   grantDistributedMap(stateMachine, CHUNKS_MAP_LABEL);
   return stateMachine;
+}
+
+/**
+ * A log group name under `/aws/vendedlogs/`: Step Functions adds each log group it delivers to to the account's
+ * CloudWatch Logs resource policy, which is limited to 5,120 characters, unless its name starts with
+ * `/aws/vendedlogs/` (https://docs.aws.amazon.com/step-functions/latest/dg/bp-cwl.html). The name carries the stack
+ * and construct path (Names.uniqueResourceName), so two stacks in one account get two log groups; at most 512
+ * characters of [A-Za-z0-9._-/] (https://docs.aws.amazon.com/AmazonCloudWatchLogs/latest/APIReference/API_CreateLogGroup.html).
+ */
+function vendedLogGroupName(scope: Construct): string {
+  return `/aws/vendedlogs/states/${Names.uniqueResourceName(scope, { maxLength: 255, separator: '-' })}`;
 }

@@ -25,6 +25,8 @@ export interface Permission {
   readonly action: string;
   /** The resource ARN, or BUCKET_KEY: needed only when the bucket uses SSE-KMS, on its key. */
   readonly resource: string;
+  /** The condition keys the request carries, for a grant with a condition (a Scan's `dynamodb:Select`). */
+  readonly context?: Readonly<Record<string, string>>;
 }
 
 /** What a call's reply was: its HTTP status, when one arrived. */
@@ -102,8 +104,13 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.DescribeContinuousBackupsCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeContinuousBackups', resource: tableArn(String(input.TableName), arn) },
   ],
+  // dynamodb:Select is the request's Select (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html).
   'DynamoDBClient.ScanCommand': (input, _outcome, arn) => [
-    { action: 'dynamodb:Scan', resource: tableArn(String(input.TableName), arn) },
+    {
+      action: 'dynamodb:Scan',
+      resource: tableArn(String(input.TableName), arn),
+      context: { 'dynamodb:Select': String(input.Select ?? 'ALL_ATTRIBUTES') },
+    },
   ],
   // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
   // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).

@@ -101,7 +101,8 @@ describe('the calls the handlers make during local imports', () => {
   });
 });
 
-const newBucket = (): S3DdbImportStackProps => ({ tableNames: tableNames() });
+// The recorded imports pre-warm a table (recorded-imports.ts): the stack must allow it to grant UpdateTable.
+const newBucket = (): S3DdbImportStackProps => ({ tableNames: tableNames(), allowWarmThroughput: true });
 const kmsBucket = (): S3DdbImportStackProps => ({
   ...newBucket(),
   bucketName: targets.bucket,
@@ -130,6 +131,15 @@ describe('the checks themselves', () => {
     const call = 'S3Client.GetObjectCommand \\(HTTP 404\\) x\\d+';
     const line = new RegExp(`^ImportChunk calls s3:ListBucket on ${bucketArn} \\(${call}\\)`);
     expect(missing).toEqual([expect.stringMatching(line)]);
+  });
+
+  it("fail when a call's request misses the condition its grant carries (a Scan that reads items)", () => {
+    const table = `arn:aws:dynamodb:${ARN.region}:${ARN.account}:table/${targets.ngramsTable}`;
+    const scan = { task: 'Preflight', action: 'dynamodb:Scan', resource: table, because: 'ScanCommand x1' };
+    const grants = stackGrants(newBucket());
+    expect(callsNotAllowed([{ ...scan, context: { 'dynamodb:Select': 'COUNT' } }], grants)).toEqual([]);
+    const reading = callsNotAllowed([{ ...scan, context: { 'dynamodb:Select': 'ALL_ATTRIBUTES' } }], grants);
+    expect(reading).toEqual([expect.stringMatching(/^Preflight calls dynamodb:Scan on .* but its policy/)]);
   });
 
   it('fail when a grant is never used and not explained', () => {
