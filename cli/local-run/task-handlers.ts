@@ -10,6 +10,7 @@ import type { LambdaContextLike } from '../../lambdas/environment/lambda-context
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import type { TASK_STATE_FUNCTIONS, TaskStateName } from '../../lib/workflow-tasks.js';
 import type { ReleaseLanesEvent } from '../../lambdas/summarize/handler.js';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
 import { invocationContext } from './lambda-clock.js';
@@ -42,6 +43,7 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
     Summarize: summarize,
     ReleaseLanes: summarize,
+    FindFailedChunk: factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) }),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 
@@ -76,6 +78,7 @@ function invocationSettings(options: LocalRunOptions): InvocationSettings {
       Preflight: options.taskTimeoutsMs?.Preflight ?? timeoutMs,
       ImportChunk: options.taskTimeoutsMs?.ImportChunk ?? timeoutMs,
       Summarize: timeoutMs,
+      FindFailedChunk: timeoutMs,
     },
     clocks: options.clocks ?? {},
     emit: options.onEvent ?? (() => undefined),
