@@ -39,7 +39,12 @@ const tableArn = (name: string) => ({
 const tableArns = [tableArn('ngrams'), tableArn('words')];
 // FindFailedChunk's function (names a failed import after its first failed chunk) is not a public prop.
 const failedChunkFunction = pipeline.node.findChild('FailedChunkFunction') as NodejsFunction;
-const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction, failedChunkFunction];
+const functions = [
+  pipeline.preflightFunction,
+  pipeline.importFunction,
+  pipeline.summarizeFunction,
+  failedChunkFunction,
+];
 const stateMachineRef = { Ref: logicalId(pipeline.stateMachine) };
 /** `arn:<partition>:states:<region>:<account>:execution:<state machine name><suffix>:*` as CloudFormation builds it. */
 const executionsArn = (suffix: string) => ({
