@@ -1,5 +1,6 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { createContainerLogger } from '../observability/logger.js';
+import { withNamedServiceErrors } from '../wiring/service-error-names.js';
 import { chunkErrorOf, type StateError } from './first-failed-chunk.js';
 
 /** The FindFailedChunk task's input: the error the ImportChunks Map was caught with, and the execution. */
@@ -29,5 +30,6 @@ export function createFailedChunkHandler({ sfn }: FailedChunkWiring) {
 let built: ReturnType<typeof createFailedChunkHandler> | undefined;
 
 /** The deployed handler: one client per container, from the SDK's configuration chain. */
-export const handler = (event: FindFailedChunkEvent): Promise<StateError> =>
-  (built ??= createFailedChunkHandler({ sfn: new SFNClient({}) }))(event);
+export const handler = withNamedServiceErrors((event: FindFailedChunkEvent): Promise<StateError> =>
+  (built ??= createFailedChunkHandler({ sfn: new SFNClient({}) }))(event),
+);
