@@ -13,6 +13,7 @@ import type { ControlPlane } from '../control-plane/control-plane.js';
 import { AwsControlPlane } from '../control-plane/control-plane-aws.js';
 import { ImportLedger } from '../control-plane/ledger.js';
 import { withNamedServiceErrors } from './service-error-names.js';
+import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js';
 
 /**
  * What a handler is built from: its SDK clients and its configuration. The exported `handler` of each
@@ -47,7 +48,10 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     dynamodb,
     batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
     config,
-    control: new AwsControlPlane(new LambdaClient(region), config.importFunctionName ?? null),
+    control: deployTimeConcurrency(
+      config.importReservedConcurrency ?? null,
+      new AwsControlPlane(new LambdaClient(region), config.importFunctionName ?? null),
+    ),
     ledger: new ImportLedger(dynamodb, config.ledgerTable ?? DEFAULT_LEDGER_TABLE),
   };
 }

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Tokenization } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import { PipelineFunction } from '../pipeline-function.js';
@@ -49,8 +49,15 @@ export function createPipelineFunctions(
     'Preflight',
     'Checks an import request and cuts the object into chunks',
     props.preflightMemorySize ?? DEFAULT_PREFLIGHT_MEMORY_MB,
-    // Preflight refuses a Parquet row group too big for the import function's memory (IMPORT_MEMORY_MB).
-    { IMPORT_FUNCTION_NAME: importer.functionName, IMPORT_MEMORY_MB: String(importMemory) },
+    // Preflight refuses a Parquet row group too big for the import function's memory (IMPORT_MEMORY_MB), and fits the
+    // lanes to the import function's reservation, known here, without asking the Lambda API (IMPORT_RESERVED_CONCURRENCY).
+    {
+      IMPORT_FUNCTION_NAME: importer.functionName,
+      IMPORT_MEMORY_MB: String(importMemory),
+      ...(settings.reserved === undefined
+        ? {}
+        : { IMPORT_RESERVED_CONCURRENCY: Tokenization.stringifyNumber(settings.reserved) }),
+    },
   );
   const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', SUMMARIZE_MEMORY_MB);
   const failedChunk = fn(
