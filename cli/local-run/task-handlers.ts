@@ -44,7 +44,7 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
     Summarize: summarize,
     ReleaseLanes: summarize,
-    FindFailedChunk: withNamedServiceErrors(factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) })),
+    FindFailedChunk: findFailedChunkTask(factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) })),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 
@@ -133,6 +133,12 @@ function summarizeTask(handler: ReturnType<HandlerFactories['Summarize']>, setti
     runningTask.run('Summarize', () =>
       invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)).catch(named),
     );
+}
+
+/** FindFailedChunk, named and attributed to its own function as deployed (running-task.ts). */
+function findFailedChunkTask(handler: ReturnType<HandlerFactories['FindFailedChunk']>) {
+  const named = withNamedServiceErrors(handler);
+  return (input: Parameters<typeof handler>[0]) => runningTask.run('FindFailedChunk', () => named(input));
 }
 
 /** Rethrows an error named as the deployed handlers name it (lambdas/wiring/service-error-names.ts). */
