@@ -22,6 +22,12 @@ describe.each([
   ['a request timeout', Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }), 'TransientServiceError'],
   // Not renamed: the pipeline's own names (a Catch or the README matches them) and errors no retry can fix.
   ['a named pipeline error', new BatchWriteFailedError('table kept throttling'), 'BatchWriteFailedError'],
+  // The SDK's classifiers look at a cause too: a named error whose cause is a throttle keeps its name.
+  [
+    'a named error caused by a throttle',
+    new BatchWriteFailedError('gave up', { cause: awsError('ProvisionedThroughputExceededException', 400) }),
+    'BatchWriteFailedError',
+  ],
   ['a validation error', awsError('ValidationException', 400), 'ValidationException'],
   ['a missing table', awsError('ResourceNotFoundException', 400), 'ResourceNotFoundException'],
 ])('nameServiceError(%s)', (_, error, name) => {
