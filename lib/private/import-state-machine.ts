@@ -12,6 +12,7 @@ import {
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
 } from '../workflow-tasks.js';
+import { grantFailedChunkReads } from './failed-chunk-grants.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 
 /**
@@ -23,7 +24,7 @@ export function createImportStateMachine(
   functions: PipelineFunctions,
   maxConcurrency: number,
 ): sfn.StateMachine {
-  const { preflight, importer, summarize } = functions;
+  const { preflight, importer, summarize, failedChunk } = functions;
   const stateMachine = new sfn.StateMachine(scope, 'StateMachine', {
     stateMachineType: sfn.StateMachineType.STANDARD,
     definitionBody: sfn.DefinitionBody.fromFile(join(REPO_ROOT, ASL_DEFINITION_FILE)),
@@ -31,6 +32,7 @@ export function createImportStateMachine(
       [TASK_FUNCTION_PLACEHOLDERS.Preflight]: preflight.functionArn,
       [TASK_FUNCTION_PLACEHOLDERS.ImportChunk]: importer.functionArn,
       [TASK_FUNCTION_PLACEHOLDERS.Summarize]: summarize.functionArn,
+      [TASK_FUNCTION_PLACEHOLDERS.FindFailedChunk]: failedChunk.functionArn,
       [MAX_CONCURRENCY_PLACEHOLDER]: Tokenization.stringifyNumber(maxConcurrency),
     },
     logs: {
@@ -51,11 +53,12 @@ export function createImportStateMachine(
       'support no resource-level permissions, so CDK grants them on *',
   );
   // A definition from a file gets no automatic grants.
-  for (const f of [preflight, importer, summarize]) {
+  for (const f of [preflight, importer, summarize, failedChunk]) {
     f.grantInvoke(stateMachine);
     acknowledgeGrantInvoke(stateMachine.role, f.functionArn);
   }
   grantDistributedMap(stateMachine, CHUNKS_MAP_LABEL);
+  grantFailedChunkReads(failedChunk, stateMachine, CHUNKS_MAP_LABEL);
   return stateMachine;
 }
 

@@ -37,7 +37,14 @@ const tableArn = (name: string) => ({
   ],
 });
 const tableArns = [tableArn('ngrams'), tableArn('words')];
-const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction];
+// FindFailedChunk's function (names a failed import after its first failed chunk) is not a public prop.
+const failedChunkFunction = pipeline.node.findChild('FailedChunkFunction') as NodejsFunction;
+const functions = [
+  pipeline.preflightFunction,
+  pipeline.importFunction,
+  pipeline.summarizeFunction,
+  failedChunkFunction,
+];
 const stateMachineRef = { Ref: logicalId(pipeline.stateMachine) };
 /** `arn:<partition>:states:<region>:<account>:execution:<state machine name><suffix>:*` as CloudFormation builds it. */
 const executionsArn = (suffix: string) => ({
@@ -144,12 +151,13 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       PreflightFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.preflightFunction), 'Arn'] },
       ImportFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.importFunction), 'Arn'] },
       SummarizeFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.summarizeFunction), 'Arn'] },
+      FailedChunkFunctionArn: { 'Fn::GetAtt': [logicalId(failedChunkFunction), 'Arn'] },
       MaxConcurrency: '8',
     });
   });
 
   it('runs every function on Node.js 22 and ARM64 with the pipeline environment', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 3 + 1); // + the bucket notifications handler
+    template.resourceCountIs('AWS::Lambda::Function', 4 + 1); // + the bucket notifications handler
     for (const fn of functions) {
       expect(template.toJSON().Resources[logicalId(fn)].Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -299,7 +307,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     expect(offending).toEqual([]);
   });
 
-  it('lets the state machine invoke exactly the three functions, deliver its logs and send traces', () => {
+  it('lets the state machine invoke exactly the four functions, deliver its logs and send traces', () => {
     const invokable = functions.flatMap((fn) => {
       const arn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
       return [arn, { 'Fn::Join': ['', [arn, ':*']] }];
@@ -551,7 +559,7 @@ describe('S3DdbImportStack with an existing bucket', () => {
   it('creates no bucket and no notification custom resource', () => {
     t.resourceCountIs('AWS::S3::Bucket', 0);
     t.resourceCountIs('Custom::S3BucketNotifications', 0);
-    t.resourceCountIs('AWS::Lambda::Function', 3);
+    t.resourceCountIs('AWS::Lambda::Function', 4);
   });
 
   it('scopes the grants to the named bucket', () => {

@@ -146,6 +146,15 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
     { action: 'lambda:GetFunctionConcurrency', resource: functionArn(String(input.FunctionName), arn) },
   ],
   'LambdaClient.GetAccountSettingsCommand': () => [{ action: 'lambda:GetAccountSettings', resource: '*' }],
+  // Step Functions (list_awsstepfunctions.html), FindFailedChunk's three reads: ListMapRuns on the execution,
+  // ListExecutions of a Map Run's children on the Map Run, DescribeExecution on the (child) execution.
+  'SFNClient.ListMapRunsCommand': (input) => [{ action: 'states:ListMapRuns', resource: String(input.executionArn) }],
+  'SFNClient.ListExecutionsCommand': (input) => [
+    { action: 'states:ListExecutions', resource: String(input.mapRunArn ?? input.stateMachineArn) },
+  ],
+  'SFNClient.DescribeExecutionCommand': (input) => [
+    { action: 'states:DescribeExecution', resource: String(input.executionArn) },
+  ],
   // One authorization per table the request writes.
   'DynamoDBClient.BatchWriteItemCommand': (input, _outcome, arn) =>
     Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({

@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import type { Wiring } from '../../../lambdas/wiring/wiring.js';
 import { ImportLedger } from '../../../lambdas/control-plane/ledger.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';
@@ -23,6 +25,8 @@ export interface ImportTargets {
   readonly rejectsTable: string;
   /** Keyed (ngram S, year N); takes the prefix with a staged .gz. */
   readonly partsTable: string;
+  /** FindFailedChunk's client (Step Functions has no local server: a stand-in answers it, see failedMapRun). */
+  readonly sfn: SFNClient;
 }
 
 const NGRAM_TYPES = { match_count: 'N', volume_count: 'N' } as const;
@@ -154,6 +158,27 @@ async function objectDeletedAfterPreflight(t: ImportTargets): Promise<void> {
     key,
   );
   expect(deleted).toBe(true);
+}
+
+/**
+ * A chunk fails as AWS's Map reports it (States.ExceedToleratedFailureThreshold: a 4xx the range reader passes through
+ * under that name), so FindFailedChunk reads the Map Run from the stand-in (ListMapRuns, ListExecutions, DescribeExecution)
+ * and the import fails under the child's error.
+ */
+async function failedMapRun(t: ImportTargets): Promise<void> {
+  const key = 'imports/failed-map-run.tsv';
+  await putText(t.bucket, key, generateNgrams(600).text);
+  const phase = importPhase();
+  faultGetObjects(t.bucket, 'initialize', async (input, send) => {
+    if (!phase.started) return send(input);
+    throw Object.assign(new Error('the Map Run failed'), {
+      name: MAP_RUN_THRESHOLD_ERROR,
+      $metadata: { httpStatusCode: 400 },
+    });
+  });
+  const request = { bucket: t.bucket, key, table: t.ngramsTable, types: NGRAM_TYPES };
+  const options = { wiring: t.wiring, controlPlane: t.wiring.control, onEvent: phase.onEvent, sfn: t.sfn };
+  await expectFailure(runWithEvents(request, options).finally(removeFaults), 'BatchWriteFailedError', 'first failed');
 }
 
 /** A configured table deleted since the last import: DescribeTable answers ResourceNotFoundException. */
@@ -290,6 +315,7 @@ export async function runRecordedImports(t: ImportTargets): Promise<void> {
   for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await singleItemModes(t, table);
   await missingObject(t);
   await objectDeletedAfterPreflight(t);
+  await failedMapRun(t);
   await tableDeleted(t);
   await tableNotAllowed(t);
   await staleLeaseReclaimed(t);
