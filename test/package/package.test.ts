@@ -1,0 +1,116 @@
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASK_HANDLER_FILES } from '../../lib/workflow-tasks.js';
+import { checkSynthesizedApp } from './app-template.js';
+import { declarationImports, EXPECTED_FILES, isConstructFile } from './package-files.js';
+import { packRepository, readmeExample, REPO, run, writeOfflineApp, type PackResult } from './offline-app.js';
+
+// The proof that `npm i s3-ddb-import` gives a user the construct and the CLI: the repository is packed as a
+// release packs it, the tarball is installed into an empty folder from the local npm cache only, and the README's
+// own examples run there. Takes about a minute on 2 busy cores, most of it `npm pack`'s build and the installs.
+
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/** A table the app makes but does not give the pipeline: no grant may name it. */
+const OTHER_TABLE = `
+new dynamodb.Table(stack, 'NotImported', { partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING } });
+`;
+/** The user's tsconfig: the one `cdk init app --language typescript` writes, reduced to what matters here. */
+const APP_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: true,
+    types: [],
+    outDir: 'out',
+  },
+  files: ['app.ts'],
+};
+
+let work: string;
+let app: string;
+let pack: PackResult;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 's3-ddb-import-package-'));
+  app = join(work, 'app');
+  pack = await packRepository(work);
+  await run('mkdir', [app], { cwd: work });
+  await copyFile(join(work, pack.filename), join(app, pack.filename));
+  await writeOfflineApp(app, pack);
+  await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: app });
+}, 600_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('holds only what a user needs: the whitelist, nothing else', () => {
+    const files = pack.files.map((file) => file.path).sort();
+    const unexpected = files.filter((path) => !EXPECTED_FILES.includes(path) && !isConstructFile(path));
+    expect(unexpected).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining([...EXPECTED_FILES]));
+    // The construct: its entry and, for each module, the JavaScript beside its declarations.
+    const construct = files.filter(isConstructFile);
+    expect(construct).toEqual(expect.arrayContaining(['dist/construct/lib/index.js', 'dist/construct/lib/index.d.ts']));
+    const modules = (suffix: string) =>
+      construct.filter((p) => p.endsWith(suffix)).map((p) => p.slice(0, -suffix.length));
+    expect(modules('.d.ts')).toEqual(modules('.js'));
+    console.info(`package: ${pack.filename}, ${pack.entryCount} files, ${pack.size} bytes packed`);
+  });
+
+  it("declares types a user's compiler can resolve: imports only itself, aws-cdk-lib and constructs", async () => {
+    const imports = await declarationImports(join(app, 'node_modules/s3-ddb-import/dist/construct/lib/index.d.ts'));
+    expect(imports.filter((name) => !/^(aws-cdk-lib(\/.*)?|constructs)$/.test(name))).toEqual([]);
+    expect(imports).toContain('aws-cdk-lib');
+  });
+
+  it('synthesizes the README app from the installed package, with its bundles and no esbuild', async () => {
+    const example = await readmeExample('Use it in your CDK app', 'ts');
+    expect(example).toContain("from 's3-ddb-import'");
+    await writeFile(join(app, 'app.ts'), `${example}${OTHER_TABLE}`);
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(APP_TSCONFIG));
+    // The app's own compile: the package's declarations type-check the README's code.
+    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app });
+    // Nothing in the app's folder (or above it) can bundle: NodejsFunction would fail without esbuild or Docker.
+    expect(() => createRequire(join(app, 'package.json')).resolve('esbuild')).toThrow();
+    const cdkOut = join(app, 'cdk.out');
+    // How `cdk synth` runs an app: CDK_OUTDIR set, so the App synthesizes on exit.
+    const env = { ...process.env, CDK_OUTDIR: cdkOut, CDK_DOCKER: '/bin/false' };
+    await run(process.execPath, ['out/app.js'], { cwd: app, env });
+    const packageRoot = join(app, 'node_modules/s3-ddb-import');
+    await checkSynthesizedApp({ cdkOut, stack: 'Imports', packageRoot, handlers: TASK_HANDLER_FILES });
+  });
+
+  it('loads from a CommonJS app too (require of an ES module)', async () => {
+    const script = "console.log(typeof require('s3-ddb-import').ImportPipeline)";
+    const { stdout } = await run(process.execPath, ['-e', script], { cwd: app });
+    expect(stdout.trim()).toBe('function');
+  });
+
+  it('runs the README CLI line with npx from the installed package', async () => {
+    const line = (await readmeExample('Use the CLI', 'sh'))
+      .split('\n')
+      .find((l) => l.startsWith('npx s3-ddb-import local'));
+    expect(line).toBeDefined();
+    const [npx, ...args] = (line as string).split(/\s+/);
+    await copyFile(join(REPO, 'sample/googlebooks-1gram-sample.tsv'), join(app, 'googlebooks-1gram-sample.tsv'));
+    // The CLI starts its own engine, as on a user's machine, not the one this test run shares.
+    const env: NodeJS.ProcessEnv = { ...process.env, npm_config_offline: 'true' };
+    delete env.AWS_ENDPOINT_URL_DYNAMODB;
+    delete env.AWS_ENDPOINT_URL_S3;
+    const { stdout } = await run(npx as string, args, { cwd: app, env });
+    expect(stdout).toMatch(
+      /^SUCCEEDED: 1200 rows, 1200 written, 0 skipped, 0 rejected, 1 chunks into ngrams \(put\) in /m,
+    );
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    expect(readme).toContain(
+      'SUCCEEDED: 1200 rows, 1200 written, 0 skipped, 0 rejected, 1 chunks into ngrams (put) in',
+    );
+  });
+});
