@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
 import { handlerBundleFile } from '../../lib/bundle-settings.js';
 import { TASK_HANDLER_FILES } from '../../lib/workflow-tasks.js';
 import { REPO } from './offline-app.js';
@@ -54,4 +56,24 @@ export async function declarationImports(entry: string): Promise<string[]> {
   };
   await visit(entry);
   return [...external].sort();
+}
+
+/**
+ * The modules a bundle imports that are not Node's own: what would have to be installed beside it. esbuild parses
+ * the bundle (a regular expression would also match module names inside its strings) and lists what it imports.
+ */
+export async function nonBuiltinImports(bundle: string): Promise<string[]> {
+  const { metafile } = await build({
+    entryPoints: [bundle],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const names = Object.values(metafile.inputs).flatMap((input) => input.imports.map((imported) => imported.path));
+  const builtin = (name: string) => name.startsWith('node:') || builtinModules.includes(name);
+  return [...new Set(names.filter((name) => !builtin(name)))].sort();
 }
