@@ -29,12 +29,29 @@ const APP_TSCONFIG = {
     types: [],
     outDir: 'out',
   },
-  files: ['app.ts'],
+  files: ['app.ts', 'app.cts'],
 };
 
 let work: string;
 let app: string;
 let pack: PackResult;
+let compiled: Promise<void> | undefined;
+
+/**
+ * The user's compile, once for both tests that need it: the README's block as an ES module (app.ts, the app is
+ * `"type": "module"`) and as CommonJS (app.cts), type-checked against the package's declarations in one program.
+ */
+function compileApp(): Promise<void> {
+  compiled ??= (async () => {
+    const example = await readmeExample('Use it in your CDK app', 'ts');
+    expect(example).toContain("from 's3-ddb-import'");
+    await writeFile(join(app, 'app.ts'), `${example}${OTHER_TABLE}`);
+    await writeFile(join(app, 'app.cts'), `${example}${OTHER_TABLE}`);
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(APP_TSCONFIG));
+    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app });
+  })();
+  return compiled;
+}
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 's3-ddb-import-package-'));
@@ -80,28 +97,27 @@ describe('the packed package', () => {
     expect(manifest.dependencies).toBeUndefined();
   });
 
-  it('synthesizes the README app from the installed package, with its bundles and no esbuild', async () => {
-    const example = await readmeExample('Use it in your CDK app', 'ts');
-    expect(example).toContain("from 's3-ddb-import'");
-    await writeFile(join(app, 'app.ts'), `${example}${OTHER_TABLE}`);
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(APP_TSCONFIG));
-    // The app's own compile: the package's declarations type-check the README's code.
-    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app });
-    // Nothing in the app's folder (or above it) can bundle: NodejsFunction would fail without esbuild or Docker.
-    expect(() => createRequire(join(app, 'package.json')).resolve('esbuild')).toThrow();
-    const cdkOut = join(app, 'cdk.out');
-    // How `cdk synth` runs an app: CDK_OUTDIR set, so the App synthesizes on exit.
-    const env = { ...process.env, CDK_OUTDIR: cdkOut, CDK_DOCKER: '/bin/false' };
-    await run(process.execPath, ['out/app.js'], { cwd: app, env });
-    const packageRoot = join(app, 'node_modules/s3-ddb-import');
-    await checkSynthesizedApp({ cdkOut, stack: 'Imports', packageRoot, handlers: TASK_HANDLER_FILES });
-  }, 300_000);
-
-  it('loads from a CommonJS app too (require of an ES module)', async () => {
-    const script = "console.log(typeof require('s3-ddb-import').ImportPipeline)";
-    const { stdout } = await run(process.execPath, ['-e', script], { cwd: app });
-    expect(stdout.trim()).toBe('function');
-  });
+  it.each([
+    ['an ES module app', 'out/app.js'],
+    [
+      'a CommonJS app (the `cdk init` default: TypeScript 5.8+ compiles it, Node.js 20.19+ requires ES modules)',
+      'out/app.cjs',
+    ],
+  ])(
+    "synthesizes the README code as %s, with the package's bundles and no esbuild",
+    async (_kind, script) => {
+      await compileApp();
+      // Nothing in the app's folder (or above it) can bundle: NodejsFunction would fail without esbuild or Docker.
+      expect(() => createRequire(join(app, 'package.json')).resolve('esbuild')).toThrow();
+      const cdkOut = join(app, `cdk.out.${script.split('.').pop()}`);
+      // How `cdk synth` runs an app: CDK_OUTDIR set, so the App synthesizes on exit.
+      const env = { ...process.env, CDK_OUTDIR: cdkOut, CDK_DOCKER: '/bin/false' };
+      await run(process.execPath, [script], { cwd: app, env });
+      const packageRoot = join(app, 'node_modules/s3-ddb-import');
+      await checkSynthesizedApp({ cdkOut, stack: 'Imports', packageRoot, handlers: TASK_HANDLER_FILES });
+    },
+    300_000,
+  );
 
   it('runs the README CLI line with npx from the installed package', async () => {
     const line = (await readmeExample('Use the CLI', 'sh'))
