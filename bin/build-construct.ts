@@ -6,24 +6,26 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { BUILD_DIR } from '../lib/bundle-settings.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Where the construct is emitted: JavaScript and `.d.ts` of lib/index.ts and what it imports (tsconfig.build.json). */
-export const CONSTRUCT_DIR = `${BUILD_DIR}/construct`;
-
 /**
- * The construct as the package exports it (package.json `exports`): lib/index.ts and every module it imports,
- * compiled by tsc with declarations. The folder is emptied first, so a module deleted from the sources cannot
- * linger in the package. Only `npm run build` (and so `npm pack`) runs this; the repository's own synth and tests
- * run the TypeScript sources.
+ * `npm pack` runs this first (`prepack`; its `prepare` then builds the bundles): the construct as the package
+ * exports it (package.json `exports`), lib/index.ts and every module it imports compiled by tsc with declarations
+ * (tsconfig.build.json) into dist/construct/. The folder is emptied first, so a module deleted from the sources
+ * cannot linger in the package. Nothing else needs it: the repository's synth and tests run the TypeScript sources,
+ * so `npm ci` and the CLI's rebuild skip this step (and a type error stops a pack, never an install).
  */
-export async function buildConstruct(): Promise<void> {
-  await rm(join(ROOT, CONSTRUCT_DIR), { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const args = [tsc, '-p', 'tsconfig.build.json', '--outDir', CONSTRUCT_DIR];
-  await promisify(execFile)(process.execPath, args, { cwd: ROOT }).catch(
-    (error: { stdout?: string; message: string }) => {
-      throw new Error(`tsc -p tsconfig.build.json failed:\n${error.stdout || error.message}`);
-    },
-  );
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CONSTRUCT_DIR = `${BUILD_DIR}/construct`;
+
+const started = Date.now();
+await rm(join(ROOT, CONSTRUCT_DIR), { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+try {
+  await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', CONSTRUCT_DIR], {
+    cwd: ROOT,
+  });
+} catch (error) {
+  const { stdout, message } = error as { stdout?: string; message: string };
+  process.stderr.write(`tsc -p tsconfig.build.json failed:\n${stdout || message}\n`);
+  process.exit(1);
 }
+process.stderr.write(`built ${CONSTRUCT_DIR}/ in ${Date.now() - started} ms\n`);

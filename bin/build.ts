@@ -1,13 +1,10 @@
 import { BUILD_DIR } from '../lib/bundle-settings.js';
 import { buildBundles } from './build-bundles.js';
-import { buildConstruct } from './build-construct.js';
 
 /**
- * `npm run build` (npm ci runs it as `prepare`, and so does `npm pack`): the handler and CLI bundles and the
- * compiled construct, into dist/.
+ * `npm run build` (npm ci and npm pack run it as `prepare`): the handler and CLI bundles, into dist/. `npm pack`
+ * also compiles the construct first (`prepack`: bin/build-construct.ts).
  */
 const started = Date.now();
-const [{ inputs }] = await Promise.all([buildBundles(), buildConstruct()]);
-process.stderr.write(
-  `built ${BUILD_DIR}/ from ${inputs.length} source files and the construct in ${Date.now() - started} ms\n`,
-);
+const { inputs } = await buildBundles();
+process.stderr.write(`built ${BUILD_DIR}/ from ${inputs.length} source files in ${Date.now() - started} ms\n`);
