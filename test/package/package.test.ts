@@ -11,7 +11,8 @@ import { packRepository, readmeExample, REPO, run, writeOfflineApp, type PackRes
 // The proof that `npm i s3-ddb-import` gives a user the construct and the CLI: the repository is packed as a
 // release packs it, the tarball is installed into an empty folder from the local npm cache only, and the README's
 // own examples run there. About 30 s of CPU (the build of `npm pack`, `npm ci`, tsc on the app, two synths, one
-// import); 90 to 240 s of wall time on this 2-core machine shared with other runs (load average 15-25), and nothing here depends on the time taken.
+// import); 90 to 240 s of wall time on this 2-core machine shared with other runs (load average 15-25). Nothing
+// here depends on the time taken.
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 /** A table the app makes but does not give the pipeline: no grant may name it. */
