@@ -21,6 +21,7 @@ const FUNCTIONS: Record<string, TaskStateName> = {
   PreflightFunction: 'Preflight',
   ImportFunction: 'ImportChunk',
   SummarizeFunction: 'Summarize',
+  FailedChunkFunction: 'FindFailedChunk',
 };
 
 const ofType = (resources: Record<string, Resource>, type: string) =>
@@ -77,7 +78,10 @@ function expectTableGrants(resources: Record<string, Resource>): void {
 
 /** The workflow is the package's file, byte for byte, its Task placeholders bound to the pipeline's functions. */
 async function expectPackageWorkflow(app: SynthesizedApp, resources: Record<string, Resource>): Promise<void> {
-  const machines = ofType(resources, 'AWS::StepFunctions::StateMachine');
+  // The import workflow; a stack with watches also has their WatchStarter (lib/watch-starter.ts).
+  const machines = ofType(resources, 'AWS::StepFunctions::StateMachine').filter(
+    ([, machine]) => 'DefinitionS3Location' in machine.Properties,
+  );
   expect(machines).toHaveLength(1);
   const props = (machines[0] as [string, Resource])[1].Properties;
   // DefinitionBody.fromFile stages the file as an asset; the template points at it.
@@ -89,6 +93,7 @@ async function expectPackageWorkflow(app: SynthesizedApp, resources: Record<stri
     PreflightFunctionArn: functionArn('PreflightFunction'),
     ImportFunctionArn: functionArn('ImportFunction'),
     SummarizeFunctionArn: functionArn('SummarizeFunction'),
+    FailedChunkFunctionArn: functionArn('FailedChunkFunction'),
   });
 }
 
