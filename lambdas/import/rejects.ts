@@ -1,3 +1,5 @@
+import { rejectsRowEnding } from '../contract/relative-rejects.js';
+
 /** A row that did not become an item, with where it is in the object and why. */
 export interface RejectedRow {
   readonly line: number;
@@ -35,9 +37,7 @@ function withoutLineEnding(raw: Buffer): Buffer {
 export const REJECTS_HEADER = 'line,byte_offset,reason,record,object\n';
 
 /** The last field of every row of one object's rejects (with the row's LF). */
-export function objectField(object: string): Buffer {
-  return Buffer.concat([Buffer.from(','), csvField(Buffer.from(object)), Buffer.from('\n')]);
-}
+export const objectField = rejectsRowEnding;
 
 /** One row of the rejects file (see formatRejects); `object` is objectField(key). */
 export function formatRejectRow(row: RejectedRow, object: Buffer): Buffer {

@@ -2,7 +2,6 @@ import type { Chunk, ChunkResult } from '../contract/workflow-payloads.js';
 
 const COMMA = 0x2c;
 const LF = 0x0a;
-const QUOTE = 0x22;
 
 /**
  * The absolute line of the first record of each chunk without `line` (a lane that found its own first record):
@@ -28,79 +27,85 @@ export function firstLines(
 
 /** The longest line field kept while waiting for its comma: a line number has at most 16 digits. */
 const MAX_LINE_FIELD = 32;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Renumbers a rejects file (import/rejects.ts: `line,byte_offset,reason,record,object`, each text field quoted
  * with its quotes doubled) a piece at a time: `add` is added to every row's line, every other byte (the record's
- * may be invalid UTF-8) is copied as it is. A row ends at the first LF after an even number of quotes (a doubled
- * quote counts twice); between a row's start and its first comma stand the line's digits. It holds only the
- * digits of a line field cut between two pieces, so memory does not grow with the file.
+ * may be invalid UTF-8) is copied as it is. A row's line is the digits before its first comma; the row ends with
+ * `rowEnding` (contract/relative-rejects.ts: the object's field and the LF, the same in every row), found with one
+ * search rather than by following each quote of the record. It holds only what may be the start of a line field or
+ * of a row ending cut between two pieces, so memory does not grow with the file.
  */
 export class LineRenumbering {
   private inHeader = true;
-  /** The start of the current row's line field, while its comma is not yet seen; null inside the rest of the row. */
-  private lineField: Buffer[] | null = null;
-  /** 1 while the current row is inside quotes. */
-  private quoted = 0;
+  /** The next byte starts a row (its line field). */
+  private atRowStart = false;
+  /** The end of the last piece, held back: part of a line field or of a row ending. */
+  private carry: Buffer = EMPTY;
 
-  constructor(private readonly add: number) {}
+  constructor(
+    private readonly add: number,
+    private readonly rowEnding: Buffer,
+  ) {}
 
-  /** The renumbered bytes of `piece` (what follows the last complete field waits for the next piece). */
-  push(piece: Buffer): Buffer[] {
+  /** The renumbered bytes of `input` (what may be the start of a field or ending waits for the next piece). */
+  push(input: Buffer): Buffer[] {
+    const piece = this.carry.length ? Buffer.concat([this.carry, input]) : input;
+    this.carry = EMPTY;
     const out: Buffer[] = [];
-    let at = 0;
+    let at = this.inHeader ? this.pastHeader(piece, out) : 0;
     while (at < piece.length) {
-      if (this.lineField) {
+      if (this.atRowStart) {
         const comma = piece.indexOf(COMMA, at);
-        this.lineField.push(piece.subarray(at, comma === -1 ? piece.length : comma));
-        if (comma === -1) return (this.checkLineField(), out);
-        out.push(this.renumbered());
+        if (comma === -1) return (this.hold(piece.subarray(at), MAX_LINE_FIELD), out);
+        out.push(this.renumbered(piece.subarray(at, comma)));
+        this.atRowStart = false;
         at = comma;
       }
-      const end = this.rowEnd(piece, at);
-      out.push(piece.subarray(at, end === -1 ? piece.length : end));
-      if (end === -1) return out;
+      const ending = piece.indexOf(this.rowEnding, at);
+      // No ending here: all but what could be the start of one goes out.
+      const end =
+        ending === -1 ? Math.max(at, piece.length - this.rowEnding.length + 1) : ending + this.rowEnding.length;
+      out.push(piece.subarray(at, end));
+      if (ending === -1) return (this.hold(piece.subarray(end), this.rowEnding.length), out);
+      this.atRowStart = true;
       at = end;
-      this.inHeader = false;
-      this.lineField = [];
     }
     return out;
   }
 
   /** Fails when the file ends inside a row (every row, the header's included, ends with an LF). */
   end(): void {
-    const inRow = this.inHeader || (this.lineField ? this.lineField.some((b) => b.length > 0) : true);
-    if (inRow) throw new Error('rejects file: the last row is not complete');
+    if (this.inHeader || !this.atRowStart || this.carry.length > 0) {
+      throw new Error('rejects file: the last row is not complete');
+    }
   }
 
-  private renumbered(): Buffer {
-    const text = Buffer.concat(this.lineField!).toString('latin1');
-    this.lineField = null;
+  /** Copies the header row; returns where the first row starts (the piece's end while the header goes on). */
+  private pastHeader(piece: Buffer, out: Buffer[]): number {
+    const lf = piece.indexOf(LF);
+    const end = lf === -1 ? piece.length : lf + 1;
+    out.push(piece.subarray(0, end));
+    if (lf !== -1) [this.inHeader, this.atRowStart] = [false, true];
+    return end;
+  }
+
+  private hold(bytes: Buffer, most: number): void {
+    if (bytes.length > most) throw new Error('rejects file: a row without a line number');
+    this.carry = bytes;
+  }
+
+  private renumbered(field: Buffer): Buffer {
+    const text = field.toString('latin1');
     if (!/^\d+$/.test(text)) throw new Error(`rejects file: a line number expected, found "${text}"`);
     return Buffer.from(String(Number(text) + this.add));
-  }
-
-  private checkLineField(): void {
-    const length = this.lineField!.reduce((sum, b) => sum + b.length, 0);
-    if (length > MAX_LINE_FIELD) throw new Error('rejects file: a row without a line number');
-  }
-
-  /** The end (past its LF) of the row `at` is in, or -1 when it goes on past `piece`. */
-  private rowEnd(piece: Buffer, at: number): number {
-    for (;;) {
-      const lf = piece.indexOf(LF, at);
-      const stop = lf === -1 ? piece.length : lf;
-      for (let q = piece.indexOf(QUOTE, at); q !== -1 && q < stop; q = piece.indexOf(QUOTE, q + 1)) this.quoted ^= 1;
-      if (lf === -1) return -1;
-      if (this.quoted === 0) return lf + 1;
-      at = lf + 1;
-    }
   }
 }
 
 /** A whole rejects file renumbered (LineRenumbering), for files already in memory. */
-export function renumberRejects(body: Buffer, add: number): Buffer {
-  const renumbering = new LineRenumbering(add);
+export function renumberRejects(body: Buffer, add: number, rowEnding: Buffer): Buffer {
+  const renumbering = new LineRenumbering(add, rowEnding);
   const parts = renumbering.push(body);
   renumbering.end();
   return Buffer.concat(parts);

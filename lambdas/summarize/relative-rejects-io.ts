@@ -1,5 +1,6 @@
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { parseRelativeRejectsKey, RELATIVE_REJECTS_FOLDER } from '../contract/relative-rejects.js';
+import { parseRelativeRejectsKey, rejectsRowEnding, RELATIVE_REJECTS_FOLDER } from '../contract/relative-rejects.js';
+import { objectKey } from '../source/source-set.js';
 import type { SummarizeEvent } from '../contract/workflow-payloads.js';
 import type { Readable } from 'node:stream';
 import { deleteObject, sendGetObject } from '../wiring/aws-io.js';
@@ -35,11 +36,13 @@ export async function makeRejectsAbsolute(
 ): Promise<void> {
   const { bucket } = event.request;
   const first = firstLines(event.chunks, chunkResultsOf(event), event.dataLine);
-  const rewrites: { key: string; finalKey: string; add: number }[] = [];
+  const rewrites: Rewrite[] = [];
   for (const key of await listAll(s3, bucket, `${folder}/${RELATIVE_REJECTS_FOLDER}/`)) {
     const parsed = parseRelativeRejectsKey(folder, key);
     const line = parsed ? first.get(parsed.chunkIndex) : undefined;
-    if (parsed && line !== undefined) rewrites.push({ key, finalKey: parsed.finalKey, add: line - 1 });
+    if (!parsed || line === undefined) continue;
+    const object = objectKey(event.sources, event.chunks[parsed.chunkIndex].object);
+    rewrites.push({ key, finalKey: parsed.finalKey, add: line - 1, rowEnding: rejectsRowEnding(object) });
   }
   const next = () => rewrites.shift();
   const worker = async () => {
@@ -51,16 +54,19 @@ export async function makeRejectsAbsolute(
   await Promise.all(Array.from({ length: FILES_AT_ONCE }, worker));
 }
 
+/** A relative file, where it goes, the lines to add and how its rows end (the key of the object they came from). */
+interface Rewrite {
+  readonly key: string;
+  readonly finalKey: string;
+  readonly add: number;
+  readonly rowEnding: Buffer;
+}
+
 /** Streams one relative file through LineRenumbering into its final key. */
-async function rewriteFile(
-  s3: S3Client,
-  bucket: string,
-  file: { key: string; finalKey: string; add: number },
-  target: RewriteTarget,
-): Promise<void> {
+async function rewriteFile(s3: S3Client, bucket: string, file: Rewrite, target: RewriteTarget): Promise<void> {
   const response = await sendGetObject(s3)({ Bucket: bucket, Key: file.key });
   const upload = startStreamUpload(s3, { ...target, bucket, key: file.finalKey, contentType: 'text/csv' });
-  const renumbering = new LineRenumbering(file.add);
+  const renumbering = new LineRenumbering(file.add, file.rowEnding);
   try {
     for await (const piece of response.Body as Readable) {
       for (const bytes of renumbering.push(piece as Buffer)) await upload.write(bytes);
