@@ -18,8 +18,9 @@ const isAnnotatedMap = (e: SchemaElement) =>
  * which the reader (hyparquet) assembles as the spec says. Writers before LIST was settled (parquet-mr, Impala, Hive,
  * parquetjs) write other shapes, which LogicalTypes.md's "Backward-compatibility rules" read as follows
  * (https://github.com/apache/parquet-format/blob/master/LogicalTypes.md#backward-compatibility-rules):
- * - in a LIST group, a repeated field that is not a group, a repeated group of several fields, or one of a single field
- *   named `array` or `<list name>_tuple` is itself the element (required); otherwise its one field is the element;
+ * - in a LIST group, the repeated field is itself the element (required) when it is not a group (rule 1), a group of
+ *   several fields (2), of one repeated field (3), or of one field and named `array` or `<list name>_tuple` (4);
+ *   otherwise its one field is the element (5, the standard shape);
  * - a repeated field in no LIST or MAP group is a required list of required elements of its type.
  * Each legacy shape becomes the standard one with the same repetition and definition levels (a repeated level moves to
  * the inserted `list` group, the element becomes required), so the pages decode alike; only the column chunks' paths
@@ -70,12 +71,13 @@ const required = (node: Node, name = node.element.name): Node => ({
   children: node.children,
 });
 
-/** True when `repeated`, the one child of the LIST group `list`, is itself the element (the rules above). */
+/** True when `repeated`, the one child of the LIST group `list`, is itself the element (rules 1 to 4 above). */
 function isLegacyElement(list: SchemaElement, repeated: Node): boolean {
   if (repeated.element.repetition_type !== 'REPEATED') return false;
   if (repeated.children.length !== 1) return true; // a primitive (no children) or a group of several fields
   const { name } = repeated.element;
-  return name === 'array' || name === `${list.name}_tuple`;
+  const [only] = repeated.children;
+  return only.element.repetition_type === 'REPEATED' || name === 'array' || name === `${list.name}_tuple`;
 }
 
 /**
@@ -94,8 +96,8 @@ function rewrite(node: Node, parent: SchemaElement | null, from: string[], to: s
   }
   const [repeated] = node.children;
   if (isAnnotatedList(element) && node.children.length === 1 && isLegacyElement(element, repeated)) {
-    const as = repeated.element.name;
-    const item = below(required(repeated), [...from, name, as], [...to, name, 'list', as], paths);
+    // The element may be a legacy list itself (rule 3): rewritten as any field, under the inserted `list`.
+    const item = rewrite(required(repeated), element, [...from, name], [...to, name, 'list'], paths);
     return { element, children: [listLevel(item)] };
   }
   return below(node, [...from, name], [...to, name], paths);

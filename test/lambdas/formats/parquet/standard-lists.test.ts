@@ -61,6 +61,26 @@ describe.each<{ name: string; written: Shape[]; leaves: string[][]; standard: Sh
     ],
     paths: ['a.list.array.s'],
   },
+  // Rule 3: a repeated group of one repeated field is the element; here a 2-level LIST itself (rewritten too), not named array.
+  {
+    name: 'a LIST of 2-level LISTs',
+    written: [
+      ['root', undefined, undefined, 1],
+      ['a', 'OPTIONAL', 'LIST', 1],
+      ['bag', 'REPEATED', 'LIST', 1],
+      ['array', 'REPEATED'],
+    ],
+    leaves: [['a', 'bag', 'array']],
+    standard: [
+      ['root', undefined, undefined, 1],
+      ['a', 'OPTIONAL', 'LIST', 1],
+      ['list', 'REPEATED', undefined, 1],
+      ['bag', 'REQUIRED', 'LIST', 1],
+      ['list', 'REPEATED', undefined, 1],
+      ['array', 'REQUIRED', undefined, undefined],
+    ],
+    paths: ['a.list.bag.list.array'],
+  },
   // The shape: a repeated group in an unannotated group is a required LIST of required structs.
   {
     name: 'a bare repeated group inside a struct',
