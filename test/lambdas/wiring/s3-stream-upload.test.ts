@@ -18,7 +18,7 @@ describe('startStreamUpload', () => {
   it('sends one PutObject for what fits in a part', async () => {
     const bucket = await createBucket();
     const client = new S3Client({ forcePathStyle: true });
-    const sent = recordSseHeaders(client, { strip: false });
+    const sent = recordSseHeaders(client);
     const upload = startStreamUpload(client, { bucket, key: 'small.csv', contentType: 'text/csv', kmsKeyArn: null });
     const body = await writePieces(upload, 3);
     await upload.end();
@@ -32,7 +32,7 @@ describe('startStreamUpload', () => {
   it('sends 5 MiB parts in order for more, asking for SSE-KMS once', async () => {
     const bucket = await createBucket();
     const client = new S3Client({ forcePathStyle: true });
-    const sent = recordSseHeaders(client, { strip: true }); // the local engine has no KMS: headers seen, then dropped
+    const sent = recordSseHeaders(client);
     const target = { bucket, key: 'big.csv', contentType: 'text/csv', kmsKeyArn: KEY_ARN, partBytes: MIN_PART_BYTES };
     const upload = startStreamUpload(client, target);
     const body = await writePieces(upload, 13 * 16);
@@ -53,7 +53,7 @@ describe('startStreamUpload', () => {
   it('aborts a multipart upload it gives up on: no object, no upload left open', async () => {
     const bucket = await createBucket();
     const client = new S3Client({ forcePathStyle: true });
-    const sent = recordSseHeaders(client, { strip: false });
+    const sent = recordSseHeaders(client);
     const upload = startStreamUpload(client, { bucket, key: 'gone.csv', contentType: 'text/csv', kmsKeyArn: null });
     await writePieces(upload, 12 * 16); // 12 MiB: parts 1 (8 MiB) sent, the rest waiting for more
     await upload.abort();
