@@ -21,9 +21,11 @@ import { acknowledge, wildcardResourceFinding } from './nag-acknowledgments.js';
  *   the prefix a request names is known only at run time, so no `s3:prefix` condition can narrow it.
  * - SSE-KMS: S3 uses the key with the caller's permissions, `kms:Decrypt` to return an object and
  *   `kms:GenerateDataKey` to store one (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html,
- *   https://repost.aws/knowledge-center/s3-bucket-access-default-encryption); writers need `kms:Decrypt` only
- *   for multipart uploads (https://repost.aws/knowledge-center/s3-large-file-encryption-kms-key), which the
- *   handlers never start (one PutObject per rejects file or report).
+ *   https://repost.aws/knowledge-center/s3-bucket-access-default-encryption); writers need `kms:Decrypt` too
+ *   for multipart uploads (https://repost.aws/knowledge-center/s3-large-file-encryption-kms-key): a rejects file
+ *   past one part (lambdas/wiring/s3-stream-upload.ts), written by import and Summarize.
+ * - CreateMultipartUpload, UploadPart, CompleteMultipartUpload: `s3:PutObject`; AbortMultipartUpload:
+ *   `s3:AbortMultipartUpload` (https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html#mpuAndPermissions).
  */
 
 /** `s3:ListBucket`, on the bucket ARN only: a bucket action, it means nothing on object ARNs. */
@@ -49,20 +51,26 @@ export function grantSourceRead(bucket: s3.IBucket, key: kms.IKey | undefined, f
   );
 }
 
-/** Lets `fn` put objects under `objectsKeyPattern` of `bucket`, encrypted with `key` when there is one. */
+/**
+ * Lets `fn` put objects under `objectsKeyPattern` of `bucket`, encrypted with `key` when there is one. With
+ * `multipart`, as multipart uploads too: `s3:AbortMultipartUpload` for one whose invocation fails (else S3 keeps and
+ * bills its parts until a lifecycle rule removes them). Such a writer needs `kms:Decrypt` on the key for the parts:
+ * the import and Summarize hold it to read (grantSourceRead, grantRejectsRewrite).
+ */
 export function grantObjectPut(
   bucket: s3.IBucket,
   key: kms.IKey | undefined,
   fn: NodejsFunction,
   objectsKeyPattern: string,
-  what = 'rejects and reports go to <rejectsPrefix>/<execution>/...',
+  { what, multipart }: { what: string; multipart: boolean },
 ): void {
-  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, 's3:PutObject');
+  const actions = multipart ? ['s3:PutObject', 's3:AbortMultipartUpload'] : ['s3:PutObject'];
+  s3.BucketGrants.fromBucket(bucket).actionsOnObjectKeys(fn, objectsKeyPattern, ...actions);
   key?.grant(fn, 'kms:GenerateDataKey');
   acknowledge(
     fn.role!,
     wildcardResourceFinding(fn, `${bucket.bucketArn}/${objectsKeyPattern}`),
-    `${what}, keys known only at run time; nothing outside it (s3:PutObject only)`,
+    `${what}, keys known only at run time; nothing outside it (${actions.join(', ')} only)`,
   );
 }
 

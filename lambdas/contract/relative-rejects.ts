@@ -20,6 +20,16 @@ export function parseRelativeRejectsKey(
   return match ? { chunkIndex: Number(match[1]), finalKey: `${executionFolder}/${match[2]}` } : null;
 }
 
+/**
+ * How every row of one object's rejects file ends (import/rejects.ts): `,"<object key, quotes doubled>"` and an LF.
+ * Inside a quoted field every quote is doubled, so this cannot occur before a row's end: a `"` after a comma and
+ * before the key's first character opens a field, and the `"` before the LF closes the row's last field. Summarize
+ * finds row ends by it (summarize/absolute-lines.ts), with no need to look at each quote of a record.
+ */
+export function rejectsRowEnding(objectKey: string): Buffer {
+  return Buffer.from(`,"${objectKey.replace(/"/g, '""')}"\n`);
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -53,6 +53,11 @@ export interface LambdaConfig {
   readonly pausedFirstWaitSeconds?: number;
   /** The first wait of an import waiting for lanes. @default QUEUE_FIRST_WAIT_SECONDS */
   readonly queueFirstWaitSeconds?: number;
+  /**
+   * The part size of the rejects files' multipart uploads (wiring/s3-stream-upload.ts); tests pass the least S3
+   * takes, 5 MiB, to see several parts. @default DEFAULT_PART_BYTES (8 MiB)
+   */
+  readonly rejectsPartBytes?: number;
   /** Tests and benchmarks pass a faster ladder; deployed handlers use the default. @default DEFAULT_WRITE_CONFIG */
   readonly write?: WriteConfig;
   /**

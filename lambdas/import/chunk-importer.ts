@@ -47,11 +47,17 @@ export interface ImportChunkParams {
    */
   readonly size?: number;
   readonly sink: ItemSink;
+  /**
+   * Takes each rejected row as it is found (in file order); the import waits for the promise it returns.
+   * @default - the rows are kept in the result's `rejects`
+   */
+  readonly reject?: (row: RejectedRow) => Promise<void>;
   /** Asked after each block: true when the invocation should stop at a checkpoint now. */
   readonly shouldStop: () => boolean;
 }
 
 export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' | 'rejected' | 'lines'> {
+  /** The rejected rows, when the params have no `reject` (empty otherwise). */
   readonly rejects: RejectedRow[];
   /** The line of the first record after those this invocation handled (`next.line` when it stopped). */
   readonly lineAfter: number;
@@ -92,6 +98,7 @@ class ChunkRun {
   private readonly longestRecord: number;
   private readonly dialect: ScannerDialect;
   private readonly rejects: RejectedRow[] = [];
+  private rejected = 0;
   private rows = 0;
   private block: RawRecord[] = [];
   private blockBytes = 0;
@@ -148,12 +155,12 @@ class ChunkRun {
   /** Drains the sink: every record before `next` is then written or rejected. */
   async finish(next: Checkpoint | null): Promise<ImportChunkResult> {
     await this.params.sink.flush();
-    const { rows, rejects } = this;
+    const { rows, rejects, rejected } = this;
     const lineAfter = next ? next.line : this.record.line;
     return {
       next: next && { offset: next.offset, line: next.line },
       rows,
-      rejected: rejects.length,
+      rejected,
       rejects,
       lineAfter,
     };
@@ -173,7 +180,7 @@ class ChunkRun {
       const stoppedAt = await this.handleBlock(); // earlier records first: rejects and checkpoints keep file order
       if (stoppedAt) return stoppedAt;
       this.rows++;
-      this.rejects.push({
+      await this.reject({
         line,
         offset,
         length,
@@ -207,9 +214,15 @@ class ChunkRun {
         if (queued) await queued;
       } else {
         const { offset, line, raw } = records[i];
-        this.rejects.push({ line, offset, raw, length: raw.length, reason: result.reason });
+        await this.reject({ line, offset, raw, length: raw.length, reason: result.reason });
       }
     }
     return null;
+  }
+
+  private async reject(row: RejectedRow): Promise<void> {
+    this.rejected++;
+    if (this.params.reject) await this.params.reject(row);
+    else this.rejects.push(row);
   }
 }

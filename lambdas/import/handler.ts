@@ -1,6 +1,6 @@
 import type { Checkpoint, ChunkProgress, ImportChunkEvent, ImportCounts } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import { deleteObject, putObject, sendGetObject } from '../wiring/aws-io.js';
+import { deleteObject, sendGetObject } from '../wiring/aws-io.js';
 import { DEFAULT_WRITE_CONFIG, type LambdaConfig, type WriteConfig } from '../environment/config.js';
 import {
   fitStopMargin,
@@ -19,7 +19,9 @@ import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, chunkStopMarginMs, createImportSink } from './import-sink.js';
 import { followLiveSettings, nextPausedWait } from './live-settings.js';
 import type { RateLimiter } from '../write/rate-limiter.js';
-import { formatRejects, type RejectedRow } from './rejects.js';
+import type { RejectedRow } from './rejects.js';
+import { RejectsFile } from './rejects-file.js';
+import { startStreamUpload } from '../wiring/s3-stream-upload.js';
 import { chunkLines, laneFrom } from './lane-range.js';
 import { createRecordFormat } from '../formats/record-formats.js';
 import { relativeRejectsKey } from '../contract/relative-rejects.js';
@@ -57,12 +59,12 @@ function rejectsKey(rejectsPrefix: string, event: ImportChunkEvent, from: Checkp
   return chunk.line === undefined ? relativeRejectsKey(folder, chunkIndex, name) : `${folder}/${name}.csv`;
 }
 
-/** The rows of this invocation to keep: the mapper's rejects, and where a compressed object broke off, if it did. */
-function rejectedRows(rejects: RejectedRow[], reader: ChunkReader): RejectedRow[] {
+/** Where a compressed object broke off, if it did: the last row of the invocation's rejects. */
+function damageRow(reader: ChunkReader): RejectedRow | null {
   const damage = reader.damage();
-  if (!damage) return rejects;
+  if (!damage) return null;
   const reason = `${reader.compression} data truncated or corrupt here (${damage.message}): the rest of the object was not read`;
-  return [...rejects, { line: damage.line, offset: damage.offset, length: 0, raw: Buffer.alloc(0), reason }];
+  return { line: damage.line, offset: damage.offset, length: 0, raw: Buffer.alloc(0), reason };
 }
 
 const NO_COUNTS: ImportCounts = { rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 };
@@ -128,10 +130,14 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     if (live.settings) onRate(live.settings.maxWriteRate);
     const metrics = importMetricsPublisher(config, containerMetrics, event, writer); // one line per invocation, failed or not
     const shouldStop = () => deadline.reached() || live.paused;
-    const result = await importRange({ job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop }, reader)
+    const rejectsAt = rejectsKey(config.rejectsPrefix, event, from);
+    const rejects = openRejectsFile(s3, config, bucket, rejectsAt, reader.key);
+    const reject = (row: RejectedRow) => rejects.add(row);
+    const params = { job, chunk: reader.chunk, from, read: reader.read, sink, shouldStop, reject };
+    const result = await importRange(params, reader)
       .finally(() => (deadline.dispose(), live.stop()))
-      .catch(metrics.failed);
-    const rejectsAt = await keepRejects(s3, config, event, from, reader, result.rejects);
+      .catch(async (error: unknown) => (await rejects.abort(), metrics.failed(error)));
+    await keepRejects(rejects, reader);
     const counts = addCounts(progress, { ...created.counts(), rows: result.rows, rejected: result.rejected });
     metrics.done(result.rejected);
     log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
@@ -172,21 +178,18 @@ function importRange(params: ImportChunkParams, reader: ChunkReader): Promise<Im
   return importChunk({ ...params, ...(reader.compression === 'none' ? { size } : {}) });
 }
 
-/** Writes this invocation's rejected rows (and where a compressed object broke off) next to the report. */
-async function keepRejects(
-  s3: Wiring['s3'],
-  config: LambdaConfig,
-  event: ImportChunkEvent,
-  from: Checkpoint,
-  reader: ChunkReader,
-  mapped: RejectedRow[],
-): Promise<string | null> {
-  const rejects = rejectedRows(mapped, reader);
-  if (rejects.length === 0) return null;
-  const key = rejectsKey(config.rejectsPrefix, event, from);
-  const body = formatRejects(rejects, reader.key);
-  await putObject(s3, event.job.request.bucket, key, body, 'text/csv', config.bucketKmsKeyArn);
-  return key;
+/** This invocation's rejects file, at `key`; nothing is written unless a row is rejected. */
+function openRejectsFile(s3: Wiring['s3'], config: LambdaConfig, bucket: string, key: string, object: string) {
+  const { bucketKmsKeyArn, rejectsPartBytes } = config;
+  const target = { bucket, key, contentType: 'text/csv', kmsKeyArn: bucketKmsKeyArn ?? null };
+  return new RejectsFile(() => startStreamUpload(s3, { ...target, partBytes: rejectsPartBytes }), object);
+}
+
+/** Stores this invocation's rejected rows, with where a compressed object broke off as the last. */
+async function keepRejects(rejects: RejectsFile, reader: ChunkReader): Promise<void> {
+  const damage = damageRow(reader);
+  if (damage) await rejects.add(damage);
+  await rejects.finish();
 }
 
 /** The deployed handler: one wiring per container, from the function's environment. */

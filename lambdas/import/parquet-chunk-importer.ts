@@ -46,7 +46,7 @@ function cachedFooter(id: string, read: () => Promise<ParquetFooter>): Promise<P
  * offset as `offset`, and the row as JSON text.
  */
 export async function importParquetChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
-  const { job, chunk, from, read, sink, shouldStop } = params;
+  const { job, chunk, from, read, sink, shouldStop, reject } = params;
   const entry = job.sources.objects[chunk.object];
   const where = s3Url(job.request.bucket, objectKey(job.sources, chunk.object));
   const fetch: FetchRange = async (start, end) => {
@@ -64,7 +64,7 @@ export async function importParquetChunk(params: ImportChunkParams): Promise<Imp
   });
   const metadata = readerMetadata(footer.metadata);
   const groups = footer.rowGroups.filter((g) => g.start >= chunk.start && g.start < chunk.end);
-  const run = { rows: 0, rejects: [] as RejectedRow[] };
+  const run = { rows: 0, rejected: 0, rejects: [] as RejectedRow[], reject };
   let next: Checkpoint | null = null;
   for (const group of groups) {
     if (group.firstRow + group.rows < from.line) continue; // done by an earlier invocation
@@ -80,14 +80,14 @@ export async function importParquetChunk(params: ImportChunkParams): Promise<Imp
   await sink.flush();
   // Rows are lines here: the row number after the last row handled (a Parquet chunk always knows its first row).
   const lineAfter = next ? next.line : from.line + run.rows;
-  return { next, rows: run.rows, rejected: run.rejects.length, rejects: run.rejects, lineAfter };
+  return { next, rows: run.rows, rejected: run.rejected, rejects: run.rejects, lineAfter };
 }
 
 interface SliceRun {
   readonly mapRow: ParquetRowMapper;
   readonly sink: ImportChunkParams['sink'];
   readonly shouldStop: () => boolean;
-  readonly run: { rows: number; rejects: RejectedRow[] };
+  readonly run: { rows: number; rejected: number; rejects: RejectedRow[]; reject: ImportChunkParams['reject'] };
 }
 
 /** Hands a row group's rows to the sink; returns the checkpoint of the first row left when told to stop. */
@@ -109,7 +109,10 @@ async function importSlices(
         if (queued) await queued;
       } else {
         const raw = Buffer.from(parquetRowText(slice.rows[i]));
-        run.rejects.push({ line: rowNumber, offset: group.start, raw, length: raw.length, reason: mapped.reason });
+        const row = { line: rowNumber, offset: group.start, raw, length: raw.length, reason: mapped.reason };
+        run.rejected++;
+        if (run.reject) await run.reject(row);
+        else run.rejects.push(row);
       }
     }
   }

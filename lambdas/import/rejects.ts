@@ -1,3 +1,5 @@
+import { rejectsRowEnding } from '../contract/relative-rejects.js';
+
 /** A row that did not become an item, with where it is in the object and why. */
 export interface RejectedRow {
   readonly line: number;
@@ -31,6 +33,28 @@ function withoutLineEnding(raw: Buffer): Buffer {
   return raw.subarray(0, end);
 }
 
+/** The rejects file's header row. */
+export const REJECTS_HEADER = 'line,byte_offset,reason,record,object\n';
+
+/** The last field of every row of one object's rejects (with the row's LF). */
+export const objectField = rejectsRowEnding;
+
+/** One row of the rejects file (see formatRejects); `object` is objectField(key). */
+export function formatRejectRow(row: RejectedRow, object: Buffer): Buffer {
+  const record = row.raw
+    ? withoutLineEnding(row.raw)
+    : Buffer.from(
+        `(not copied: ${row.length} bytes at ${row.offset}-${row.offset + row.length - 1} of the source object)`,
+      );
+  return Buffer.concat([
+    Buffer.from(`${row.line},${row.offset},`),
+    csvField(Buffer.from(row.reason)),
+    Buffer.from(','),
+    csvField(record),
+    object,
+  ]);
+}
+
 /**
  * The rejects file: a CSV with `line,byte_offset,reason,record,object`, so a user can fix the records and
  * import the `record` column again. A record too large to copy names its byte range instead. `object` (last, so
@@ -38,21 +62,6 @@ function withoutLineEnding(raw: Buffer): Buffer {
  * byte_offset count in that object (in its decompressed data when it is compressed).
  */
 export function formatRejects(rows: readonly RejectedRow[], object: string): Buffer {
-  const objectField = Buffer.concat([Buffer.from(','), csvField(Buffer.from(object)), Buffer.from('\n')]);
-  const lines: Buffer[] = [Buffer.from('line,byte_offset,reason,record,object\n')];
-  for (const row of rows) {
-    const record = row.raw
-      ? withoutLineEnding(row.raw)
-      : Buffer.from(
-          `(not copied: ${row.length} bytes at ${row.offset}-${row.offset + row.length - 1} of the source object)`,
-        );
-    lines.push(
-      Buffer.from(`${row.line},${row.offset},`),
-      csvField(Buffer.from(row.reason)),
-      Buffer.from(','),
-      csvField(record),
-      objectField,
-    );
-  }
-  return Buffer.concat(lines);
+  const field = objectField(object);
+  return Buffer.concat([Buffer.from(REJECTS_HEADER), ...rows.map((row) => formatRejectRow(row, field))]);
 }

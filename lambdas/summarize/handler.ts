@@ -27,13 +27,10 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
     // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
     const results = chunkResultsOf(event);
     const relative = results.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined);
-    if (relative)
-      await makeRejectsAbsolute(
-        s3,
-        event,
-        executionOutputPrefix(config.rejectsPrefix, event.executionName),
-        config.bucketKmsKeyArn ?? null,
-      );
+    if (relative) {
+      const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes };
+      await makeRejectsAbsolute(s3, event, executionOutputPrefix(config.rejectsPrefix, event.executionName), target);
+    }
     const report = {
       ...summary,
       executionName: event.executionName,

@@ -26,15 +26,14 @@ export function grantBucketAccess(
   const { bucketKey } = settings;
   for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
   for (const writer of [importer, summarize]) {
-    grantObjectPut(props.bucket, bucketKey, writer, `${settings.rejectsPrefix}/*`);
+    // A rejects file past one part is a multipart upload (lambdas/wiring/s3-stream-upload.ts).
+    const what = 'rejects and reports go to <rejectsPrefix>/<execution>/...';
+    grantObjectPut(props.bucket, bucketKey, writer, `${settings.rejectsPrefix}/*`, { what, multipart: true });
   }
-  grantObjectPut(
-    props.bucket,
-    bucketKey,
-    preflight,
-    `${settings.stagingPrefix}/*`,
-    'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...',
-  );
+  grantObjectPut(props.bucket, bucketKey, preflight, `${settings.stagingPrefix}/*`, {
+    what: 'big compressed objects are staged as plain pieces under <stagingPrefix>/<execution>/...',
+    multipart: false,
+  });
   grantObjectDelete(props.bucket, importer, `${settings.stagingPrefix}/*`);
   // Summarize rewrites the rejects of lanes that numbered lines from their own first record (summarize/relative-rejects-io.ts).
   grantRejectsRewrite(props.bucket, bucketKey, summarize, `${settings.rejectsPrefix}/*`);

@@ -18,7 +18,12 @@ export interface PipelineFunctions {
 const DEFAULT_PREFLIGHT_MEMORY_MB = 1024;
 /** Summarize only adds up small counts and writes one JSON report. */
 const SUMMARIZE_MEMORY_MB = 256;
-const SUMMARIZE_TIMEOUT = Duration.minutes(2);
+/**
+ * Summarize rewrites the rejects of lanes that counted lines from their own first record, streamed
+ * (lambdas/summarize/relative-rejects-io.ts): a wrong type in a multi-GB object makes GBs of them, minutes of work.
+ * Lambda's most, which the Summarize state's TimeoutSeconds (960) already allows.
+ */
+const SUMMARIZE_TIMEOUT = Duration.minutes(15);
 /** FindFailedChunk makes three Step Functions reads (a few pages at most). */
 const FAILED_CHUNK_MEMORY_MB = 256;
 const FAILED_CHUNK_TIMEOUT = Duration.minutes(1);

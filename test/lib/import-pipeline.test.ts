@@ -212,6 +212,8 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       ...ownLogGroup(pipeline.importFunction),
       ...sourceRead(objectsArn, bucketArn),
       's3:PutObject': [rejectsArn],
+      // A rejects file past one part is a multipart upload, aborted when its invocation fails.
+      's3:AbortMultipartUpload': [rejectsArn],
       // Each chunk's import deletes its staged piece once imported.
       's3:DeleteObject': [stagingArn],
       // put and delete batch; insert and update go as PartiQL statements in batches, and as a conditional PutItem or
@@ -228,6 +230,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     expect(grantsOf(pipeline.summarizeFunction.role)).toEqual({
       ...ownLogGroup(pipeline.summarizeFunction),
       's3:PutObject': [rejectsArn],
+      's3:AbortMultipartUpload': [rejectsArn],
       's3:GetObject': [rejectsArn],
       's3:DeleteObject': [rejectsArn],
       's3:ListBucket': [bucketArn],
@@ -568,7 +571,7 @@ describe('S3DdbImportStack with an existing bucket', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
-            Action: 's3:PutObject',
+            Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
             Resource: {
               'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::data-bucket/s3-ddb-import/rejects/*']],
             },

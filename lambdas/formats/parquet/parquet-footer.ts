@@ -1,6 +1,7 @@
 import { parquetMetadata, type FileMetaData, type RowGroup } from 'hyparquet';
 import { CorruptSourceError, ImportError } from '../../contract/errors.js';
 import { PARQUET_MAGIC } from '../../request/detect-format.js';
+import { standardLists } from './standard-lists.js';
 
 /** Reads bytes [start, end) of the object into one buffer (range GETs pinned to its ETag). */
 export type FetchRange = (start: number, end: number) => Promise<Buffer>;
@@ -55,7 +56,7 @@ export async function readParquetFooter(fetch: FetchRange, size: number, where: 
   const footer = tail.subarray(tail.length - FOOTER_TRAILER_BYTES - footerBytes);
   let metadata: FileMetaData;
   try {
-    metadata = parquetMetadata(footer);
+    metadata = standardLists(parquetMetadata(footer)); // lists of older writers in the shape the reader assembles
   } catch (error) {
     if (error instanceof ImportError) throw error;
     throw corrupt(where, `its footer does not parse (${(error as Error).message})`, error);

@@ -37,13 +37,19 @@ export function decimalText(raw: number | bigint | Uint8Array, scale: number): s
   return negative && text !== '0' ? `-${text}` : text;
 }
 
+/**
+ * Significant digits that always read back as the same float32 (FLT_DECIMAL_DIG, IEEE 754's 9 for binary32); some
+ * floats need all 9, e.g. 16777215 x 2^-24 (0.99999994) or 1.00000012 (the float after 1).
+ */
+const FLOAT32_DIGITS = 9;
+
 /** A FLOAT (32-bit) as the fewest digits that read back as the same float: 0.1f is "0.1", not 0.10000000149. */
-function float32Text(value: number): string {
-  for (let precision = 1; precision < 9; precision++) {
+export function float32Text(value: number): string {
+  for (let precision = 1; precision < FLOAT32_DIGITS; precision++) {
     const text = value.toPrecision(precision);
     if (Math.fround(Number(text)) === value) return String(Number(text));
   }
-  return String(value); // 9 significant digits always round-trip a float32
+  return String(Number(value.toPrecision(FLOAT32_DIGITS)));
 }
 
 function numberValue(text: string): MappedValue {

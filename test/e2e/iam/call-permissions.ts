@@ -60,8 +60,8 @@ const listIfMissing = (input: Input, outcome: Outcome, arn: ArnContext): Permiss
  * SSE-KMS: S3 uses the bucket's key with the caller's permissions, kms:GenerateDataKey to store an object and
  * kms:Decrypt to return one (https://docs.aws.amazon.com/AmazonS3/latest/userguide/UsingKMSEncryption.html,
  * https://repost.aws/knowledge-center/s3-bucket-access-default-encryption). Uploads need kms:Decrypt too only for
- * multipart uploads, to add parts (https://repost.aws/knowledge-center/s3-large-file-encryption-kms-key); the
- * handlers send one PutObject per file. A GET that returns no body (404, 412) decrypts nothing; HeadObject
+ * multipart uploads, to add parts (https://repost.aws/knowledge-center/s3-large-file-encryption-kms-key): a rejects
+ * file past one part (lambdas/wiring/s3-stream-upload.ts). A GET that returns no body (404, 412) decrypts nothing; HeadObject
  * returns metadata only.
  */
 export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
@@ -82,6 +82,24 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'S3Client.PutObjectCommand': (input, _outcome, arn) => [
     { action: 's3:PutObject', resource: objectArn(input, arn) },
     { action: 'kms:GenerateDataKey', resource: BUCKET_KEY },
+  ],
+  // A multipart upload: s3:PutObject to start, add parts to and complete it; s3:AbortMultipartUpload to abort it
+  // (https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html#mpuAndPermissions); with SSE-KMS,
+  // kms:GenerateDataKey to start it and kms:Decrypt for its parts (s3-large-file-encryption-kms-key above).
+  'S3Client.CreateMultipartUploadCommand': (input, _outcome, arn) => [
+    { action: 's3:PutObject', resource: objectArn(input, arn) },
+    { action: 'kms:GenerateDataKey', resource: BUCKET_KEY },
+  ],
+  'S3Client.UploadPartCommand': (input, _outcome, arn) => [
+    { action: 's3:PutObject', resource: objectArn(input, arn) },
+    { action: 'kms:Decrypt', resource: BUCKET_KEY },
+  ],
+  'S3Client.CompleteMultipartUploadCommand': (input, _outcome, arn) => [
+    { action: 's3:PutObject', resource: objectArn(input, arn) },
+    { action: 'kms:Decrypt', resource: BUCKET_KEY },
+  ],
+  'S3Client.AbortMultipartUploadCommand': (input, _outcome, arn) => [
+    { action: 's3:AbortMultipartUpload', resource: objectArn(input, arn) },
   ],
   // ListObjectsV2: "You must have READ access to the bucket", the s3:ListBucket action on the bucket
   // (API_ListObjectsV2.html, and the reference's ListBucket row); its Prefix narrows nothing in IAM here.

@@ -38,6 +38,9 @@ const GRANTS_NOT_CALLED: readonly GrantNotCalled[] = [
   // for Lambda to upload the function's logs; CreateLogGroup is not granted, the stack creates the log group.
   { action: 'logs:CreateLogStream', reason: "the Lambda service writes the function's own log group, not the SDK" },
   { action: 'logs:PutLogEvents', reason: "the Lambda service writes the function's own log group, not the SDK" },
+  // Sent only when an invocation fails after its rejects file went past one part: test/lambdas/wiring/
+  // s3-stream-upload.test.ts shows the abort; the recorded imports reject kilobytes.
+  { action: 's3:AbortMultipartUpload', reason: 'a rejects file past one part whose invocation fails is aborted' },
 ];
 
 /** The import function's name as preflight's IMPORT_FUNCTION_NAME gives it, and its ARN in the test account. */

@@ -71,6 +71,26 @@ describe('Parquet sources', () => {
     expect(comparable(await scanAll(table), ['id'])).toEqual(comparable(expected('decimal-ints').items, ['id']));
   });
 
+  // pyarrow writes both columns BYTE_STREAM_SPLIT; 10.1908455 and -10.2437105 need all 9 digits of a float32.
+  it('stores a FLOAT as the shortest text that reads back as the same float32, up to 9 digits', async () => {
+    const bucket = await createBucket();
+    await putText(bucket, 'f.parquet', fixture('float-digits.parquet'));
+    const table = await createTable(['id', 'S']);
+    const { summary } = await runImport({ bucket, key: 'f.parquet', table });
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 8, written: 8 });
+    expect(comparable(await scanAll(table), ['id'])).toEqual(comparable(expected('float-digits').items, ['id']));
+  });
+
+  // parquet-mr's shapes (written by parquetjs): each legacy list the spec's backward-compatibility rules name.
+  it('reads the list shapes of older writers as the Parquet spec says: L, one M per repeated group', async () => {
+    const bucket = await createBucket();
+    await putText(bucket, 'legacy.parquet', fixture('legacy-lists.parquet'));
+    const table = await createTable(['id', 'S']);
+    const { summary } = await runImport({ bucket, key: 'legacy.parquet', table });
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 4, written: 4 });
+    expect(comparable(await scanAll(table), ['id'])).toEqual(comparable(expected('legacy-lists').items, ['id']));
+  });
+
   it.each(['snappy', 'gzip', 'zstd', 'none'])('reads a %s-compressed file', async (codec) => {
     const bucket = await createBucket();
     await putText(bucket, `c/${codec}.parquet`, fixture(`codec-${codec}.parquet`));

@@ -50,6 +50,10 @@ describe('Parquet leaf values (what the reader hands over, after PARQUET_PARSERS
     ['DECIMAL zero', leaf({ type: 'INT32', converted_type: 'DECIMAL', scale: 2 }), 0, { N: '0' }],
     // FLOAT 0.1 is 0.100000001490116...: the fewest digits that read back as the same float32 are "0.1".
     ['FLOAT', leaf({ type: 'FLOAT' }), Math.fround(0.1), { N: '0.1' }],
+    // float32(10.1908455) is 10.190845489501953 as a double; 8 digits (10.190845) read back as another float: 9 needed.
+    ['FLOAT needing 9 digits', leaf({ type: 'FLOAT' }), Math.fround(10.1908455), { N: '10.1908455' }],
+    // The largest float32: 8 digits do (3.4028235e+38), not the double's 3.4028234663852886e+38.
+    ['FLOAT at its largest', leaf({ type: 'FLOAT' }), Math.fround(3.4028235e38), { N: '3.4028235e+38' }],
     // DOUBLE: JavaScript's shortest round-trip text.
     ['DOUBLE', leaf({ type: 'DOUBLE' }), 1e21, { N: '1e+21' }],
     ['BOOLEAN', leaf({ type: 'BOOLEAN' }), false, { BOOL: false }],
