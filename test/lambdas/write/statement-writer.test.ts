@@ -175,7 +175,9 @@ describe('StatementWriter against the local engine', () => {
       const statements = input.Statements ?? [];
       const taken = Math.ceil(statements.length / 2);
       const reply = await client.send(new BatchExecuteStatementCommand({ Statements: statements.slice(0, taken) }));
-      const held = statements.slice(taken).map(() => ({ Error: { Code: 'ThrottlingError', Message: 'slow down' } }));
+      const held: BatchStatementResponse[] = statements
+        .slice(taken)
+        .map(() => ({ Error: { Code: 'ThrottlingError', Message: 'slow down' } }));
       return { Responses: [...(reply.Responses ?? []), ...held], $metadata: {} };
     });
     const rows = Array.from({ length: 25 }, (_, i) => itemOf(`k${i}`, i));
