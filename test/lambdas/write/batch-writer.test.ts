@@ -35,7 +35,7 @@ const throttle = () =>
     name: 'ProvisionedThroughputExceededException',
   });
 
-describe('BatchWriter against DynamoDB Local', () => {
+describe('BatchWriter against the local engine', () => {
   it('writes 1,000 items, each landing exactly as given', async () => {
     const table = await createTable();
     const puts = Array.from({ length: 1000 }, (_, i) => itemOf(`k${i}`, i));
@@ -126,7 +126,7 @@ describe('BatchWriter against DynamoDB Local', () => {
   });
 
   it('fails at once with BatchWriteFailedError on an error not worth retrying (ValidationException)', async () => {
-    // An item without the table's key: DynamoDB Local itself refuses the request.
+    // An item without the table's key: the engine itself refuses the request, as DynamoDB does.
     const table = await createTable();
     const send = vi.fn(realSend);
     const sleep = vi.fn(noSleep);
