@@ -5,7 +5,7 @@
  * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
  * modes, parquet, firstWrite) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
  * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
- * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3).
+ * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3). `throttled`: BENCH_THROTTLED_SEEDS (throttled-figures.ts).
  * `firstWrite` (first-write-figures.ts): BENCH_FIRST_WRITE_BIG_MIB (2048), BENCH_BASELINE_ROOT (a built worktree of
  * main's HEAD, for today's figures beside these).
  * `sources` runs its own plain pipeline imports, interleaved with the others (BENCH_SOURCE_ROUNDS rounds, default 2).
@@ -263,6 +263,7 @@ function targets(out: Record<string, any>) {
   if (out.parquet?.memory) checks.parquetPeakRss = out.parquet.memory.peakRssMB <= out.parquet.memory.budgetMB;
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
+  if (out.throttled?.seeds) checks.throttledNeverFails = out.throttled.seeds.failed === 0;
   if (out.peers) checks.pipelineAtLeastBestPeer = out.peers.pipelineToBestPeer >= 1;
   if (out.rateLimited) checks.rateLimitedWithin10Percent = out.rateLimited.ratioToRate >= 0.9;
   if (out.modes) {
