@@ -7,7 +7,10 @@ import type { Item } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
 
 export { BATCH_SIZE } from './batch-retry.js';
-/** DynamoDB Local on 2 cores peaks near 16 requests in flight; the cloud takes more per Lambda, not much. */
+/**
+ * Requests in flight per lane. The local engine (one Python process on 2 cores) moves more with the machine's load
+ * than with 8, 16 or 32 in flight (docs/performance.md, `ceiling`); the cloud takes more per Lambda, not much.
+ */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 
 export type SendBatchWrite = (input: BatchWriteItemCommandInput) => Promise<BatchWriteItemCommandOutput>;
