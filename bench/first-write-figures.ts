@@ -86,7 +86,7 @@ async function uploadFile(ctx: FirstWriteContext, kind: Kind, mib: number, key: 
 }
 
 /**
- * Starts an import of an object that exists in MinIO in a child process (this checkout's code or the baseline's)
+ * Starts an import of an object that exists in the local S3 in a child process (this checkout's code or the baseline's)
  * and polls the table: seconds to its first item. With `whole`, waits for the import to end too (its seconds);
  * otherwise stops it once the first item is there.
  */
@@ -140,7 +140,7 @@ async function freshTable(ctx: FirstWriteContext, kind: Kind): Promise<string> {
 }
 
 /**
- * firstWrite: seconds from the object existing in MinIO to the first item in DynamoDB Local, for a 20 MiB and a
+ * firstWrite: seconds from the object existing in S3 to the first item in DynamoDB (both the local engine), for a 20 MiB and a
  * 2 GiB file of each kind, their ratio from the same run (target <= 1.5), the whole-import time of the 20 MiB
  * file against today's code (BENCH_BASELINE_ROOT), and the scanner's in-memory speed.
  */
@@ -156,9 +156,9 @@ export async function firstWriteFigure(ctx: FirstWriteContext) {
     const bigBytes = await uploadFile(ctx, kind, BIG_MIB, big);
     const run = async (root: string, key: string, whole: boolean) =>
       timeImport(ctx, root, { bucket: ctx.bucket, key, table: await freshTable(ctx, kind), ...kind.request }, whole);
-    // Whole imports in the order baseline, this, this, baseline (each kind's mean of two): DynamoDB Local's speed
-    // drifts over a run (its JIT warms, its heap fills), and a fixed order gave that drift to one side (1.26x in one
-    // run, 0.95x over 7 alternating pairs of the same quoted CSV).
+    // Whole imports in the order baseline, this, this, baseline (each kind's mean of two): the shared machine's
+    // load drifts over a run, and a fixed order gave that drift to one side (1.26x in one run, 0.95x over 7
+    // alternating pairs of the same quoted CSV).
     const baselineFirst = BASELINE_ROOT ? await run(BASELINE_ROOT, small, true) : null;
     const smallRun = await run(ROOT, small, true);
     const smallAgain = BASELINE_ROOT ? await run(ROOT, small, true) : smallRun;

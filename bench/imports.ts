@@ -11,7 +11,8 @@ const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
 /**
  * Runs the whole local workflow (preflight to summary) into `table`: items/s over the whole run, and the CPU
- * this process spent (the handlers run in it; DynamoDB Local and MinIO do not) per 100,000 items.
+ * this process spent (the handlers run in it; the engine, ministack, does not) per 100,000 items, and with
+ * `engineCpuSeconds` what the engine spent on the same run.
  */
 export async function timedImport(
   request: {
@@ -25,9 +26,11 @@ export async function timedImport(
     types?: Record<string, 'N'>;
   },
   rows: number,
+  engineCpuSeconds: () => number | undefined = () => undefined,
 ) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const engineBefore = engineCpuSeconds();
   const summary = await runLocalImport(
     { types: { match_count: 'N', volume_count: 'N' }, ...request },
     { maxConcurrency: DEFAULT_MAX_CONCURRENCY },
@@ -35,6 +38,7 @@ export async function timedImport(
   const durationMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSecondsPer100k = round(((cpu.user + cpu.system) / 1e6 / rows) * 100_000, 2);
+  const engineAfter = engineCpuSeconds();
   if (summary.written !== rows) throw new Error(`import wrote ${summary.written} of ${rows} rows`);
   return {
     itemsPerSecond: round(rows / (durationMs / 1000)),
@@ -43,6 +47,9 @@ export async function timedImport(
     objects: summary.objects,
     durationMs: round(durationMs),
     cpuSecondsPer100k,
+    ...(engineBefore !== undefined && engineAfter !== undefined
+      ? { engineCpuSecondsPer100k: round(((engineAfter - engineBefore) / rows) * 100_000, 2) }
+      : {}),
   };
 }
 

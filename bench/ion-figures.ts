@@ -2,8 +2,8 @@
  * `npx tsx bench/ion-figures.ts [rows]`: a DynamoDB export of `rows` 1-gram items (default 200,000) written as
  * DYNAMODB_JSON and as ION (8 gzip'd data files each, the test fixture's layout) and imported through the whole
  * local workflow in turn, ROUNDS times: items/s and this process's CPU (the handlers run here) per 100,000 items,
- * best round each, and Ion as a ratio to DynamoDB JSON. Starts its own DynamoDB Local and MinIO unless
- * AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL_S3 name running ones.
+ * best round each, and Ion as a ratio to DynamoDB JSON. Starts its own local engine (ministack) unless
+ * AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL_S3 name running servers.
  */
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';

@@ -11,15 +11,15 @@ interface ModeContext {
   readonly rows: number;
   readonly newTable: () => Promise<string>;
   readonly log: (line: string) => void;
-  /** DynamoDB Local's CPU seconds so far, when the bench started it (bench/server-cpu.ts). */
+  /** The engine's CPU seconds so far, when the bench started it (bench/server-cpu.ts). */
   readonly serverCpuSeconds?: () => number | undefined;
 }
 
 interface ModeRun {
   readonly itemsPerSecond: number;
   readonly cpuSecondsPer100k: number;
-  /** What DynamoDB Local spent on the same run: on a 2-core box the two share the cores. */
-  readonly dynamodbLocalCpuSecondsPer100k?: number;
+  /** What the engine (ministack) spent on the same run: on a 2-core box the two share the cores. */
+  readonly engineCpuSecondsPer100k?: number;
 }
 
 /** One whole local import of the file in `mode`: items/s over the run and this process's CPU (the handlers) per item. */
@@ -41,7 +41,7 @@ async function timedMode(ctx: ModeContext, table: string, mode: WriteMode, dryRu
   return {
     itemsPerSecond: round(ctx.rows / seconds),
     cpuSecondsPer100k: round(((cpu.user + cpu.system) / 1e6 / ctx.rows) * 100_000, 2),
-    ...(server === undefined ? {} : { dynamodbLocalCpuSecondsPer100k: round((server / ctx.rows) * 100_000, 2) }),
+    ...(server === undefined ? {} : { engineCpuSecondsPer100k: round((server / ctx.rows) * 100_000, 2) }),
   };
 }
 
@@ -68,8 +68,8 @@ export async function modesFigure(ctx: ModeContext, rounds: number) {
   const toPut = (name: string) => round(best[name].itemsPerSecond / best.put.itemsPerSecond, 3);
   // Handler CPU per item against put's: what bounds a lane in the cloud, where the table's own work is not ours.
   const cpuToPut = (name: string) => round(best[name].cpuSecondsPer100k / best.put.cpuSecondsPer100k, 2);
-  // The items/s ratio the two processes' CPU allows when they share the cores (DynamoDB Local's included).
-  const total = (run: ModeRun) => run.cpuSecondsPer100k + (run.dynamodbLocalCpuSecondsPer100k ?? NaN);
+  // The items/s ratio the two processes' CPU allows when they share the cores (the engine's included).
+  const total = (run: ModeRun) => run.cpuSecondsPer100k + (run.engineCpuSecondsPer100k ?? NaN);
   const cpuBoundToPut = (name: string) => round(total(best.put) / total(best[name]), 3) || null;
   return {
     rows: ctx.rows,

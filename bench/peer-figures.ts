@@ -1,11 +1,11 @@
 /**
- * `peers`: the full `local` CLI against the tools users come from, side by side on one DynamoDB Local,
+ * `peers`: the full `local` CLI against the tools users come from, side by side on one local engine (ministack),
  * each as a whole process on the same 1-gram TSV: the original ddbimport Go CLI (stream, batch, N
  * workers; built from ../shared/peers/ddbimport when that folder and `go` are present) at 8 and 16
  * workers, and a raw Node BatchWriteItem loop at 16 in flight. Every run starts on a fresh table and
- * must land every row (counted afterwards), so a fast-but-lossy peer cannot win. An uncounted run warms
- * DynamoDB Local first; then runs alternate between contenders in rounds and each figure is the median
- * round, since this machine is shared and noisy.
+ * must land every row (counted afterwards), so a fast-but-lossy peer cannot win. An uncounted run goes
+ * first; then runs alternate between contenders in rounds and each figure is the median round, since this
+ * machine is shared and noisy.
  */
 import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { execFile } from 'node:child_process';
@@ -31,6 +31,8 @@ interface PeerContext {
   readonly dynamodb: DynamoDBClient;
   readonly dataDir: string;
   readonly log: (line: string) => void;
+  /** The engine's CPU seconds so far (bench/server-cpu.ts), or undefined. */
+  readonly engineCpuSeconds: () => number | undefined;
 }
 
 interface Contender {
@@ -129,22 +131,30 @@ export async function peersFigure(ctx: PeerContext) {
   const file = `${ctx.dataDir}peers.tsv`;
   await writeFile(file, generateNgrams(PEER_ROWS, { seed: 5 }).text);
   const all = contenders(await ddbimportBinary(ctx.log));
-  // One uncounted run first: DynamoDB Local's JIT is cold on the first import after it starts, which made
-  // whoever ran first (the pipeline, in round 1) ~20% slower than in its later rounds.
+  // One uncounted run first: the engine loads each service's module on its first request, and whoever ran first
+  // would pay for it (and, on the engines before, for a cold JIT: ~20% slower than in its later rounds).
   ctx.log('peers: warm-up run (not counted)');
   await timeProcess(RAW_LOOP_16.command(file, await ctx.newTable()));
-  const runs: Record<string, { itemsPerSecond: number; cpuSecondsPer100k: number }[]> = {};
+  const runs: Record<string, { itemsPerSecond: number; cpuSecondsPer100k: number; engineCpuSecondsPer100k: number }[]> =
+    {};
   for (let r = 0; r < ROUNDS; r++) {
-    // Rotate the order each round so no contender always runs first or last (the JVM still warms over the runs).
+    // Rotate the order each round so no contender always runs first or last (the load drifts over the runs).
     for (const c of [...all.slice(r % all.length), ...all.slice(0, r % all.length)]) {
       const table = await ctx.newTable();
       ctx.log(`peers: round ${r + 1}/${ROUNDS} ${c.name}`);
+      const engineBefore = ctx.engineCpuSeconds() ?? NaN;
       const { wallSeconds, cpuSeconds } = await timeProcess(c.command(file, table));
+      const engineSeconds = (ctx.engineCpuSeconds() ?? NaN) - engineBefore;
       const landed = await countItems(ctx.dynamodb, table);
       if (landed !== PEER_ROWS) throw new Error(`peers: ${c.name} landed ${landed} of ${PEER_ROWS} rows`);
-      const figure = { itemsPerSecond: PEER_ROWS / wallSeconds, cpuSecondsPer100k: (cpuSeconds / PEER_ROWS) * 100_000 };
+      const per100k = (seconds: number) => (seconds / PEER_ROWS) * 100_000;
+      const figure = {
+        itemsPerSecond: PEER_ROWS / wallSeconds,
+        cpuSecondsPer100k: per100k(cpuSeconds),
+        engineCpuSecondsPer100k: per100k(engineSeconds),
+      };
       ctx.log(
-        `peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, ${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k`,
+        `peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, ${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k (engine ${round(figure.engineCpuSecondsPer100k, 2)})`,
       );
       (runs[c.name] ??= []).push(figure);
     }
@@ -155,6 +165,8 @@ export async function peersFigure(ctx: PeerContext) {
       {
         itemsPerSecond: round(median(rs.map((x) => x.itemsPerSecond))),
         cpuSecondsPer100k: round(median(rs.map((x) => x.cpuSecondsPer100k)), 2),
+        // What the engine spent serving it: NaN (null in the JSON) when the bench did not start the engine.
+        engineCpuSecondsPer100k: round(median(rs.map((x) => x.engineCpuSecondsPer100k)), 2),
         runs: rs.map((x) => round(x.itemsPerSecond)),
       },
     ]),

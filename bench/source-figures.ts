@@ -37,7 +37,7 @@ type Timed = Awaited<ReturnType<typeof timedImport>>;
  * The same 1-gram rows as the plain single-file pipeline, from three other sources: one .tsv.gz (staged, since at
  * 2 MiB chunks it holds far more than a chunk), a folder of 8 plain part files, and a folder of 8 .tsv.gz part
  * files (each imported whole, one lane each). The four imports run in turn, ROUNDS times, so that drift (the
- * first import of a run also pays for DynamoDB Local's JVM warming up) hits them alike; each source is its best
+ * machine is shared and its load drifts over a run) hits them alike; each source is its best
  * round as a ratio to the plain pipeline's best, in items/s, and in this process's CPU per item (the handlers run
  * here: what decompression, listing and staging add, free of the other processes' noise).
  */
@@ -84,7 +84,7 @@ export async function sourceFigures(ctx: SourceContext, text: string, rows: numb
 }
 
 /**
- * What staging one big .gz costs preflight, against MinIO: decompressing alone (what resuming a staged object
+ * What staging one big .gz costs preflight, against the local S3: decompressing alone (what resuming a staged object
  * repeats up to its checkpoint), and decompressing + cutting + PUTting 8 MiB pieces; in MB/s of plain data and
  * seconds per GB.
  */

@@ -25,7 +25,7 @@ export function prebuiltBatches(rows: readonly NgramRow[]): WriteRequest[][] {
   return batches;
 }
 
-/** Sends one batch, re-sending UnprocessedItems until none are left (DynamoDB Local rarely returns any). */
+/** Sends one batch, re-sending UnprocessedItems until none are left (the local engine never returns any). */
 async function sendBatch(client: DynamoDBClient, table: string, batch: WriteRequest[]): Promise<void> {
   let pending = batch;
   while (pending.length > 0) {

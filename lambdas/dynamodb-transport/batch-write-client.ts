@@ -61,7 +61,7 @@ interface Target {
  * signed HTTP POST, without the SDK client's per-request machinery. Through
  * `DynamoDBClient.send`, each request re-resolves ~30 middleware, walks a schema to serialize and
  * deserialize, re-resolves its endpoint and rebuilds the user agent: about 2.4 CPU-s per 100k items on
- * this path against ~1 for the POST itself, which on a 2-core laptop is CPU that DynamoDB Local does not
+ * this path against ~1 for the POST itself, which on a 2-core laptop is CPU that the local engine does not
  * get (README, Performance). The wire format is DynamoDB's JSON 1.0 protocol, whose body is the input as
  * JSON (binary values base64), signed with SigV4 (batch-write-signer.ts); region, endpoint and the
  * credentials provider come from the DynamoDB client's configuration, resolved once.

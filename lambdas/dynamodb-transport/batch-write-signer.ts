@@ -16,7 +16,7 @@ export interface BatchWriteRequest {
  * SignatureV4 is general (any method, query, header set; a signing-key cache keyed by an HMAC of the
  * secret on every call) and cost ~13% of the import's CPU in a profile of a 200k-row run; this signs the
  * same canonical request in a third of that. batch-write-signer.test.ts checks that both sign alike,
- * with and without a session token, since DynamoDB Local does not check signatures.
+ * with and without a session token, since the local engine (ministack) does not check signatures.
  * Algorithm: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
 export class BatchWriteSigner {

@@ -44,21 +44,61 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
- * The wait before the next attempt. A reply that wrote nothing (the `stalled`-th in a row of the batch's
- * budget) climbs the ladder; a reply that wrote some items shows the table is taking writes, so its
- * leftovers go again after a base-level wait (at most baseDelayMs).
+ * The wait before the next attempt of a single-item request (write/item-writer.ts): its `stalled`-th failed
+ * reply in a row climbs the ladder; `progressed` waits at the base level (at most baseDelayMs).
  */
 export function retryDelayMs(policy: RetryPolicy, stalled: number, progressed: boolean, random?: () => number): number {
   return fullJitterDelay(policy, progressed ? 0 : Math.max(0, stalled - 1), random);
 }
 
-/**
- * The longest a batch can spend asleep between its attempts before it is written or fails: the ladder
- * of its stalled replies (the last of `maxAttempts` fails without a wait, so levels 0 to maxAttempts - 2)
- * plus one base wait per partial reply. Default policy: 26,350 + 24 x 50 = 27,550 ms.
- */
-export function longestBackoffMs(policy: RetryPolicy): number {
-  let total = MAX_PARTIAL_REPLIES * policy.baseDelayMs;
+/** The stalled waits' ceilings of one run of `maxAttempts` stalls: levels 0 to maxAttempts - 2 (the last fails). */
+export function ladderMs(policy: RetryPolicy): number {
+  let total = 0;
   for (let level = 0; level <= policy.maxAttempts - 2; level++) total += backoffCeilingMs(policy, level);
   return total;
+}
+
+/**
+ * The longest a batch can spend asleep between its attempts before it is written or fails: its stalled waits
+ * (capped at one ladder by {@link BatchRetryBudget}) plus one base wait per partial reply.
+ * Default policy: 26,350 + 24 x 50 = 27,550 ms.
+ */
+export function longestBackoffMs(policy: RetryPolicy): number {
+  return ladderMs(policy) + MAX_PARTIAL_REPLIES * policy.baseDelayMs;
+}
+
+/**
+ * The retry budget of one batch. A reply that wrote nothing (a throttle, an error worth retrying, every item
+ * unprocessed) is a stall: it climbs the backoff ladder, and the batch fails after `maxAttempts` stalls in a row.
+ * A reply that wrote some items shows the table is taking writes: its leftovers go again after a base-level wait
+ * and the next stall starts the ladder from its foot, so a batch that keeps progressing under scattered throttles
+ * is not failed by throttles it met between its partial replies. To keep {@link longestBackoffMs} (the figure
+ * the import's stop margin is built on) a bound, the ceilings of a batch's stalled waits may add up to one
+ * ladder: a stall whose wait would pass it fails the batch.
+ */
+export class BatchRetryBudget {
+  private stalledInARow = 0;
+  private stalledCeilingsMs = 0;
+  private readonly ladderMs: number;
+
+  constructor(
+    private readonly policy: RetryPolicy,
+    private readonly random?: () => number,
+  ) {
+    this.ladderMs = ladderMs(policy);
+  }
+
+  /** After a reply that left items: the wait before the next attempt, or undefined when the batch must fail. */
+  next(progressed: boolean): number | undefined {
+    if (progressed) {
+      this.stalledInARow = 0;
+      return fullJitterDelay(this.policy, 0, this.random);
+    }
+    if (++this.stalledInARow >= this.policy.maxAttempts) return undefined;
+    const level = this.stalledInARow - 1;
+    const ceiling = backoffCeilingMs(this.policy, level);
+    if (this.stalledCeilingsMs + ceiling > this.ladderMs) return undefined;
+    this.stalledCeilingsMs += ceiling;
+    return fullJitterDelay(this.policy, level, this.random);
+  }
 }

@@ -1,13 +1,16 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
+import { BATCH_SIZE, BatchRetryBudget, isRetryable } from './batch-retry.js';
 import { sleep } from '../async/backoff.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { Item } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
 
 export { BATCH_SIZE } from './batch-retry.js';
-/** DynamoDB Local on 2 cores peaks near 16 requests in flight; the cloud takes more per Lambda, not much. */
+/**
+ * Requests in flight per lane. The local engine (one Python process on 2 cores) moves more with the machine's load
+ * than with 8, 16 or 32 in flight (docs/performance.md, `ceiling`); the cloud takes more per Lambda, not much.
+ */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 
 export type SendBatchWrite = (input: BatchWriteItemCommandInput) => Promise<BatchWriteItemCommandOutput>;
@@ -75,15 +78,15 @@ export class BatchWriter extends RequestWriter {
   }
 
   /**
-   * Only a reply that wrote nothing (a throttle, an error worth retrying, every item unprocessed) spends
-   * the retry budget and climbs the backoff ladder. A reply that wrote some items does neither: each one
-   * shrinks the batch, so there are at most 24 of them, and a batch making progress under load is not
-   * failed. The bound on the waits is write/batch-retry.ts longestBackoffMs.
+   * Throttles and leftovers go again under the batch's BatchRetryBudget (write/batch-retry.ts): it fails after
+   * `maxAttempts` replies in a row that wrote nothing, while a reply that wrote some items starts the ladder
+   * again, so a batch making progress under scattered throttles is not failed. Its waits are bounded by
+   * longestBackoffMs.
    */
   private async sendWithRetry(requests: WriteRequest[]): Promise<void> {
     const { table, send } = this.options;
+    const budget = new BatchRetryBudget(this.retry, this.options.random);
     let pending = requests;
-    let stalled = 0;
     for (let attempt = 1; ; attempt++) {
       let lastError: unknown;
       const before = pending.length;
@@ -104,8 +107,8 @@ export class BatchWriter extends RequestWriter {
       this.limit.replied(ticket, pending.length > 0);
       if (pending.length === 0) return;
       this.options.onThrottle?.();
-      const progressed = pending.length < before;
-      if (!progressed && ++stalled >= this.retry.maxAttempts) {
+      const wait = budget.next(pending.length < before);
+      if (wait === undefined) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
         throw new BatchWriteFailedError(
           `${pending.length} items not written to ${table} after ${attempt} attempts (${why})`,
@@ -114,7 +117,7 @@ export class BatchWriter extends RequestWriter {
       }
       if (lastError) this.throttledRetries++;
       else this.unprocessedRetries++;
-      await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, stalled, progressed, this.options.random));
+      await (this.options.sleep ?? sleep)(wait);
     }
   }
 }

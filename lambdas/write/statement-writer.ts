@@ -4,7 +4,7 @@ import type {
   BatchStatementRequest,
 } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE, isRetryable, retryDelayMs } from './batch-retry.js';
+import { BATCH_SIZE, BatchRetryBudget, isRetryable } from './batch-retry.js';
 import { DEFAULT_MAX_IN_FLIGHT } from './batch-writer.js';
 import { ItemWriter, type ItemWriteCalls } from './item-writer.js';
 import type { Item, ItemSink } from './item-sink.js';
@@ -139,7 +139,7 @@ export class StatementWriter extends RequestWriter implements ItemSink {
   private async sendWithRetry(entries: Pending[], sendAlone: (entry: Pending) => void): Promise<void> {
     const { table } = this.options;
     let pending = entries;
-    let stalled = 0;
+    const budget = new BatchRetryBudget(this.retry, this.options.random);
     for (let attempt = 1; ; attempt++) {
       const statements: BatchStatementRequest[] = [];
       pending = pending.filter((entry) => {
@@ -174,8 +174,8 @@ export class StatementWriter extends RequestWriter implements ItemSink {
         continue;
       }
       this.options.onThrottle?.();
-      const progressed = next.length < pending.length;
-      if (!progressed && ++stalled >= this.retry.maxAttempts) {
+      const wait = budget.next(next.length < pending.length);
+      if (wait === undefined) {
         const why = lastError ? `last error: ${(lastError as Error).name}` : 'still throttled';
         const message = `${next.length} items not written to ${table} after ${attempt} attempts (${why})`;
         throw new ItemWriteFailedError(message, { cause: lastError });
@@ -183,7 +183,7 @@ export class StatementWriter extends RequestWriter implements ItemSink {
       if (lastError) this.requestRetries++;
       else this.unprocessedRetries++;
       pending = next;
-      await (this.options.sleep ?? sleep)(retryDelayMs(this.retry, stalled, progressed, this.options.random));
+      await (this.options.sleep ?? sleep)(wait);
     }
   }
 }

@@ -26,7 +26,7 @@ import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { ensureTable } from '../../../cli/local-run/local-stack.js';
 import { startStandIn } from '../../e2e/control-plane/stand-in.js';
 
-/** The handlers' clients against DynamoDB Local (endpoint from the env the test setup sets). */
+/** The handlers' clients against the local engine (endpoint from the env the test setup sets). */
 const dynamodb = createDynamoDbClient();
 const batchWrites = new BatchWriteClient(dynamodb, 5_000);
 const table = `batch-write-client-${process.pid}-${Date.now()}`;

@@ -12,7 +12,7 @@ const request: BatchWriteRequest = {
 };
 const now = new Date('2026-11-23T22:04:05.678Z');
 
-/** The SDK's own signer on the same request: the reference, since DynamoDB Local does not check signatures. */
+/** The SDK's own signer on the same request: the reference, since the local engine does not check signatures. */
 async function sdkAuthorization(
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
   signingDate = now,

@@ -20,7 +20,7 @@ const throttle = () =>
 describe('BatchWriter adaptive back-off', () => {
   it('cuts requests in flight while throttled, recovers after clean requests, and loses nothing', async () => {
     await ensureTable(client, table, { name: 'pk', type: 'S' });
-    // The real DynamoDB Local send, wrapped: calls 20-99 are throttled, every other call goes through. 80, not
+    // The real send to the local engine, wrapped: calls 20-99 are throttled, every other call goes through. 80, not
     // fewer: a throttle replies at once while up to 15 clean requests are still at the server, and their replies
     // land among the throttles wherever the machine's speed puts them. The limit halves on a round of 16 replies
     // more than 3/4 pushed back. 80 throttles and at most 15 clean replies among them fill 5 whole rounds of 16

@@ -4,7 +4,8 @@ import {
   type BatchWriteItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../fixtures/random.js';
@@ -34,7 +35,7 @@ const throttle = () =>
     name: 'ProvisionedThroughputExceededException',
   });
 
-describe('BatchWriter against DynamoDB Local', () => {
+describe('BatchWriter against the local engine', () => {
   it('writes 1,000 items, each landing exactly as given', async () => {
     const table = await createTable();
     const puts = Array.from({ length: 1000 }, (_, i) => itemOf(`k${i}`, i));
@@ -125,7 +126,7 @@ describe('BatchWriter against DynamoDB Local', () => {
   });
 
   it('fails at once with BatchWriteFailedError on an error not worth retrying (ValidationException)', async () => {
-    // An item without the table's key: DynamoDB Local itself refuses the request.
+    // An item without the table's key: the engine itself refuses the request, as DynamoDB does.
     const table = await createTable();
     const send = vi.fn(realSend);
     const sleep = vi.fn(noSleep);
@@ -183,6 +184,75 @@ describe('BatchWriter retry budget', () => {
     expect(failure?.message).toBe(`25 items not written to ${table} after 4 attempts (still unprocessed)`);
     expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([0, 3]);
     await expect(writer.add(items[25], 'k25')).rejects.toBe(failure);
+  });
+});
+
+describe('BatchWriter retry budget under scattered throttles', () => {
+  /**
+   * The real send behind a script: `throttlesPerPhase` throttles, then a reply that writes the first half of the
+   * batch (rounded up) and leaves the rest unprocessed, again and again: 25 -> 12 -> 6 -> 3 -> 1 -> 0 items left.
+   */
+  function throttlesThenHalf(throttlesPerPhase: number) {
+    let throttlesLeft = throttlesPerPhase;
+    return vi.fn<SendBatchWrite>(async (input) => {
+      if (throttlesLeft-- > 0) throw throttle();
+      throttlesLeft = throttlesPerPhase;
+      const [table, requests] = Object.entries(input.RequestItems!)[0];
+      const taken = Math.ceil(requests.length / 2);
+      await realSend({ RequestItems: { [table]: requests.slice(0, taken) } });
+      const rest = requests.slice(taken);
+      return { UnprocessedItems: rest.length ? { [table]: rest } : {}, $metadata: {} };
+    });
+  }
+  const sleptOf = (sleep: ReturnType<typeof vi.fn>) => sleep.mock.calls.map(([ms]) => ms as number);
+
+  it('writes a batch that keeps progressing, however many throttles it meets between its partial replies', async () => {
+    // The default ladder (12 attempts, 50 ms doubling, 5 s cap) and 4 throttles before each of the 5 replies that
+    // write: 20 throttles in all, never more than 4 in a row. Counted over the batch's life, the 12th of them
+    // (in the third run) failed it: "items not written ... after 14 attempts".
+    const table = await createTable();
+    const send = throttlesThenHalf(4);
+    const sleep = vi.fn(noSleep);
+    const writer = new BatchWriter({ table, send, retry: DEFAULT_WRITE_RETRY, sleep, random: () => 1 });
+    const puts = Array.from({ length: 25 }, (_, i) => itemOf(`k${i}`, i));
+    await writeAll(writer, puts);
+
+    expect(writer.written).toBe(25);
+    expect(await scanTable(table)).toEqual(lastOfEachKey(puts));
+    expect(send).toHaveBeenCalledTimes(5 * 5); // 5 runs of 4 throttles and 1 reply that writes
+    // random() = 1: every wait is its ceiling. Each run climbs from the ladder's foot: 50, 100, 200, 400; a
+    // partial reply waits the base 50; the last reply writes everything and waits for nothing.
+    const run = [50, 100, 200, 400];
+    expect(sleptOf(sleep)).toEqual([...[1, 2, 3, 4].flatMap(() => [...run, 50]), ...run]);
+    expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([20, 4]);
+  });
+
+  it('still fails a batch whose stalled waits would pass one ladder, so longestBackoffMs stays a bound', async () => {
+    // 11 throttles (waits 50 + 100 + ... + 5,000 = 26,350 ms, the whole ladder), a reply that writes 13 items, then
+    // a throttle: its wait of 50 ms would take the stalled waits past the ladder, so the batch fails there.
+    const table = await createTable();
+    let calls = 0;
+    const send = vi.fn<SendBatchWrite>(async (input) => {
+      calls++;
+      if (calls !== 12) throw throttle();
+      const [name, requests] = Object.entries(input.RequestItems!)[0];
+      await realSend({ RequestItems: { [name]: requests.slice(0, 13) } });
+      return { UnprocessedItems: { [name]: requests.slice(13) }, $metadata: {} };
+    });
+    const sleep = vi.fn(noSleep);
+    const writer = new BatchWriter({ table, send, retry: DEFAULT_WRITE_RETRY, sleep, random: () => 1 });
+    const puts = Array.from({ length: 25 }, (_, i) => itemOf(`k${i}`, i));
+    const failure = await writeAll(writer, puts).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toBe(
+      `12 items not written to ${table} after 13 attempts (last error: ProvisionedThroughputExceededException)`,
+    );
+    expect(writer.written).toBe(13);
+    const slept = sleptOf(sleep);
+    expect(slept.reduce((a, b) => a + b, 0)).toBe(26_350 + 50);
+    expect(slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(longestBackoffMs(DEFAULT_WRITE_RETRY));
   });
 });
 

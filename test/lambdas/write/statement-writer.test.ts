@@ -9,6 +9,7 @@ import {
   type BatchStatementResponse,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_WRITE_RETRY } from '../../../lambdas/async/backoff.js';
 import { ItemWriteFailedError } from '../../../lambdas/contract/errors.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
@@ -157,6 +158,37 @@ describe('StatementWriter against the local engine', () => {
         expect(items.get(`k${i}`)).toEqual(itemOf(`k${i}`, mode === 'insert' ? i : i + 300));
     },
   );
+
+  it('writes a batch that keeps progressing, however many request throttles come between its partial replies', async () => {
+    // 4 request throttles, then a reply that runs the first half of the statements (rounded up) and throttles the
+    // rest, again and again: 25 -> 12 -> 6 -> 3 -> 1 -> 0 statements left, 20 throttles, never more than 4 in a row.
+    // With the default 12 attempts counted over the batch's life, the 12th throttle failed it.
+    const table = await createTable();
+    const throttled = Object.assign(new Error('throttled'), {
+      name: 'ThrottlingException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    let throttlesLeft = 4;
+    const { calls } = realCalls(async (input) => {
+      if (throttlesLeft-- > 0) throw throttled;
+      throttlesLeft = 4;
+      const statements = input.Statements ?? [];
+      const taken = Math.ceil(statements.length / 2);
+      const reply = await client.send(new BatchExecuteStatementCommand({ Statements: statements.slice(0, taken) }));
+      const held: BatchStatementResponse[] = statements
+        .slice(taken)
+        .map(() => ({ Error: { Code: 'ThrottlingError', Message: 'slow down' } }));
+      return { Responses: [...(reply.Responses ?? []), ...held], $metadata: {} };
+    });
+    const rows = Array.from({ length: 25 }, (_, i) => itemOf(`k${i}`, i));
+    const retry = DEFAULT_WRITE_RETRY;
+    const writer = new StatementWriter({ table, mode: 'insert', keys: KEYS, calls, retry, sleep: noSleep });
+    await writeAll(writer, rows);
+    expect(writer.written).toBe(25);
+    expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([20, 4]);
+    const items = await scanTable(table);
+    for (const row of rows) expect(items.get(row.pk.S!)).toEqual(row);
+  });
 
   it.each(['insert', 'update'] as const)(
     '%s never sends a key twice in one batch, nor in two batches in flight at once (the engine would accept it)',
