@@ -1,6 +1,6 @@
 /**
  * The two things EventBridge does with an event that a watched prefix relies on, in plain TypeScript (no CDK,
- * no AWS SDK), so `local watch` treats a MinIO upload exactly as the deployed rule treats an S3 upload:
+ * no AWS SDK), so `local watch` treats a local upload exactly as the deployed rule treats an S3 upload:
  * matching an event pattern, and building the target's input with an input transformer. Only the features the
  * pipeline's rules use are implemented; anything else throws instead of guessing.
  */

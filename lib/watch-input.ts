@@ -11,7 +11,7 @@ import {
 /**
  * What a watched prefix is, and how an "Object Created" event becomes the request: the EventBridge rule's
  * pattern and input transformer. One module, no CDK: lib/watched-prefix.ts puts them into the deployed rule,
- * `local watch` applies them to MinIO's uploads (lib/eventbridge-semantics.ts), so both build the same request.
+ * `local watch` applies them to the local engine's uploads (lib/eventbridge-semantics.ts), so both build the same request.
  */
 
 /**

@@ -2,7 +2,7 @@
  * What DescribeContinuousBackups says of a table's point-in-time recovery
  * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeContinuousBackups.html:
  * ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus, ENABLED or DISABLED).
- * `UNSUPPORTED`: the server does not know the operation (DynamoDB Local 2.6.1 answers UnknownOperationException),
+ * `UNSUPPORTED`: the server does not know the operation (an emulator that keeps no backups answers UnknownOperationException),
  * so nothing can be restored: treated as off, as its answer says.
  */
 export type PointInTimeRecovery = 'ENABLED' | 'DISABLED' | 'UNSUPPORTED';

@@ -100,7 +100,7 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
   // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
   const inLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
   // The stack's bucket and key are read inside Lambda only: a BUCKET_NAME left in a developer's shell must not
-  // scope local runs (which read this same config) to another bucket, nor send SSE-KMS headers to MinIO.
+  // scope local runs (which read this same config) to another bucket, nor send SSE-KMS headers to a local S3.
   const deployed = (value: string | undefined) => (inLambda && value?.trim()) || null;
   return {
     rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,

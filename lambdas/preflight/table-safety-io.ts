@@ -16,7 +16,7 @@ export function tableSafetyIo(dynamodb: DynamoDBClient): TableSafetyIo {
         const status = answer.ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus;
         return status === 'ENABLED' ? 'ENABLED' : 'DISABLED';
       } catch (error) {
-        // DynamoDB Local 2.6.1 answers every backup operation with UnknownOperationException (HTTP 400): it keeps
+        // A DynamoDB emulator without backups answers every backup operation with UnknownOperationException (HTTP 400): it keeps
         // no backups, so nothing could be restored. Its answer is used as it is: no point-in-time recovery.
         if ((error as Error).name === 'UnknownOperationException') return 'UNSUPPORTED' satisfies PointInTimeRecovery;
         throw notFound(error, table);

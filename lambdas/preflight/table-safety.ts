@@ -52,7 +52,7 @@ export async function checkTableSafety(request: SafetyRequest, io: TableSafetyIo
 /** Why the table has no backup to restore from, in words. */
 export function pitrOff(table: string, pitr: PointInTimeRecovery): string {
   return pitr === 'UNSUPPORTED'
-    ? `table ${JSON.stringify(table)} has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know DescribeContinuousBackups)`
+    ? `table ${JSON.stringify(table)} has no point-in-time recovery (this DynamoDB does not know DescribeContinuousBackups)`
     : `table ${JSON.stringify(table)} has point-in-time recovery off`;
 }
 

@@ -19,7 +19,7 @@ export interface TargetTable {
   readonly onDemand: boolean;
   /**
    * WarmThroughput.WriteUnitsPerSecond: the writes per second the table takes at once. Null when DescribeTable
-   * reports none, which AWS always does and DynamoDB Local never does (it has no warm throughput to raise).
+   * reports none: AWS always reports it; an emulator may report none (the local engine reports 0, taken as a value).
    */
   readonly warmWriteUnitsPerSecond: number | null;
   /**

@@ -11,7 +11,7 @@ describe('readLambdaConfig: the stack bucket and its key', () => {
     expect(config).toMatchObject({ bucketName: 'imports-bucket', bucketKmsKeyArn: KEY_ARN });
   });
 
-  it('ignores them outside Lambda: a shell variable must not scope a local run or send SSE-KMS to MinIO', () => {
+  it('ignores them outside Lambda: a shell variable must not scope a local run or send SSE-KMS to a local S3', () => {
     expect(readLambdaConfig(STACK_ENV)).toMatchObject({ bucketName: null, bucketKmsKeyArn: null });
   });
 

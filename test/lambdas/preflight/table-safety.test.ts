@@ -66,10 +66,10 @@ describe('checkTableSafety', () => {
         '--point-in-time-recovery-specification PointInTimeRecoveryEnabled=true), or send "allowWithoutBackup": true ' +
         '(CLI: --allow-without-backup) to delete anyway',
     ],
-    // DynamoDB Local: nothing to turn on, so only the one way on.
+    // A server without backups: nothing to turn on, so only the one way on.
     [
       'UNSUPPORTED',
-      'table "orders" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ' +
+      'table "orders" has no point-in-time recovery (this DynamoDB does not know ' +
         'DescribeContinuousBackups): a delete import cannot be undone, so it does not start. It keeps no backups: ' +
         'send "allowWithoutBackup": true (CLI: --allow-without-backup) to delete anyway',
     ],
