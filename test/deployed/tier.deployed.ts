@@ -1,0 +1,3 @@
+// The deployed tier's cases, in the order they must run: one stack serves them all, and the first must find its
+// ledger as a fresh deployment leaves it (no import has used it yet).
+import './cases/bad-rows.js';
