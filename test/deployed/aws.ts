@@ -52,10 +52,13 @@ export async function scanSorted(table: string): Promise<Item[]> {
   for await (const page of paginateScan({ client: dynamodb }, { TableName: table, ConsistentRead: true })) {
     items.push(...(page.Items ?? []));
   }
-  return items.sort((a, b) => ngramKey(a).localeCompare(ngramKey(b)));
+  return sortItems(items);
 }
 
-export const ngramKey = (item: Item) => `${item.ngram?.S}\u0000${item.year?.N?.padStart(6, '0')}`;
+/** Items in (ngram, year) order: the order {@link scanSorted} returns. */
+export const sortItems = (items: Item[]) => [...items].sort((a, b) => ngramKey(a).localeCompare(ngramKey(b)));
+
+const ngramKey = (item: Item) => `${item.ngram?.S}\u0000${item.year?.N?.padStart(6, '0')}`;
 
 export async function getText(bucket: string, key: string): Promise<string> {
   const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { ensureNgramTable, getText, listKeys, scanSorted, stackOutputs } from '../aws.js';
+import { ensureNgramTable, getText, listKeys, scanSorted, sortItems, stackOutputs } from '../aws.js';
 import { cloudCli, jsonOut } from '../cli.js';
 import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
 
@@ -45,7 +45,7 @@ describe('start --follow of a file with bad rows, through the deployed stack', (
       rejected: file.rejects.length,
       table,
     });
-    expect(await scanSorted(table)).toEqual([...file.items].sort(byKey));
+    expect(await scanSorted(table)).toEqual(sortItems(file.items));
     const { BucketName } = await stackOutputs();
     const rejects = await rejectedRows(BucketName, summary.rejectsKey);
     expect(rejects.map(({ line, record }) => ({ line: Number(line), record: record.replace(/\n$/, '') }))).toEqual(
@@ -53,7 +53,3 @@ describe('start --follow of a file with bad rows, through the deployed stack', (
     );
   });
 });
-
-const key = (item: Record<string, { S?: string; N?: string }>) =>
-  `${item.ngram?.S}\u0000${item.year?.N?.padStart(6, '0')}`;
-const byKey = (a: Parameters<typeof key>[0], b: Parameters<typeof key>[0]) => key(a).localeCompare(key(b));
