@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { buildBundles } from '../../bin/build-bundles.js';
 import { applyEngineEnv, engineEnv, startEngine } from './engine.js';
 import { cdk, deploy, readTemplate, synth, writeTemplate } from './stack.js';
-import { allowEnginesConcurrencyAction, shortenImportTimeout } from './template-edits.js';
+import { addEngineActionNames, shortenImportTimeout } from './template-edits.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const assemblyDir = join(scratchDir, 'assembly');
     await synth(assemblyDir, env);
     const template = readTemplate(assemblyDir);
-    allowEnginesConcurrencyAction(template);
+    addEngineActionNames(template);
     shortenImportTimeout(template);
     writeTemplate(assemblyDir, template);
     await cdk(['bootstrap', '--app', assemblyDir], env);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,8 +56,19 @@ export function readTemplate(assemblyDir: string): Template {
   return JSON.parse(readFileSync(join(assemblyDir, TEMPLATE), 'utf8'));
 }
 
+/**
+ * Writes the template and renames its asset after the new content. `cdk deploy` uploads the template to the
+ * bootstrap bucket under the hash synth gave it and skips an upload whose key exists: an edited template under the
+ * old hash would deploy the old one ("no changes").
+ */
 export function writeTemplate(assemblyDir: string, template: Template): void {
-  writeFileSync(join(assemblyDir, TEMPLATE), JSON.stringify(template, null, 1));
+  const text = JSON.stringify(template, null, 1);
+  writeFileSync(join(assemblyDir, TEMPLATE), text);
+  const manifests = [join(assemblyDir, 'manifest.json'), join(assemblyDir, `${STACK}.assets.json`)];
+  const old = /\/([0-9a-f]{64})\.json"/.exec(readFileSync(manifests[0], 'utf8'))?.[1];
+  if (!old) throw new Error(`no template asset in ${manifests[0]}`);
+  const hash = createHash('sha256').update(text).digest('hex');
+  for (const file of manifests) writeFileSync(file, readFileSync(file, 'utf8').replaceAll(old, hash));
 }
 
 /** A copy of the assembly (assets included) whose template `edit` changes. */

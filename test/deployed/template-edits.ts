@@ -20,16 +20,28 @@ export function statementsWith(template: Template, action: string): Statement[] 
 }
 
 /**
- * ministack (1.5.33, core/iam_actions.py) authorizes GetFunctionConcurrency (GET .../concurrency) as
- * `lambda:PutFunctionConcurrency`, for any method. The deployed preflight calls GetFunctionConcurrency, which its
- * role allows, and the engine would deny it. Test setup only: the statement that allows Get also names Put for the
- * engine, so removing that statement (grants test) still removes the right to make the call.
+ * Actions the engine (ministack 1.5.33, core/iam_actions.py) checks under another name than AWS does, and the name
+ * it checks: GetFunctionConcurrency (GET .../concurrency) as `lambda:PutFunctionConcurrency`; a PartiQL
+ * BatchExecuteStatement as `dynamodb:BatchExecuteStatement`, where AWS checks `dynamodb:PartiQLInsert`/`PartiQLUpdate`
+ * per statement (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-iam.html).
  */
-export function allowEnginesConcurrencyAction(template: Template): void {
-  const statements = statementsWith(template, 'lambda:GetFunctionConcurrency');
-  if (statements.length === 0) throw new Error('no statement allows lambda:GetFunctionConcurrency: update this edit');
-  for (const statement of statements) {
-    statement.Action = [...new Set([statement.Action].flat().concat('lambda:PutFunctionConcurrency'))];
+export const ENGINE_ACTION_NAMES: Readonly<Record<string, string>> = {
+  'lambda:GetFunctionConcurrency': 'lambda:PutFunctionConcurrency',
+  'dynamodb:PartiQLInsert': 'dynamodb:BatchExecuteStatement',
+};
+
+/**
+ * Test setup only: a statement that allows an action of {@link ENGINE_ACTION_NAMES} also names the engine's name for
+ * it, so the deployed functions can make the calls their roles allow, and removing that statement (grants test)
+ * still removes the right to make them.
+ */
+export function addEngineActionNames(template: Template): void {
+  for (const [action, engineName] of Object.entries(ENGINE_ACTION_NAMES)) {
+    const statements = statementsWith(template, action);
+    if (statements.length === 0) throw new Error(`no statement allows ${action}: update ENGINE_ACTION_NAMES`);
+    for (const statement of statements) {
+      statement.Action = [...new Set([statement.Action].flat().concat(engineName))];
+    }
   }
 }
 

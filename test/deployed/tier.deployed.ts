@@ -5,3 +5,4 @@ import './cases/bad-rows.js';
 import './cases/watched-prefix.js';
 import './cases/failing-chunk.js';
 import './cases/live-settings.js';
+import './cases/grants.js';
