@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { ensureNgramTable, getText, listKeys, scanSorted, sortItems, stackOutputs } from '../aws.js';
-import { cloudCli, jsonOut } from '../cli.js';
+import { cloudCli, jsonOut, workDir } from '../cli.js';
 import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
 
 /** Enough rows for a few chunks of the smallest size, each looping at the tier's short import timeout. */
@@ -22,7 +22,7 @@ describe('start --follow of a file with bad rows, through the deployed stack', (
     const table = 'bad-rows';
     await ensureNgramTable(table);
     const file = ngramFileWithBadRows(ROWS);
-    const dir = (await cloudCli(['--version'])).cwd;
+    const dir = workDir();
     writeFileSync(join(dir, 'bad-rows.tsv'), file.text);
 
     const run = await cloudCli([

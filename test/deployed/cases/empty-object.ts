@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureNgramTable, scanSorted } from '../aws.js';
-import { cloudCli, jsonOut } from '../cli.js';
+import { cloudCli, jsonOut, workDir } from '../cli.js';
 import { ngramArgs } from '../ngram-file.js';
 
 /**
@@ -16,7 +16,7 @@ describe('an empty object on a freshly deployed stack', () => {
   it('succeeds with 0 rows: start --follow exits 0 and the table stays empty', async () => {
     const table = 'empty';
     await ensureNgramTable(table);
-    const dir = (await cloudCli(['--version'])).cwd;
+    const dir = workDir();
     writeFileSync(join(dir, 'empty.tsv'), '');
 
     const run = await cloudCli([
