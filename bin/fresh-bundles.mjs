@@ -1,15 +1,21 @@
 // Plain JavaScript on purpose: it runs before any bundle exists, with nothing to transpile TypeScript.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Written by bin/build-bundles.ts: `{ startedMs, inputs }`, the build's start and the files it read. */
 const BUILD_INFO = join(ROOT, 'dist/build-info.json');
+/** The build's own entry: a checkout has it; the package installed from npm ships bundles, not sources. */
+const BUILD_ENTRY = join(ROOT, 'bin/build.ts');
 
-/** Why the bundles need building, or undefined when no file they were built from changed since. */
+/**
+ * Why the bundles need building, or undefined when no file they were built from changed since. Installed from
+ * npm there is nothing to build from: the bundles are the ones `npm pack` built, and they are used as they are.
+ */
 export function staleReason() {
+  if (!existsSync(BUILD_ENTRY)) return undefined;
   let info;
   try {
     info = JSON.parse(readFileSync(BUILD_INFO, 'utf8'));

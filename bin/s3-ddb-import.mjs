@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm bin entry: runs the CLI's esbuild bundle, which runs the handlers' bundles (the code that deploys);
-// nothing is transpiled at run time. `npm ci` builds them (`prepare`); a stale build is rebuilt first.
+// nothing is transpiled at run time. In a checkout `npm ci` builds them (`prepare`) and a stale build is rebuilt
+// first; installed from npm, the package holds the bundles `npm pack` built and no sources (fresh-bundles.mjs).
 import { ensureFreshBundles } from './fresh-bundles.mjs';
 import { noteNodeVersion } from './node-version.mjs';
 

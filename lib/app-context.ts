@@ -11,12 +11,13 @@ type ContextProps = Pick<
   | 'maxConcurrency'
   | 'importReservedConcurrency'
   | 'failedExecutionAlarm'
+  | 'allowWarmThroughput'
 >;
 
 /**
  * Reads the stack configuration from CDK context (cdk.json, or `-c key=value`, where every value is a
  * string): `bucketName`, `bucketKmsKeyArn`, `tableNames` (array or 'a,b'), `watches` (array or JSON text),
- * `maxConcurrency`, `importReservedConcurrency`, `failedExecutionAlarm` (true or 'true').
+ * `maxConcurrency`, `importReservedConcurrency`, `failedExecutionAlarm` and `allowWarmThroughput` (true or 'true').
  * The construct checks the values themselves; this only checks their shape.
  */
 export function stackPropsFromContext(node: Node): ContextProps {
@@ -28,6 +29,7 @@ export function stackPropsFromContext(node: Node): ContextProps {
     maxConcurrency: readNumber('maxConcurrency', node.tryGetContext('maxConcurrency')),
     importReservedConcurrency: readNumber('importReservedConcurrency', node.tryGetContext('importReservedConcurrency')),
     failedExecutionAlarm: readBoolean('failedExecutionAlarm', node.tryGetContext('failedExecutionAlarm')),
+    allowWarmThroughput: readBoolean('allowWarmThroughput', node.tryGetContext('allowWarmThroughput')),
   };
 }
 

@@ -29,13 +29,21 @@ export const HANDLER_BUNDLE_SETTINGS = {
   external: [],
 } as const satisfies BuildOptions;
 
-/** Where `npm run build` puts its output, relative to the repository root (ignored by git). */
+/** Where `npm run build` puts its output, relative to the package root (ignored by git, packed by `npm pack`). */
 export const BUILD_DIR = 'dist';
 
 /**
- * The bundle of a handler file, relative to the repository root: `lambdas/import/handler.ts` ->
- * `dist/lambdas/import/index.js`. NodejsFunction names its ESM file index.mjs; `.js` is ESM here just the
- * same (package.json has "type": "module"), and vitest would re-transform any `.mjs` outside node_modules
+ * Written beside each handler bundle as package.json. Lambda loads a `.js` handler as an ES module only when the
+ * nearest package.json says `"type": "module"`
+ * (https://docs.aws.amazon.com/lambda/latest/dg/nodejs-handler.html#nodejs-commonjs-es-modules), and installed
+ * from npm, the bundle's folder is the whole of the function's asset (lib/pipeline-function.ts).
+ */
+export const HANDLER_PACKAGE_JSON = `${JSON.stringify({ type: 'module' })}\n`;
+
+/**
+ * The bundle of a handler file, relative to the package root: `lambdas/import/handler.ts` ->
+ * `dist/lambdas/import/index.js`. NodejsFunction names its ESM file index.mjs; `.js` is ESM just the same
+ * (HANDLER_PACKAGE_JSON beside it says so), and vitest would re-transform any `.mjs` outside node_modules
  * instead of letting Node load it. The two files differ only in their `sourceMappingURL` comment.
  */
 export function handlerBundleFile(handlerFile: string): string {

@@ -48,21 +48,22 @@ function executionsArn(stateMachine: sfn.StateMachine, suffix: string): string {
 }
 
 /**
- * What preflight's control-plane calls need (lambdas/control-plane/control-plane-aws.ts): GetFunctionConcurrency on
- * the import function, and GetAccountSettings only when that function has no reservation to read (the lanes all
- * imports share). Which imports run is the ledger's to say (a DynamoDB table), not ListExecutions'.
+ * What preflight's control-plane calls need (lambdas/control-plane/control-plane-aws.ts), only when the import function
+ * has no reservation: with one, preflight reads it from its configuration and asks the Lambda API nothing
+ * (lambdas/environment/deploy-time-concurrency.ts). Without, GetFunctionConcurrency on the import function and
+ * GetAccountSettings (the lanes all imports share). Which imports run is the ledger's to say (a DynamoDB table).
  */
 export function grantConcurrencyReads(
   preflight: lambda.Function,
   importer: lambda.Function,
   importHasReservation: boolean,
 ): void {
+  if (importHasReservation) return;
   iam.Grant.addToPrincipal({
     grantee: preflight,
     actions: ['lambda:GetFunctionConcurrency'],
     resourceArns: [importer.functionArn],
   });
-  if (importHasReservation) return;
   // GetAccountSettings has no resource type: "*" is the only Resource it can be granted on
   // (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awslambda.html).
   iam.Grant.addToPrincipal({ grantee: preflight, actions: ['lambda:GetAccountSettings'], resourceArns: ['*'] });

@@ -27,6 +27,14 @@ export interface ImportPipelineProps {
   /** Prefixes whose new objects start an import. @default - none; imports start with StartExecution */
   readonly watches?: WatchedPrefix[];
   /**
+   * Let a request's `warmThroughput` raise a table's (and its global secondary indexes') warm throughput: preflight
+   * gets `dynamodb:UpdateTable` on the tables, an action that can also change their indexes, billing mode and
+   * deletion protection. Without it, a request whose `warmThroughput` needs a raise fails before any write, naming the
+   * ways on (raise it yourself with `aws dynamodb update-table --warm-throughput`, or deploy with this on).
+   * @default false
+   */
+  readonly allowWarmThroughput?: boolean;
+  /**
    * Chunks imported at once (the Distributed Map's MaxConcurrency), 1 to 1,000. Preflight lowers it to what the
    * import function's Lambda concurrency leaves free (its reservation, else half the account's unreserved pool).
    * @default 40

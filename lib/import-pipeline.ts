@@ -12,7 +12,8 @@ import { expireStagedPieces, grantBucketAccess, grantTableAccess } from './priva
 import { createPipelineFunctions } from './private/pipeline-functions.js';
 import { resolvePipelineSettings } from './private/pipeline-settings.js';
 import type { ImportPipelineProps } from './import-pipeline-props.js';
-import { addWatchRule } from './watched-prefix.js';
+import { createWatchStarter, type WatchStarter } from './watch-starter.js';
+import { addWatchRule, checkWatchWarmThroughput, ensureEventBridgeDelivery } from './watched-prefix.js';
 
 export { ASL_PLACEHOLDERS } from './workflow-tasks.js';
 export type { WatchedPrefix } from './watched-prefix.js';
@@ -42,6 +43,11 @@ export class ImportPipeline extends Construct {
   /** The alarm on failed executions, when `failedExecutionAlarm` is true. */
   public readonly failedExecutionAlarm?: cloudwatch.Alarm;
   /**
+   * With `watches`: the state machine the rules start (it names each import after its S3 event, so a repeated event
+   * starts no second import), the rules' dead-letter queue, and the alarm on either.
+   */
+  public readonly watchStarter?: WatchStarter;
+  /**
    * The bucket's KMS key (`bucketKey`, else the bucket's `encryptionKey`), if any: the functions' PUTs ask for SSE-KMS
    * with it, and a client that uploads to the bucket (the CLI's `start`) should too.
    */
@@ -62,13 +68,29 @@ export class ImportPipeline extends Construct {
     grantLedger(this.ledgerTable, functions);
     this.stateMachine = createImportStateMachine(this, functions, settings.maxConcurrency);
     grantConcurrencyReads(functions.preflight, functions.importer, settings.reserved !== undefined);
-    (props.watches ?? []).forEach((watch, index) =>
-      addWatchRule(this, `Watch${index}`, watch, props.bucket, this.stateMachine),
-    );
+    this.watchStarter = this.addWatches(props);
     this.failedExecutionAlarm = props.failedExecutionAlarm
       ? addFailedExecutionAlarm(this, 'FailedExecutionsAlarm', this.stateMachine, props.alarmTopic)
       : undefined;
     this.dashboard = props.dashboard === false ? undefined : this.addDashboard(props);
+  }
+
+  /** One rule per watch (`Watch<index>`), all sending to one starter with one dead-letter queue and alarm. */
+  private addWatches(props: ImportPipelineProps): WatchStarter | undefined {
+    const watches = props.watches ?? [];
+    if (watches.length === 0) return undefined;
+    for (const watch of watches) checkWatchWarmThroughput(watch, props.allowWarmThroughput === true);
+    ensureEventBridgeDelivery(this, props.bucket);
+    const starter = createWatchStarter(this, this.stateMachine, props.alarmTopic);
+    watches.forEach((watch, watchId) =>
+      addWatchRule(this, `Watch${watchId}`, watch, {
+        bucket: props.bucket,
+        starter: starter.stateMachine,
+        deadLetterQueue: starter.deadLetterQueue,
+        watchId,
+      }),
+    );
+    return starter;
   }
 
   private addDashboard(props: ImportPipelineProps): PipelineDashboard {
@@ -77,7 +99,7 @@ export class ImportPipeline extends Construct {
       importFunction: this.importFunction,
       tables: props.tables,
       dashboardName: props.dashboardName,
-      alarms: this.failedExecutionAlarm ? [this.failedExecutionAlarm] : [],
+      alarms: [this.failedExecutionAlarm, this.watchStarter?.alarm].filter((a) => a !== undefined),
     });
   }
 }

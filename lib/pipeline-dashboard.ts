@@ -80,16 +80,38 @@ function importRow(stateMachine: sfn.StateMachine): cloudwatch.IWidget[] {
   ];
 }
 
+/**
+ * Search expressions of one table's write throttles beyond its own WriteThrottleEvents (graphed as a metric):
+ * - ThrottledRequests of every operation the write modes use, whatever it is: BatchWriteItem (put, delete),
+ *   BatchExecuteStatement, PutItem and UpdateItem (insert, update). DynamoDB publishes it by TableName and Operation,
+ *   and BatchExecuteStatement's also by OperationType (Read or Write), so one search per dimension set
+ *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/metrics-dimensions.html).
+ * - WriteThrottleEvents of each global secondary index: the TableName dimension alone counts the base table only, an
+ *   index's come under TableName and GlobalSecondaryIndexName, and a throttled index write throttles the base table's
+ *   write (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling-cloudwatch.html).
+ *   A search finds every index without knowing their names at synth.
+ * Search syntax: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/search-expression-syntax.html.
+ */
+function throttleSearches(table: dynamodb.ITable): cloudwatch.IMetric[] {
+  const search = (schema: string, metricName: string, label: string) =>
+    new cloudwatch.SearchExpression({
+      expression:
+        `SEARCH('{AWS/DynamoDB,${schema}} MetricName="${metricName}" TableName="${table.tableName}"', ` +
+        `'Sum', ${PERIOD.toSeconds()})`,
+      label,
+    });
+  return [
+    search('Operation,TableName', 'ThrottledRequests', 'ThrottledRequests'),
+    search('Operation,OperationType,TableName', 'ThrottledRequests', 'ThrottledRequests'),
+    search('GlobalSecondaryIndexName,TableName', 'WriteThrottleEvents', 'index WriteThrottleEvents'),
+  ];
+}
+
 /** What bounds an import: each table's consumed write capacity and its throttles. */
 function tablesRow(tables: readonly dynamodb.ITable[]): cloudwatch.IWidget[] {
   const throttles = (t: dynamodb.ITable) => [
     t.metric('WriteThrottleEvents', { statistic: cloudwatch.Stats.SUM, period: PERIOD }),
-    // One metric per table (metricThrottledRequestsForOperations makes expressions whose ids collide across tables).
-    t.metric('ThrottledRequests', {
-      dimensionsMap: { TableName: t.tableName, Operation: 'BatchWriteItem' },
-      statistic: cloudwatch.Stats.SUM,
-      period: PERIOD,
-    }),
+    ...throttleSearches(t),
   ];
   return [
     graph(

@@ -1,15 +1,25 @@
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  NodejsFunction,
+  OutputFormat,
+  type BundlingOptions,
+  type NodejsFunctionProps,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { HANDLER_BUNDLE_SETTINGS } from './bundle-settings.js';
+import { HANDLER_BUNDLE_SETTINGS, handlerBundleFile } from './bundle-settings.js';
 import { acknowledge } from './nag-acknowledgments.js';
+import { packageRoot } from './package-root.js';
 
-/** The repository root: handler paths and the lock file are resolved from here, not from the cwd. */
-export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The package root (the repository in a checkout, `node_modules/s3-ddb-import` once installed): handler
+ * paths, the lock file and the workflow file are resolved from here, not from the cwd.
+ */
+export const REPO_ROOT = packageRoot(import.meta.url);
 
 /**
  * The handler bundle settings that `npm run build` also uses, in NodejsFunction's words (it always adds
@@ -29,8 +39,38 @@ function nodejsBundling(): BundlingOptions {
   };
 }
 
+type HandlerCode = Pick<
+  NodejsFunctionProps,
+  'entry' | 'handler' | 'projectRoot' | 'depsLockFilePath' | 'bundling' | 'code'
+>;
+
+/**
+ * Where a function's code comes from. In a checkout the handler's TypeScript source is there, and NodejsFunction
+ * bundles it with the local esbuild. Installed from npm there are no sources and no esbuild: the function deploys
+ * the bundle `npm run build` made from the same source with the same settings before `npm pack`
+ * (dist/lambdas/<handler>/: index.js, its map and bundle-settings' HANDLER_PACKAGE_JSON), the file `local` runs too.
+ */
+function handlerCode(entry: string): HandlerCode {
+  const source = join(REPO_ROOT, entry);
+  if (existsSync(source)) {
+    return {
+      entry: source,
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      bundling: nodejsBundling(),
+    };
+  }
+  const bundle = join(REPO_ROOT, handlerBundleFile(entry));
+  const marker = join(dirname(bundle), 'package.json');
+  if (!existsSync(bundle) || !existsSync(marker)) {
+    throw new Error(`handler bundle ${bundle} (or its package.json) is missing, and so is its source ${source}`);
+  }
+  return { code: lambda.Code.fromAsset(dirname(bundle)), handler: 'index.handler' };
+}
+
 export interface PipelineFunctionProps {
-  /** Handler file relative to the repository root; it exports `handler`. */
+  /** Handler file relative to the package root; it exports `handler`. */
   readonly entry: string;
   readonly description: string;
   readonly memorySize: number;
@@ -43,7 +83,7 @@ export interface PipelineFunctionProps {
 }
 
 /**
- * One pipeline Lambda: Node.js 22 on ARM64, bundled locally by esbuild as minified ESM with source maps,
+ * One pipeline Lambda: Node.js 22 on ARM64, bundled by esbuild as minified ESM with source maps (see handlerCode),
  * logging to its own log group with a retention. Its role starts empty (no AWSLambdaBasicExecutionRole,
  * which allows creating and writing any log group): it may write its own log group, and callers grant
  * the rest.
@@ -58,8 +98,7 @@ export class PipelineFunction extends NodejsFunction {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
     });
     super(scope, id, {
-      entry: fileURLToPath(new URL(`../${props.entry}`, import.meta.url)),
-      handler: 'handler',
+      ...handlerCode(props.entry),
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
@@ -68,10 +107,7 @@ export class PipelineFunction extends NodejsFunction {
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,
       role,
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: nodejsBundling(),
     });
     logGroup.grantWrite(this);
     acknowledge(

@@ -37,6 +37,11 @@ export interface S3DdbImportStackProps extends StackProps {
   readonly importReservedConcurrency?: number;
   /** An alarm on failed executions, shown on the dashboard (`<stack name>-imports`). @default false */
   readonly failedExecutionAlarm?: boolean;
+  /**
+   * Let a request's `warmThroughput` pre-warm the tables: preflight gets `dynamodb:UpdateTable` on them.
+   * @default false - a request whose warmThroughput needs a raise fails before any write
+   */
+  readonly allowWarmThroughput?: boolean;
 }
 
 /** The deployable app: a bucket (new or existing), existing tables, and the import pipeline. */
@@ -61,6 +66,7 @@ export class S3DdbImportStack extends Stack {
       importReservedConcurrency: props.importReservedConcurrency,
       dashboardName: `${this.stackName}-imports`,
       failedExecutionAlarm: props.failedExecutionAlarm,
+      allowWarmThroughput: props.allowWarmThroughput,
     });
 
     // Output names are public contract: `s3-ddb-import start/status` find the stack's parts by them.

@@ -55,6 +55,52 @@ export function watchInputTransformer(watch: WatchedPrefix): InputTransformer {
 }
 
 /**
+ * Where the starter's dedup key comes from: `detail.object.sequencer`, which S3 puts in every event of an object
+ * created by a PUT (https://docs.aws.amazon.com/AmazonS3/latest/userguide/notification-content-structure.html: "notifications
+ * from events that create objects (PUTs) and delete objects contain a sequencer"; EventBridge events carry it as
+ * `detail.object.sequencer`: https://docs.aws.amazon.com/AmazonS3/latest/userguide/ev-events.html). A second delivery of
+ * the same event (S3 delivers "at least once":
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/EventNotifications.html) has the same bucket, key and
+ * sequencer; a new upload of the same key has a greater sequencer.
+ */
+export const WATCH_SEQUENCER_PATH = { 'detail-object-sequencer': '$.detail.object.sequencer' } as const;
+
+/**
+ * The longest InputTemplate EventBridge takes: "Length Constraints: Minimum length of 1. Maximum length of 8192"
+ * (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_InputTransformer.html).
+ */
+export const MAX_INPUT_TEMPLATE_CHARS = 8192;
+
+/**
+ * What the deployed rule sends the watch starter (lib/watch-starter.ts): which watch, the event's identity (bucket,
+ * key, sequencer: the execution's name is derived from it) and the request (watchInputTransformer's template, as it
+ * is, nested). `watchId` is the watch's index in the stack's list.
+ */
+export function watchStarterTransformer(watch: WatchedPrefix, watchId: number): InputTransformer {
+  const request = watchInputTransformer(watch);
+  const event = '{"bucket":<detail-bucket-name>,"key":<detail-object-key>,"sequencer":<detail-object-sequencer>}';
+  return {
+    inputPathsMap: { ...request.inputPathsMap, ...WATCH_SEQUENCER_PATH },
+    inputTemplate: `{"watch":"${watchId}","event":${event},"request":${request.inputTemplate}}`,
+  };
+}
+
+/**
+ * Throws when a watch's InputTemplate is longer than EventBridge takes (a watch with many `types`, `attributes` or
+ * columns): the deploy would fail on the rule, far from the cause.
+ */
+export function checkInputTemplate(watch: WatchedPrefix, transformer: InputTransformer): void {
+  const length = transformer.inputTemplate.length;
+  if (length > MAX_INPUT_TEMPLATE_CHARS) {
+    throw new Error(
+      `watch for prefix '${watch.prefix}': its request makes an EventBridge InputTemplate of ${length} characters, ` +
+        `over the ${MAX_INPUT_TEMPLATE_CHARS} EventBridge takes: fix fewer fields in the watch (types, attributes, ` +
+        'format.columns), or start these imports with StartExecution',
+    );
+  }
+}
+
+/**
  * The rule's event pattern: an object created in `bucketName` under the prefix, with at least one byte (the
  * zero-byte "folders" the console creates are skipped).
  */

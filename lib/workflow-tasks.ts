@@ -12,6 +12,7 @@ export const TASK_HANDLER_FILES = {
   Preflight: 'lambdas/preflight/handler.ts',
   ImportChunk: 'lambdas/import/handler.ts',
   Summarize: 'lambdas/summarize/handler.ts',
+  FindFailedChunk: 'lambdas/failed-chunk/handler.ts',
 } as const;
 
 /** Task state name to the `${...}` placeholder its `Resource` holds. */
@@ -19,6 +20,7 @@ export const TASK_FUNCTION_PLACEHOLDERS = {
   Preflight: 'PreflightFunctionArn',
   ImportChunk: 'ImportFunctionArn',
   Summarize: 'SummarizeFunctionArn',
+  FindFailedChunk: 'FailedChunkFunctionArn',
 } as const;
 
 /** A Lambda function of the workflow, named by the Task state it was made for. */
@@ -26,13 +28,15 @@ export type TaskStateName = keyof typeof TASK_HANDLER_FILES;
 
 /**
  * Every Task state of the workflow and the function it invokes: ReleaseLanes (a failed import gives its lanes
- * back) runs the Summarize function, which also releases them at the end of a successful import.
+ * back) runs the Summarize function, which also releases them at the end of a successful import; FindFailedChunk
+ * (a failed import's chunk error, where AWS's Map reports its threshold error instead) runs a function of its own.
  */
 export const TASK_STATE_FUNCTIONS = {
   Preflight: 'Preflight',
   ImportChunk: 'ImportChunk',
   Summarize: 'Summarize',
   ReleaseLanes: 'Summarize',
+  FindFailedChunk: 'FindFailedChunk',
 } as const satisfies Record<string, TaskStateName>;
 
 /**

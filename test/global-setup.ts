@@ -4,7 +4,7 @@ import { applyServiceEnv, startLocalServices } from '../cli/services/index.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where the run's DynamoDB Local and MinIO listen; also in the AWS_* env of every worker. */
+    /** Where the run's local engine listens; also in the AWS_* env of every worker. */
     localServices: {
       dynamodbEndpoint: string;
       s3Endpoint: string;
@@ -17,8 +17,8 @@ declare module 'vitest' {
 /**
  * Builds the handler and CLI bundles (dist/) that the runner and the CLI execute, on every run, so no test
  * ever runs bundles older than the sources (esbuild takes a second or two, hidden behind the servers' start).
- * Starts DynamoDB Local and MinIO once for the whole test run (fetching or building them on first use)
- * and stops them afterwards. Workers are forked after this runs and inherit `process.env`, so the
+ * Starts the local engine (ministack) once for the whole test run (installing it on first use)
+ * and stops it afterwards. Workers are forked after this runs and inherit `process.env`, so the
  * AWS_ENDPOINT_URL_* variables set here reach every SDK client the tests and handlers create;
  * `inject('localServices')` gives the same values to tests that build clients by hand.
  */

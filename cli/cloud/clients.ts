@@ -7,7 +7,7 @@ import { createDynamoDbClient, createS3Client } from '../../lambdas/wiring/clien
 
 /**
  * The AWS clients the cloud commands (start, status, estimate) call, passed into each module so tests point
- * them at MinIO, DynamoDB Local and a recording stand-in. Everything comes from the SDK's configuration
+ * them at the local engine and a recording stand-in. Everything comes from the SDK's configuration
  * chain: credentials, region (AWS_REGION, the profile), and endpoints (AWS_ENDPOINT_URL_<SERVICE>).
  */
 export interface CloudClients {
@@ -18,7 +18,7 @@ export interface CloudClients {
   readonly cloudwatch: CloudWatchClient;
 }
 
-/** Fresh clients from the SDK's configuration chain; an S3 endpoint (MinIO) gets path-style addressing. */
+/** Fresh clients from the SDK's configuration chain; an S3 endpoint of one's own gets path-style addressing. */
 export function createCloudClients(): CloudClients {
   return {
     s3: createS3Client(),

@@ -9,7 +9,7 @@ import type { TableCapacity } from './table-capacity.js';
  * ~12,000 items/s (25 / 2 ms = 12,500, rounded down for the parsing around it).
  */
 export const ITEMS_PER_SECOND_PER_LANE = 12_000;
-/** Preflight's scan: 100 MB/s, under the measured 119 (quote-dense CSV) to 189 MB/s (TSV) over MinIO (docs/performance.md). */
+/** Preflight's scan: 100 MB/s, under the measured 119 (quote-dense CSV) to 189 MB/s (TSV) over a local S3 (docs/performance.md). */
 export const SCAN_BYTES_PER_SECOND = 100e6;
 /** The stack's function memory (lib/private/pipeline-functions.ts defaults): import 1,769 MB, preflight 1,024 MB. */
 export const IMPORT_MEMORY_MB = 1769;

@@ -10,7 +10,7 @@ import { CloudCommandError } from './clients.js';
 /**
  * A new on-demand table sustains up to 4,000 writes/s before it scales (and scales to twice its previous peak
  * within 30 minutes): https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html.
- * Used when DescribeTable shows no warm throughput (DynamoDB Local shows none), for the table and for each GSI.
+ * Used when DescribeTable shows no warm throughput (a DynamoDB that has none; the local engine shows 0), for the table and for each GSI.
  */
 export const NEW_ON_DEMAND_WRITES_PER_SECOND = 4000;
 

@@ -14,7 +14,7 @@ export interface LedgerPlace {
   readonly local: boolean;
 }
 
-/** DynamoDB Local takes any keys (it runs with -sharedDb); the caller's own may be absent or a real session's. */
+/** The keys `local` signs with (the engine takes any); the caller's own may be absent or a real session's. */
 const LOCAL_KEYS = { accessKeyId: 's3ddbimport', secretAccessKey: 's3ddbimport-local-secret' };
 const LOCAL_REGION = 'us-east-1';
 
@@ -28,7 +28,7 @@ export async function ledgersFor(
 }
 
 /**
- * AWS_ENDPOINT_URL_DYNAMODB when set (the DynamoDB that `local` then uses too), else the DynamoDB Local of each
+ * AWS_ENDPOINT_URL_DYNAMODB when set (the DynamoDB that `local` then uses too), else the local engine of each
  * `local` and `local watch` that runs now, as registered in `<cache dir>/running`.
  */
 export async function localLedgers(env: NodeJS.ProcessEnv = process.env): Promise<LedgerPlace[]> {

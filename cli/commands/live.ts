@@ -42,7 +42,7 @@ function change(ledger: ImportLedger, execution: string, action: LiveAction): Pr
 }
 
 /**
- * A local process that stops as we ask (its DynamoDB Local refuses or times out), or one whose ledger table does
+ * A local process that stops as we ask (its engine refuses or times out), or one whose ledger table does
  * not exist yet (no import of it has been admitted): nothing of it to change.
  */
 function unreachable(error: Error & { code?: string }): boolean {
@@ -88,7 +88,7 @@ async function notRunningMessage(execution: string, places: LedgerPlace[]): Prom
   );
 }
 
-/** The pool item's holders: `name (N lanes into T)`; what cannot be read is left out (this is only a hint). */
+/** The ledger's holders: `name (N lanes into T)`; what cannot be read is left out (this is only a hint). */
 async function runningImports(places: LedgerPlace[]): Promise<string[]> {
   const names: string[] = [];
   for (const place of places) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { createImportHandler } from '../../lambdas/import/handler.js';
 import type { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import type { createSummarizeHandler } from '../../lambdas/summarize/handler.js';
+import type { createFailedChunkHandler } from '../../lambdas/failed-chunk/handler.js';
 import { handlerBundleFile } from '../../lib/bundle-settings.js';
 import { TASK_HANDLER_FILES, type TaskStateName } from '../../lib/workflow-tasks.js';
 import { packageRoot } from './package-root.js';
@@ -12,12 +13,14 @@ export interface HandlerFactories {
   readonly Preflight: typeof createPreflightHandler;
   readonly ImportChunk: typeof createImportHandler;
   readonly Summarize: typeof createSummarizeHandler;
+  readonly FindFailedChunk: typeof createFailedChunkHandler;
 }
 
 const FACTORY_EXPORTS = {
   Preflight: 'createPreflightHandler',
   ImportChunk: 'createImportHandler',
   Summarize: 'createSummarizeHandler',
+  FindFailedChunk: 'createFailedChunkHandler',
 } as const satisfies Record<TaskStateName, string>;
 
 /** Absolute path of a Task's handler bundle (`npm run build` writes it). */
@@ -41,10 +44,11 @@ async function loadFactory<T extends TaskStateName>(task: T): Promise<HandlerFac
  * through plain objects (middleware stacks, config), never `instanceof`.
  */
 export async function loadHandlerFactories(): Promise<HandlerFactories> {
-  const [Preflight, ImportChunk, Summarize] = await Promise.all([
+  const [Preflight, ImportChunk, Summarize, FindFailedChunk] = await Promise.all([
     loadFactory('Preflight'),
     loadFactory('ImportChunk'),
     loadFactory('Summarize'),
+    loadFactory('FindFailedChunk'),
   ]);
-  return { Preflight, ImportChunk, Summarize };
+  return { Preflight, ImportChunk, Summarize, FindFailedChunk };
 }

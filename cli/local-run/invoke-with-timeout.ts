@@ -3,7 +3,7 @@ import { lambdaContext } from './lambda-clock.js';
 
 /**
  * Slack past the nominal timeout before a local invocation counts as timed out. Lambda has none, but
- * a 2-core machine running DynamoDB Local, MinIO and two test files at once can stall a handler that
+ * a 2-core machine running the local engine and two test files at once can stall a handler that
  * already stopped at its checkpoint for seconds before it hands back.
  */
 const HARD_TIMEOUT_GRACE_MS = 5000;

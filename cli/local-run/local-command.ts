@@ -5,7 +5,7 @@ import { createProgressPrinter } from './progress-printer.js';
 import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import { runLocalImport } from './runner.js';
 import { createWiring } from '../../lambdas/wiring/wiring.js';
-import { startLocalServices } from '../services/index.js';
+import { startLocalServices, type LocalServices } from '../services/index.js';
 import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
@@ -27,8 +27,14 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
   }
   const { flags, file, table } = checked;
-  const services = await startLocalServices({ log: output.err });
-  // The first run builds MinIO for minutes: the import's time and rate leave the servers' start out.
+  let services: LocalServices;
+  try {
+    services = await startLocalServices({ log: output.err });
+  } catch (error) {
+    // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
+    return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
+  }
+  // The first run installs the engine (about 10 s): the import's time and rate leave the servers' start out.
   const servicesReadyMs = Date.now() - started;
   const importStarted = Date.now();
   let unregister = () => undefined as void;
@@ -46,7 +52,7 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
       await ensureTable(dynamodb, table, command.partitionKey, command.sortKey);
     }
     const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
-    // DynamoDB Local has no point-in-time recovery: a delete refuses here without --allow-without-backup.
+    // A table without point-in-time recovery (a new one) refuses a delete here without --allow-without-backup.
     await noticeBeforeStart(dynamodb, resolveImportRequest(request), output);
     const progress = createProgressPrinter(output);
     // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.

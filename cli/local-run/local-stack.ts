@@ -14,7 +14,7 @@ import { MANIFEST_SUMMARY } from '../../lambdas/source/dynamodb-export.js';
 import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/control-plane/ledger-items.js';
 import type { KeyType } from '../flags/cli-args.js';
 
-/** The bucket local mode uploads into; MinIO starts empty each run unless AWS_ENDPOINT_URL_S3 is set. */
+/** The bucket local mode uploads into; the engine starts empty each run unless AWS_ENDPOINT_URL_S3 is set. */
 export const LOCAL_BUCKET = 's3-ddb-import-local';
 
 export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> {

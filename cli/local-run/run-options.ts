@@ -1,3 +1,4 @@
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { Wiring } from '../../lambdas/wiring/wiring.js';
 import type { Checkpoint, Chunk, ScanState } from '../../lambdas/contract/workflow-payloads.js';
 import type { ScriptedClock } from './lambda-clock.js';
@@ -62,6 +63,11 @@ export interface LocalRunOptions {
    * @default - this process's registry of local imports (local-control-plane.ts), no Lambda concurrency
    */
   readonly controlPlane?: Wiring['control'];
+  /**
+   * The Step Functions client FindFailedChunk reads a Map Run with. The in-process interpreter reports a chunk's own
+   * error, so only a test that gives the Map AWS's threshold error reaches it. @default a client from the SDK's chain
+   */
+  readonly sfn?: SFNClient;
   /**
    * Fixed durations (ms) for the workflow's Wait states, whatever their SecondsPath says (the interpreter's
    * waitTimeOverrides): tests make WaitForLanes and PausedWait ask again at once. @default - the workflow's waits

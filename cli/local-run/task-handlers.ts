@@ -10,6 +10,8 @@ import type { LambdaContextLike } from '../../lambdas/environment/lambda-context
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import type { TASK_STATE_FUNCTIONS, TaskStateName } from '../../lib/workflow-tasks.js';
 import type { ReleaseLanesEvent } from '../../lambdas/summarize/handler.js';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { nameServiceError, withNamedServiceErrors } from '../../lambdas/wiring/service-error-names.js';
 import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
 import { invocationContext } from './lambda-clock.js';
@@ -42,6 +44,7 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
     Summarize: summarize,
     ReleaseLanes: summarize,
+    FindFailedChunk: findFailedChunkTask(factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) })),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 
@@ -76,6 +79,7 @@ function invocationSettings(options: LocalRunOptions): InvocationSettings {
       Preflight: options.taskTimeoutsMs?.Preflight ?? timeoutMs,
       ImportChunk: options.taskTimeoutsMs?.ImportChunk ?? timeoutMs,
       Summarize: timeoutMs,
+      FindFailedChunk: timeoutMs,
     },
     clocks: options.clocks ?? {},
     emit: options.onEvent ?? (() => undefined),
@@ -89,8 +93,9 @@ function invoke<T>(
   handler: (context: LambdaContextLike) => Promise<T>,
 ): Promise<T> {
   const timeoutMs = settings.timeoutsMs[task];
+  // Named as the deployed handlers name them (lambdas/wiring/wiring.ts withDefaultWiring), so the same Retry matches.
   return runningTask.run(task, () =>
-    invokeWithTimeout(timeoutMs, handler, invocationContext(timeoutMs, settings.clocks[task])),
+    invokeWithTimeout(timeoutMs, handler, invocationContext(timeoutMs, settings.clocks[task])).catch(named),
   );
 }
 
@@ -125,5 +130,18 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
 /** Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). */
 function summarizeTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
   return <E extends SummarizeEvent | ReleaseLanesEvent>(input: E) =>
-    runningTask.run('Summarize', () => invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)));
+    runningTask.run('Summarize', () =>
+      invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)).catch(named),
+    );
+}
+
+/** FindFailedChunk, named and attributed to its own function as deployed (running-task.ts). */
+function findFailedChunkTask(handler: ReturnType<HandlerFactories['FindFailedChunk']>) {
+  const named = withNamedServiceErrors(handler);
+  return (input: Parameters<typeof handler>[0]) => runningTask.run('FindFailedChunk', () => named(input));
+}
+
+/** Rethrows an error named as the deployed handlers name it (lambdas/wiring/service-error-names.ts). */
+function named(error: unknown): never {
+  throw nameServiceError(error);
 }

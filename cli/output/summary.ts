@@ -22,7 +22,7 @@ export interface SummaryContext {
   readonly json: boolean;
   /** The import's time: `local` counts from the moment its servers are ready (upload and workflow). */
   readonly durationMs: number;
-  /** How long `local`'s servers took to get ready (a first run builds MinIO); cloud commands have none. */
+  /** How long `local`'s servers took to get ready (a first run installs the engine); cloud commands have none. */
   readonly servicesReadyMs?: number;
   /** Where the rejected rows were copied, when some were. */
   readonly rejectsDir: string | null;

@@ -42,9 +42,9 @@ export class EngineRequirementError extends Error {
 }
 
 /**
- * The Python of ministack's venv in the cache dir, created with `python3 -m venv` and `pip install` on first use
- * (about 10 s). The venv is built in a temp dir beside the target and renamed into place; it is only ever run as
- * `<venv>/bin/python -m …`, which works from the renamed path.
+ * The Python of ministack's venv in the cache dir, created on first use (about 5-10 s; downloads about 15 MB). The venv
+ * is built in a temp dir beside the target and renamed into place; it is only ever run as `<venv>/bin/python -c …`,
+ * which works from the renamed path.
  */
 export async function ensureMinistack(
   cache: string,
@@ -55,17 +55,12 @@ export async function ensureMinistack(
   const venvPython = join(home, 'bin', 'python');
   if (existsSync(join(home, MARKER))) return venvPython;
 
-  await checkPython(python);
+  const found = await checkPython(python);
   log(`installing ministack ${MINISTACK_VERSION} from PyPI into ${home} (one time, about 10 s)…`);
   await mkdir(cache, { recursive: true });
   const work = await mkdtemp(join(cache, '.install-ministack-'));
   try {
-    await runCommand(python, ['-m', 'venv', work], { log, label: 'ministack venv' });
-    const pip = [join(work, 'bin', 'python'), '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check'];
-    await runCommand(pip[0] as string, [...pip.slice(1), '--no-deps', ...MINISTACK_PACKAGES], {
-      log,
-      label: 'ministack install',
-    });
+    await installVenv(python, work, found.hostPip, log);
     await writeFile(join(work, MARKER), `${MINISTACK_PACKAGES.join('\n')}\n`);
     // A concurrent install may have won the race; its venv is as good as ours.
     await rename(work, home).catch((error: unknown) => {
@@ -77,28 +72,65 @@ export async function ensureMinistack(
   return venvPython;
 }
 
-/** Fails naming what to install when `python` is missing, too old, or has no venv module (Debian splits it out). */
-async function checkPython(python: string): Promise<void> {
-  const probe = 'import sys, venv, ensurepip; print("%d.%d" % sys.version_info[:2])';
-  let version = '';
+/**
+ * A venv at `dir` with the pinned packages. With a host pip that takes `--python` (22.3+), the venv is made without
+ * pip of its own: seeding one (ensurepip) costs more than the whole install. `--no-compile`: the engine imports a
+ * small part of what is installed (botocore alone is thousands of files), and Python caches what it imports on the
+ * first start.
+ */
+async function installVenv(python: string, dir: string, hostPip: boolean, log: (line: string) => void): Promise<void> {
+  const install = ['install', '--quiet', '--disable-pip-version-check', '--no-compile', '--no-deps'];
+  if (hostPip) {
+    await runCommand(python, ['-m', 'venv', '--without-pip', dir], { log, label: 'ministack venv' });
+    const pip = ['-m', 'pip', '--python', join(dir, 'bin', 'python'), ...install, ...MINISTACK_PACKAGES];
+    await runCommand(python, pip, { log, label: 'ministack install' });
+    return;
+  }
+  await runCommand(python, ['-m', 'venv', dir], { log, label: 'ministack venv' });
+  const pip = ['-m', 'pip', ...install, ...MINISTACK_PACKAGES];
+  await runCommand(join(dir, 'bin', 'python'), pip, { log, label: 'ministack install' });
+}
+
+/** What {@link checkPython} found: whether the host's own pip can install into another environment. */
+interface PythonFound {
+  readonly hostPip: boolean;
+}
+
+/**
+ * Fails naming what to install when `python` is missing, too old, or can make no venv with pip in reach (Debian splits
+ * `venv`'s ensurepip out into python3-venv, and pip into python3-pip: either will do).
+ */
+async function checkPython(python: string): Promise<PythonFound> {
+  const probe = [
+    'import importlib.util as u, sys',
+    'pip = u.find_spec("pip") is not None',
+    'print("%d.%d" % sys.version_info[:2], int(u.find_spec("venv") is not None), int(u.find_spec("ensurepip") is not None), pip and __import__("pip").__version__ or "")',
+  ].join('; ');
+  let answer = '';
   try {
-    version = await runCommand(python, ['-c', probe], { capture: true });
-  } catch (error) {
-    const missing = /cannot run/.test(String(error));
+    answer = await runCommand(python, ['-c', probe], { capture: true });
+  } catch {
     throw new EngineRequirementError(
-      missing
-        ? `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+ with venv: ${python} was not found. ` +
-            'Install python3 and python3-venv (Debian/Ubuntu: apt-get install python3 python3-venv), ' +
-            'or point S3DDB_PYTHON at a Python 3.10+, or set AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_S3.'
-        : `the local engine (ministack) needs Python's venv and ensurepip modules, which ${python} lacks. ` +
-            'Install them (Debian/Ubuntu: apt-get install python3-venv).',
+      `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+ with venv: ${python} was not found. ` +
+        'Install python3 and python3-venv (Debian/Ubuntu: apt-get install python3 python3-venv), ' +
+        'or point S3DDB_PYTHON at a Python 3.10+, or set AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_S3.',
     );
   }
-  const [major = 0, minor = 0] = version.trim().split('.').map(Number);
+  const [version = '', venv, ensurepip, pipVersion = ''] = answer.trim().split(' ');
+  const [major = 0, minor = 0] = version.split('.').map(Number);
   if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
     throw new EngineRequirementError(
-      `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+; ${python} is ${version.trim()}. ` +
+      `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+; ${python} is ${version}. ` +
         'Install a newer python3 (with venv), or point S3DDB_PYTHON at one.',
     );
   }
+  const [pipMajor = 0, pipMinor = 0] = pipVersion.split('.').map(Number);
+  const hostPip = pipMajor > 22 || (pipMajor === 22 && pipMinor >= 3); // `pip --python` came in 22.3
+  if (venv !== '1' || (ensurepip !== '1' && !hostPip)) {
+    throw new EngineRequirementError(
+      `the local engine (ministack) needs Python's venv module and a pip to fill it, which ${python} lacks. ` +
+        'Install them (Debian/Ubuntu: apt-get install python3-venv).',
+    );
+  }
+  return { hostPip };
 }

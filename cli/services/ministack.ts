@@ -119,7 +119,6 @@ function engineEnv(port: number, workDir: string, extra: Readonly<Record<string,
     // Its pid file, generated TLS material and S3 spill files go to a dir of this run, not a shared /tmp name.
     TMPDIR: workDir,
     S3_DATA_DIR: join(workDir, 's3'),
-    PYTHONDONTWRITEBYTECODE: '1',
     ...extra,
   };
 }

@@ -5,12 +5,10 @@ import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
  * How `local watch` learns of uploads: it lists the watched prefixes every second and reports each object that
  * is new or changed (another ETag or LastModified) since the previous listing.
  *
- * Why not MinIO's push API, ListenBucketNotification: in the pinned MinIO build its response is never flushed
- * (s3APIMiddleware wraps every handler's writer in a trackingResponseWriter that has no Flush method, so
- * xhttp.Flush in cmd/listen-notification-handlers.go does nothing). Events then reach the client only once
- * about 4 KB have queued: measured, four uploads delivered nothing and the fifth delivered 3.6 KB at once. A
- * webhook target would need MinIO configured when it starts, which a shared or own MinIO (AWS_ENDPOINT_URL_S3)
- * is not. Listing works on any S3 endpoint and costs one ListObjectsV2 per prefix per second.
+ * Why listing rather than the engine's bucket events: S3 has no API that streams a bucket's events to a client; they go
+ * to EventBridge, SQS, SNS or Lambda, which a DynamoDB and S3 of the user's own (AWS_ENDPOINT_URL_S3) need not have.
+ * Listing works on any S3 endpoint and costs one ListObjectsV2 per prefix per second. The deployed tier
+ * (test/deployed/) proves the real rule on the engine's EventBridge.
  */
 
 /** A second between listings: an upload starts its import within about a second. */

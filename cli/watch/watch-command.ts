@@ -7,7 +7,7 @@ import { UsageError } from '../flags/cli-args.js';
 import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
 import { registerRunning } from '../local-run/running-registry.js';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
-import { startLocalServices } from '../services/index.js';
+import { startLocalServices, type LocalServices } from '../services/index.js';
 import { startLocalWatch } from './local-watch.js';
 import { parseWatchCommand, WATCH_USAGE, type WatchCommand } from './watch-args.js';
 import { createWatchPrinter } from './watch-printer.js';
@@ -58,7 +58,13 @@ export async function runLocalWatchCli(args: string[], output: Output): Promise<
  * them), reported, and the exit code is 1; a second Ctrl-C exits immediately.
  */
 async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], output: Output): Promise<number> {
-  const services = await startLocalServices({ log: output.err });
+  let services: LocalServices;
+  try {
+    services = await startLocalServices({ log: output.err });
+  } catch (error) {
+    output.err(`local watch failed: ${(error as Error).name}: ${(error as Error).message}`);
+    return EXIT_FAILED;
+  }
   // Handler logs are for CloudWatch; the watch prints its own lines. Powertools reads POWERTOOLS_LOG_LEVEL before
   // LOG_LEVEL, so a LOG_LEVEL left in the shell does not flood stdout; set POWERTOOLS_LOG_LEVEL=INFO to see them.
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';

@@ -1,5 +1,5 @@
 /**
- * Who may import now, decided from the ledger's holders (ledger.ts): pure, so every case is a table test.
+ * Who may import now, decided from the counts the ledger keeps (ledger.ts): pure, so every case is a table test.
  *
  * Lanes are what is finite: the import function's Lambda concurrency is shared by every running import (the
  * pool), and a table's write capacity by the imports into it (at most `tableLanes` at once: the configured
@@ -8,12 +8,35 @@
  * its table, and others wait for it: two caps on one table would add up past what the user asked for.
  */
 
-/** One running import, as the ledger's pool item holds it. */
+/** One running import, as its own item in the ledger holds it. */
 export interface LaneHolder {
   readonly table: string;
   readonly lanes: number;
   /** Whether it has a maxWriteRate: then it has its table to itself. */
   readonly capped: boolean;
+}
+
+/** What the ledger's lanes item counts: lanes held and imports holding them, in all and on the asking table. */
+export interface LaneCounts {
+  readonly poolHeld: number;
+  readonly poolImports: number;
+  readonly tableHeld: number;
+  readonly tableImports: number;
+  /** Whether an import with a maxWriteRate runs into the asking table. */
+  readonly tableCapped: boolean;
+}
+
+/** The counts a set of holders makes for `table`: what the lanes item holds, by definition. */
+export function countLanes(holders: Readonly<Record<string, LaneHolder>>, table: string): LaneCounts {
+  const all = Object.values(holders);
+  const onTable = all.filter((h) => h.table === table);
+  return {
+    poolHeld: sum(all),
+    poolImports: all.length,
+    tableHeld: sum(onTable),
+    tableImports: onTable.length,
+    tableCapped: onTable.some((h) => h.capped),
+  };
 }
 
 export interface LaneAsk {
@@ -33,24 +56,21 @@ export interface LaneDecision {
   readonly reason: string;
 }
 
-export function decideLanes(holders: Readonly<Record<string, LaneHolder>>, ask: LaneAsk): LaneDecision {
-  const others = Object.values(holders);
-  const onTable = others.filter((h) => h.table === ask.table);
-  const cappedOnTable = onTable.find((h) => h.capped);
-  if (cappedOnTable)
+export function decideLanes(counts: LaneCounts, ask: LaneAsk): LaneDecision {
+  if (counts.tableCapped)
     return { granted: 0, reason: `waiting: an import with a maxWriteRate is running into ${ask.table}` };
-  if (ask.capped && onTable.length > 0) {
+  if (ask.capped && counts.tableImports > 0) {
     return {
       granted: 0,
-      reason: `waiting: this import has a maxWriteRate and ${onTable.length} other(s) run into ${ask.table}`,
+      reason: `waiting: this import has a maxWriteRate and ${counts.tableImports} other(s) run into ${ask.table}`,
     };
   }
-  const tableFree = ask.tableLanes - sum(onTable);
-  const poolFree = ask.poolLanes === null ? Infinity : ask.poolLanes - sum(others);
+  const tableFree = ask.tableLanes - counts.tableHeld;
+  const poolFree = ask.poolLanes === null ? Infinity : ask.poolLanes - counts.poolHeld;
   const granted = Math.max(0, Math.min(ask.want, tableFree, poolFree));
   if (granted === 0) {
     const full = tableFree <= 0 ? `${ask.table}'s ${ask.tableLanes} lanes` : `the ${ask.poolLanes} Lambda lanes`;
-    return { granted, reason: `waiting: ${full} are held by ${others.length} running import(s)` };
+    return { granted, reason: `waiting: ${full} are held by ${counts.poolImports} running import(s)` };
   }
   const limits = [`${ask.want} wanted`, `${tableFree} free on ${ask.table}`];
   if (ask.poolLanes !== null) limits.push(`${poolFree} of ${ask.poolLanes} Lambda lanes free`);

@@ -1,21 +1,14 @@
-import {
-  BatchGetItemCommand,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { decideLanes, type LaneAsk, type LaneDecision, type LaneHolder } from './lane-admission.js';
-import { liveSettingsOf, importKey, type LiveSettings } from './ledger-items.js';
+import { reclaimStale, scanHolders } from './ledger-holders.js';
+import { holderOf, importKey, liveSettingsOf, type LiveSettings } from './ledger-items.js';
 import { LedgerPool } from './ledger-pool.js';
 
 export type { LiveSettings } from './ledger-items.js';
 
 /**
  * A lane's lease: renewed every few seconds by each running lane (LEASE_RENEW_MS); an import whose lease ran out
- * (its execution ended without releasing, e.g. stopped from the console) is taken off the pool by the next
+ * (its execution ended without releasing, e.g. stopped from the console) is taken off the ledger by the next
  * import that needs its lanes. 15 minutes outlasts any one Lambda invocation, so a live import never loses it.
  */
 export const LEASE_MS = 15 * 60 * 1000;
@@ -23,6 +16,17 @@ export const LEASE_MS = 15 * 60 * 1000;
 export const LEASE_RENEW_MS = 5000;
 /** An admission whose lanes were taken between its read and its write counts again at most this often. */
 const ADMIT_ATTEMPTS = 8;
+/**
+ * Transactions on the lanes item that run at the same time cancel each other (TransactionConflict), and a throttled
+ * one is cancelled too: it waits a random time up to 25 ms, doubling per attempt up to 1 s (full jitter), and tries
+ * again.
+ */
+const CONFLICT_BACKOFF_MS = { base: 25, cap: 1000 } as const;
+/** A release cancelled as busy tries this often before it fails (Summarize's own retry then runs it again). */
+const RELEASE_ATTEMPTS = 8;
+
+type Sleep = (ms: number) => Promise<void>;
+const sleepFor: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Admit extends LaneAsk {
   readonly execution: string;
@@ -33,9 +37,10 @@ export interface Admit extends LaneAsk {
 type Send = Pick<DynamoDBClient, 'send'>['send'];
 
 /**
- * The ledger of running imports: one DynamoDB table, read and written the same way in AWS and on DynamoDB
- * Local. A pool item lists who holds lanes (ledger-pool.ts: written on admit and release only); an item per
- * import holds its lease and its live settings (written by its lanes and by `rate`/`pause`/`resume`).
+ * The ledger of running imports: one DynamoDB table, read and written the same way in AWS and locally. A lanes item
+ * counts the lanes held (in all and per table); an item per import holds its lanes, its lease and its live settings
+ * (written by its lanes and by `rate`/`pause`/`resume`). Admission and release change both in one transaction
+ * (ledger-pool.ts).
  *
  * @example
  * const ledger = new ImportLedger(dynamodb, 's3-ddb-import-ledger');
@@ -49,6 +54,7 @@ export class ImportLedger {
     dynamodb: Pick<DynamoDBClient, 'send'>,
     readonly tableName: string,
     private readonly now: () => number = Date.now,
+    private readonly sleep: Sleep = sleepFor,
   ) {
     this.send = dynamodb.send.bind(dynamodb) as Send;
     this.pool = new LedgerPool(this.send, tableName);
@@ -57,28 +63,53 @@ export class ImportLedger {
   /** Grants lanes now, or none (the import waits and asks again). Asking again after a grant returns it. */
   async admit(ask: Admit): Promise<LaneDecision> {
     for (let attempt = 1; ; attempt++) {
-      const { holders } = await this.pool.read();
-      const mine = holders[ask.execution];
-      if (mine) return { granted: mine.lanes, reason: `${mine.lanes} lanes (granted before)` };
-      const decision = decideLanes(holders, ask);
-      if (decision.granted === 0 && (await this.reclaimStale(holders)) > 0) continue;
-      if (decision.granted === 0) return decision;
-      // Its own item (the lease) first: from the moment it is a holder, an import that finds the lanes full reads
-      // its lease, and must not take it for one whose execution ended.
-      await this.putImport(ask, decision.granted);
+      const decision = decideLanes(await this.pool.counts(ask.table), ask);
+      if (decision.granted === 0) {
+        // The lanes are full: the holders are read, to find this import among them (an ask repeated after a
+        // grant) or holders whose execution ended without releasing.
+        const holders = await scanHolders(this.send, this.tableName, true);
+        const mine = holders.find((h) => h.execution === ask.execution);
+        if (mine) return grantedBefore(holderOf(mine.item)?.lanes ?? 0);
+        if ((await reclaimStale(this.pool, holders, this.now())) > 0) continue;
+        return decision;
+      }
       const holder = { table: ask.table, lanes: decision.granted, capped: ask.capped };
-      if (await this.pool.take(ask.execution, holder, ask.tableLanes, ask.poolLanes)) return decision;
+      const lease = { leaseUntil: this.now() + LEASE_MS, maxWriteRate: ask.maxWriteRate };
+      const outcome = await this.pool.take(
+        ask.execution,
+        holder,
+        { table: ask.tableLanes, pool: ask.poolLanes },
+        lease,
+      );
+      if (outcome === 'taken') return decision;
+      if (outcome === 'held') {
+        const mine = await this.holder(ask.execution);
+        if (mine) return grantedBefore(mine.lanes);
+        continue; // admitted by a twin ask and released since: ask again
+      }
       // The lanes it counted on were taken in between: count again, a few times, then wait like any import.
       if (attempt >= ADMIT_ATTEMPTS)
         return { granted: 0, reason: 'waiting: the ledger is busy (many admissions at once)' };
+      if (outcome === 'busy') await this.backOff(attempt);
     }
   }
 
-  /** Gives the import's lanes back: on success (Summarize) and on failure (ReleaseLanes). Idempotent. */
+  /**
+   * Gives the import's lanes back: on success (Summarize) and on failure (ReleaseLanes). Idempotent. Reads the
+   * import's own item and writes only when it holds lanes: an import with no chunk was never admitted, and
+   * Summarize may not PutItem.
+   */
   async release(execution: string): Promise<void> {
-    const holder = (await this.pool.read()).holders[execution];
-    if (holder) await this.pool.give(execution, holder);
-    await this.send(new DeleteItemCommand({ TableName: this.tableName, Key: importKey(execution) }));
+    for (let attempt = 1; ; attempt++) {
+      const { Item } = await this.send(
+        new GetItemCommand({ TableName: this.tableName, Key: importKey(execution), ConsistentRead: true }),
+      );
+      if (!Item) return;
+      const outcome = await this.pool.giveBack(execution, Item);
+      if (outcome !== 'busy') return;
+      if (attempt >= RELEASE_ATTEMPTS) throw new Error(`the ledger stayed busy: the lanes of ${execution} are held`);
+      await this.backOff(attempt);
+    }
   }
 
   /** A lane renews its import's lease and reads its live settings; null when the import holds no lanes. */
@@ -98,7 +129,13 @@ export class ImportLedger {
 
   /** Who holds lanes now, by execution name (read only: `rate`, `pause` and `resume` list them). */
   async holders(): Promise<Readonly<Record<string, LaneHolder>>> {
-    return (await this.pool.get(false))?.holders ?? {};
+    const items = await scanHolders(this.send, this.tableName, false);
+    return Object.fromEntries(
+      items.map(({ execution, item }) => {
+        const { table, lanes } = liveSettingsOf(execution, item);
+        return [execution, { table, lanes, capped: item.capped?.BOOL === true }];
+      }),
+    );
   }
 
   /** An import's live settings, or null when it holds no lanes (not admitted yet, or ended). */
@@ -126,34 +163,18 @@ export class ImportLedger {
     }
   }
 
-  /** Takes the lanes of holders whose lease ran out off the pool (and their items); how many it took off. */
-  private async reclaimStale(holders: Readonly<Record<string, LaneHolder>>): Promise<number> {
-    const names = Object.keys(holders).slice(0, 100); // BatchGetItem reads 100 keys; the rest wait for a next ask
-    if (names.length === 0) return 0;
-    const { Responses } = await this.send(
-      new BatchGetItemCommand({
-        RequestItems: { [this.tableName]: { Keys: names.map(importKey), ProjectionExpression: 'pk, leaseUntil' } },
-      }),
+  /** An import's lanes, read strongly consistent; null when it holds none. */
+  private async holder(execution: string): Promise<LaneHolder | null> {
+    const { Item } = await this.send(
+      new GetItemCommand({ TableName: this.tableName, Key: importKey(execution), ConsistentRead: true }),
     );
-    const leases = new Map((Responses?.[this.tableName] ?? []).map((i) => [i.pk.S, Number(i.leaseUntil?.N ?? 0)]));
-    const stale = names.filter((name) => (leases.get(importKey(name).pk.S) ?? 0) < this.now());
-    for (const name of stale) await this.release(name);
-    return stale.length;
+    return Item ? holderOf(Item) : null;
   }
 
-  private async putImport(ask: Admit, lanes: number): Promise<void> {
-    await this.send(
-      new PutItemCommand({
-        TableName: this.tableName,
-        Item: {
-          ...importKey(ask.execution),
-          table: { S: ask.table },
-          lanes: { N: String(lanes) },
-          leaseUntil: { N: String(this.now() + LEASE_MS) },
-          maxWriteRate: { N: String(ask.maxWriteRate) },
-          paused: { BOOL: false },
-        },
-      }),
-    );
+  private backOff(attempt: number): Promise<void> {
+    const ceiling = Math.min(CONFLICT_BACKOFF_MS.cap, CONFLICT_BACKOFF_MS.base * 2 ** (attempt - 1));
+    return this.sleep(Math.random() * ceiling);
   }
 }
+
+const grantedBefore = (lanes: number): LaneDecision => ({ granted: lanes, reason: `${lanes} lanes (granted before)` });

@@ -39,6 +39,12 @@ export interface LambdaConfig {
   readonly importMemoryMb?: number;
   /** The import function, whose Lambda concurrency preflight fits the Map's lanes to (IMPORT_FUNCTION_NAME). */
   readonly importFunctionName?: string | null;
+  /**
+   * The import function's reserved concurrency as the stack set it (IMPORT_RESERVED_CONCURRENCY, on preflight): the
+   * lanes' bound, known at deploy time, so preflight need not ask the Lambda API for it. Read inside Lambda only.
+   * @default null - unknown: asked of the Lambda API (environment/deploy-time-concurrency.ts)
+   */
+  readonly importReservedConcurrency?: number | null;
   /** The DynamoDB table of running imports (LEDGER_TABLE): lanes held, leases, live settings. @default DEFAULT_LEDGER_TABLE */
   readonly ledgerTable?: string;
   /** How often a running lane renews its lease and reads the live settings. @default LEASE_RENEW_MS (5 s) */
@@ -63,6 +69,13 @@ export interface LambdaConfig {
    * @default null - no encryption headers: the bucket's default encryption applies
    */
   readonly bucketKmsKeyArn?: string | null;
+  /**
+   * May preflight raise a table's warm throughput for a request's warmThroughput (UpdateTable)? Inside Lambda only when
+   * the stack allows it (WARM_THROUGHPUT_ALLOWED=true, set by the construct with `allowWarmThroughput`, which also
+   * grants dynamodb:UpdateTable); elsewhere (local runs, the CLI) the caller's own credentials decide.
+   * @default true
+   */
+  readonly warmThroughputAllowed?: boolean;
 }
 
 /** The ledger of running imports locally (the stack names its own table through LEDGER_TABLE). */
@@ -91,8 +104,16 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     bucketName: deployed(env.BUCKET_NAME),
     importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
     importMemoryMb: Number(env.IMPORT_MEMORY_MB) > 0 ? Number(env.IMPORT_MEMORY_MB) : DEFAULT_IMPORT_MEMORY_MB,
+    importReservedConcurrency: positiveInteger(deployed(env.IMPORT_RESERVED_CONCURRENCY)),
     ledgerTable: env.LEDGER_TABLE?.trim() || DEFAULT_LEDGER_TABLE,
     bucketKmsKeyArn: deployed(env.BUCKET_KMS_KEY_ARN),
     emitMetrics: inLambda,
+    warmThroughputAllowed: !inLambda || env.WARM_THROUGHPUT_ALLOWED === 'true',
   };
+}
+
+/** A whole number above 0 from the environment, else null. */
+function positiveInteger(value: string | null): number | null {
+  const n = Number(value);
+  return value !== null && Number.isInteger(n) && n > 0 ? n : null;
 }

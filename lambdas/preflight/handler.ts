@@ -20,6 +20,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger }
       rejectsPrefix: config.rejectsPrefix,
       stagingPrefix: config.stagingPrefix,
       importMemoryMb: config.importMemoryMb,
+      warmThroughputAllowed: config.warmThroughputAllowed,
     });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };

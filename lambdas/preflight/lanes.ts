@@ -1,9 +1,14 @@
 import type { ImportConcurrency } from '../control-plane/control-plane.js';
 
 /**
- * Of the account's unreserved concurrency, the share all imports together take at most: half, so that the
+ * Of the account's unreserved concurrency, the share all imports of one stack take at most: half, so that the
  * account's other functions (and the imports' own preflight and summarize) still find room. The default quota
  * of 1,000 leaves 500; a new account's 10 gives 5 lanes (https://docs.aws.amazon.com/lambda/latest/dg/lambda-concurrency.html).
+ * Each stack has its own ledger, so two stacks without a reservation in one account and Region take all of it between
+ * them (README, Limits): with more than one, each import function gets a reservation, and Lambda keeps at least 100
+ * unreserved for the functions without one, preflight and summarize among them ("You can reserve up to the
+ * Unreserved account concurrency value that is shown, minus 100":
+ * https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html).
  */
 export const UNRESERVED_SHARE = 0.5;
 

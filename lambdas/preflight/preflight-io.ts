@@ -1,10 +1,16 @@
-import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeTableCommand,
+  UpdateTableCommand,
+  type DynamoDBClient,
+  type UpdateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { SourceObjectNotFoundError, TableNotFoundError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
+import type { WarmThroughputPlan } from './warm-throughput.js';
 import { tableSafetyIo } from './table-safety-io.js';
 
 /**
@@ -39,6 +45,10 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
           indexes: [...(Table?.GlobalSecondaryIndexes ?? []), ...(Table?.LocalSecondaryIndexes ?? [])].map((index) =>
             (index.KeySchema ?? []).map((k) => k.AttributeName ?? ''),
           ),
+          globalIndexes: (Table?.GlobalSecondaryIndexes ?? []).map((index) => ({
+            name: index.IndexName ?? '',
+            warmWriteUnitsPerSecond: index.WarmThroughput?.WriteUnitsPerSecond ?? null,
+          })),
         };
       } catch (error) {
         if ((error as Error).name === 'ResourceNotFoundException')
@@ -46,11 +56,8 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
         throw error;
       }
     },
-    async raiseWarmThroughput(table, writeUnitsPerSecond) {
-      const update = new UpdateTableCommand({
-        TableName: table,
-        WarmThroughput: { WriteUnitsPerSecond: writeUnitsPerSecond },
-      });
+    async raiseWarmThroughput(table, plan) {
+      const update = new UpdateTableCommand(warmThroughputUpdate(table, plan));
       try {
         await dynamodb.send(update);
         return 'raised';
@@ -76,4 +83,20 @@ function keyAttributes(
     role: k.KeyType === 'RANGE' ? 'RANGE' : 'HASH',
     type: (definitions.find((d) => d.AttributeName === k.AttributeName)?.AttributeType ?? 'S') as KeyAttribute['type'],
   }));
+}
+
+/** UpdateTable's input for a pre-warm: the table's WarmThroughput and an Update per index (warm-throughput.ts). */
+function warmThroughputUpdate(table: string, plan: WarmThroughputPlan): UpdateTableCommandInput {
+  const warm = (writeUnitsPerSecond: number) => ({ WriteUnitsPerSecond: writeUnitsPerSecond });
+  return {
+    TableName: table,
+    ...(plan.table !== null ? { WarmThroughput: warm(plan.table) } : {}),
+    ...(plan.indexes.length > 0
+      ? {
+          GlobalSecondaryIndexUpdates: plan.indexes.map(({ name, writeUnitsPerSecond }) => ({
+            Update: { IndexName: name, WarmThroughput: warm(writeUnitsPerSecond) },
+          })),
+        }
+      : {}),
+  };
 }

@@ -50,6 +50,8 @@ export interface PreflightOptions {
   readonly stagingPrefix?: string;
   /** The import function's memory in MB: a Parquet row group too big for it fails. @default DEFAULT_IMPORT_MEMORY_MB */
   readonly importMemoryMb?: number;
+  /** May a request's warmThroughput raise the table's (LambdaConfig.warmThroughputAllowed)? @default true */
+  readonly warmThroughputAllowed?: boolean;
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
@@ -113,7 +115,8 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
     checkTableSafety(asSent, io),
   ]);
   const { keys } = target;
-  const warmTo = warmThroughputToSet(asSent.table, asSent.warmThroughput, target); // refuses a provisioned table
+  // Refuses a provisioned table, and a raise the deployment does not allow.
+  const warmTo = warmThroughputToSet(asSent.table, asSent.warmThroughput, target, options.warmThroughputAllowed);
   // Format defaults (a tab for .tsv) follow the first object's name, less its compression suffix.
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
   const input = await withSniffedFormat(event.input as ImportRequest, found.sources, formatKey, io);

@@ -9,12 +9,12 @@ const MAX_SOCKETS = 64;
 
 /**
  * Where the SDK clients point. Everything unset comes from the SDK's own configuration chain (in Lambda:
- * the function's region and role); local mode names DynamoDB Local and MinIO here instead.
+ * the function's region and role); local mode names the local engine here instead.
  */
 export interface ClientOptions {
-  /** e.g. DynamoDB Local's `http://127.0.0.1:PORT`. @default - the SDK's (AWS_ENDPOINT_URL_DYNAMODB, else AWS) */
+  /** e.g. the local engine's `http://127.0.0.1:PORT`. @default - the SDK's (AWS_ENDPOINT_URL_DYNAMODB, else AWS) */
   readonly dynamodbEndpoint?: string;
-  /** e.g. MinIO's `http://127.0.0.1:PORT`; a custom endpoint gets path-style addressing. @default - the SDK's */
+  /** e.g. the local engine's `http://127.0.0.1:PORT`; a custom endpoint gets path-style addressing. @default - the SDK's */
   readonly s3Endpoint?: string;
   readonly region?: string;
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
@@ -54,7 +54,7 @@ function common(options: ClientOptions, requestTimeoutMs?: number) {
 }
 
 /**
- * A keep-alive S3 client. A custom endpoint (MinIO locally, given here or as AWS_ENDPOINT_URL_S3) needs
+ * A keep-alive S3 client. A custom endpoint (the local engine, given here or as AWS_ENDPOINT_URL_S3) needs
  * path-style addressing.
  */
 export function createS3Client(options: ClientOptions = {}, env: NodeJS.ProcessEnv = process.env): S3Client {

@@ -12,6 +12,8 @@ import {
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import { AwsControlPlane } from '../control-plane/control-plane-aws.js';
 import { ImportLedger } from '../control-plane/ledger.js';
+import { withNamedServiceErrors } from './service-error-names.js';
+import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js';
 
 /**
  * What a handler is built from: its SDK clients and its configuration. The exported `handler` of each
@@ -46,7 +48,10 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     dynamodb,
     batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
     config,
-    control: new AwsControlPlane(new LambdaClient(region), config.importFunctionName ?? null),
+    control: deployTimeConcurrency(
+      config.importReservedConcurrency ?? null,
+      new AwsControlPlane(new LambdaClient(region), config.importFunctionName ?? null),
+    ),
     ledger: new ImportLedger(dynamodb, config.ledgerTable ?? DEFAULT_LEDGER_TABLE),
   };
 }
@@ -55,12 +60,13 @@ let defaultWiring: Wiring | undefined;
 
 /**
  * The deployed handler: built on its first invocation with one wiring per container (SDK clients are
- * created once and kept warm, as Powertools advises), from the function's environment.
+ * created once and kept warm, as Powertools advises), from the function's environment. A throttle or transient
+ * error of its own AWS calls ends it named for the workflow's Retry (service-error-names.ts).
  */
 export function withDefaultWiring<A extends unknown[], R>(factory: (wiring: Wiring) => (...args: A) => Promise<R>) {
   let built: ((...args: A) => Promise<R>) | undefined;
-  return (...args: A): Promise<R> => {
+  return withNamedServiceErrors((...args: A): Promise<R> => {
     built ??= factory((defaultWiring ??= createWiring()));
     return built(...args);
-  };
+  });
 }

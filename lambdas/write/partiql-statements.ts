@@ -45,8 +45,8 @@ export function insertStatement(table: string, item: Item): BatchStatementReques
  * Undefined for an item of key attributes only (nothing to SET: its INSERT alone does the merge), when it takes
  * more assignments than one UpdateItem does (MAX_SET_PER_UPDATE) or more than MAX_STATEMENT_BYTES, or when a name
  * holds `#` or `:`: the UPDATE becomes an update expression, where those start placeholders even inside a quoted
- * name (DynamoDB Local answers `SET "#x" = ?` with "An expression attribute name used in the document path is not
- * defined"); such an item goes as an UpdateItem, whose placeholders take any name.
+ * name (a DynamoDB server was seen to answer `SET "#x" = ?` with "An expression attribute name used in the document
+ * path is not defined"); such an item goes as an UpdateItem, whose placeholders take any name, however a server reads it.
  */
 export function updateStatement(
   table: string,

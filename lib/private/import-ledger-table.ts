@@ -24,11 +24,13 @@ export function createLedgerTable(scope: Construct): dynamodb.Table {
 }
 
 /**
- * Each function gets the ledger's name and exactly the calls it makes (lambdas/control-plane/ledger.ts):
- * - preflight admits: GetItem (the pool), PutItem (the pool once, its own item), UpdateItem (takes lanes),
- *   BatchGetItem (leases, when the lanes are full) and DeleteItem (the items of imports whose lease ran out);
+ * Each function gets the ledger's name and exactly the calls it makes (lambdas/control-plane/ledger.ts). Admission
+ * and release are TransactWriteItems, whose Put, Update and Delete need the PutItem, UpdateItem and DeleteItem
+ * actions (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html):
+ * - preflight admits: GetItem (the lanes item; its own item after a repeated ask), Put + Update (takes lanes with
+ *   its item), Scan (the holders, when the lanes are full) and Delete + Update (holders whose lease ran out);
  * - import renews its lease and reads the live settings: UpdateItem;
- * - summarize (and ReleaseLanes) releases: GetItem (its lanes), UpdateItem (gives them back), DeleteItem.
+ * - summarize (and ReleaseLanes) releases: GetItem (its item), Delete + Update (gives the lanes back).
  */
 export function grantLedger(table: dynamodb.Table, { preflight, importer, summarize }: PipelineFunctions): void {
   for (const fn of [preflight, importer, summarize]) fn.addEnvironment('LEDGER_TABLE', table.tableName);
@@ -36,7 +38,7 @@ export function grantLedger(table: dynamodb.Table, { preflight, importer, summar
     preflight,
     'dynamodb:GetItem',
     'dynamodb:PutItem',
-    'dynamodb:BatchGetItem',
+    'dynamodb:Scan',
     'dynamodb:UpdateItem',
     'dynamodb:DeleteItem',
   );

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { grantObjectDelete, grantObjectPut, grantRejectsRewrite, grantSourceRead } from '../bucket-grants.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
@@ -59,10 +60,14 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
 }
 
 /**
- * Per table: preflight reads its key schema and, for a request's `warmThroughput`, raises its warm throughput
- * (UpdateTable: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html), and
- * before an import that can destroy data reads its point-in-time recovery (DescribeContinuousBackups) and whether
- * it holds items (one Scan of Limit 1: lambdas/preflight/table-safety.ts); the
+ * Per table: preflight reads its key schema (DescribeTable) and, only when the stack allows pre-warming
+ * (`allowWarmThroughput`), raises its and its indexes' warm throughput for a request's `warmThroughput` (UpdateTable:
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html; UpdateTable also
+ * changes indexes, billing and deletion protection, so it is not held without need); before an import that can
+ * destroy data it reads its point-in-time recovery (DescribeContinuousBackups) and whether it holds items: one Scan
+ * with `Select: COUNT` and Limit 1 (lambdas/preflight/table-safety.ts), the only Scan it is allowed: the grant carries
+ * the condition `dynamodb:Select = COUNT`, so it can count items but never read one
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html). The
  * import writes with BatchWriteItem (put, delete); with BatchExecuteStatement of PartiQL INSERT and UPDATE
  * statements (insert, update), which IAM authorizes per statement as dynamodb:PartiQLInsert and
  * dynamodb:PartiQLUpdate on the table (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-iam.html);
@@ -71,9 +76,17 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
  */
 export function grantTableAccess(props: ImportPipelineProps, { preflight, importer }: PipelineFunctions): void {
   for (const table of props.tables) {
-    table.grant(preflight, 'dynamodb:DescribeTable', 'dynamodb:UpdateTable');
-    table.grant(preflight, 'dynamodb:DescribeContinuousBackups', 'dynamodb:Scan');
+    table.grant(preflight, 'dynamodb:DescribeTable', 'dynamodb:DescribeContinuousBackups');
+    iam.Grant.addToPrincipal({
+      grantee: preflight,
+      actions: ['dynamodb:Scan'],
+      resourceArns: [table.tableArn],
+      conditions: { StringEquals: { 'dynamodb:Select': 'COUNT' } },
+    });
+    if (props.allowWarmThroughput) table.grant(preflight, 'dynamodb:UpdateTable');
     table.grant(importer, 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
     table.grant(importer, 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate');
   }
+  // Preflight refuses a request whose warmThroughput needs a raise it may not make (lambdas/environment/config.ts).
+  if (props.allowWarmThroughput) preflight.addEnvironment('WARM_THROUGHPUT_ALLOWED', 'true');
 }

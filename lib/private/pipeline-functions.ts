@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Tokenization } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import { PipelineFunction } from '../pipeline-function.js';
@@ -6,17 +6,26 @@ import { TASK_HANDLER_FILES, type TaskStateName } from '../workflow-tasks.js';
 import type { PipelineSettings } from './pipeline-settings.js';
 import { DEFAULT_IMPORT_MEMORY_MB } from '../../lambdas/environment/config.js';
 
-/** The workflow's three Lambda functions. */
+/** The workflow's Lambda functions. */
 export interface PipelineFunctions {
   readonly preflight: PipelineFunction;
   readonly importer: PipelineFunction;
   readonly summarize: PipelineFunction;
+  /** Names a failed import after its first failed chunk (the FindFailedChunk task). */
+  readonly failedChunk: PipelineFunction;
 }
 
 const DEFAULT_PREFLIGHT_MEMORY_MB = 1024;
 /** Summarize only adds up small counts and writes one JSON report. */
 const SUMMARIZE_MEMORY_MB = 256;
 const SUMMARIZE_TIMEOUT = Duration.minutes(2);
+/** FindFailedChunk makes three Step Functions reads (a few pages at most). */
+const FAILED_CHUNK_MEMORY_MB = 256;
+const FAILED_CHUNK_TIMEOUT = Duration.minutes(1);
+const TIMEOUTS: Partial<Record<TaskStateName, Duration>> = {
+  Summarize: SUMMARIZE_TIMEOUT,
+  FindFailedChunk: FAILED_CHUNK_TIMEOUT,
+};
 
 /** Creates the functions under their construct ids (public contract: `ImportFunction`, ...). */
 export function createPipelineFunctions(
@@ -29,7 +38,7 @@ export function createPipelineFunctions(
       entry: TASK_HANDLER_FILES[task],
       description,
       memorySize,
-      timeout: task === 'Summarize' ? SUMMARIZE_TIMEOUT : settings.timeout,
+      timeout: TIMEOUTS[task] ?? settings.timeout,
       environment: { ...settings.environment, ...more },
       reservedConcurrentExecutions: task === 'ImportChunk' ? settings.reserved : undefined,
     });
@@ -40,9 +49,22 @@ export function createPipelineFunctions(
     'Preflight',
     'Checks an import request and cuts the object into chunks',
     props.preflightMemorySize ?? DEFAULT_PREFLIGHT_MEMORY_MB,
-    // Preflight refuses a Parquet row group too big for the import function's memory (IMPORT_MEMORY_MB).
-    { IMPORT_FUNCTION_NAME: importer.functionName, IMPORT_MEMORY_MB: String(importMemory) },
+    // Preflight refuses a Parquet row group too big for the import function's memory (IMPORT_MEMORY_MB), and fits the
+    // lanes to the import function's reservation, known here, without asking the Lambda API (IMPORT_RESERVED_CONCURRENCY).
+    {
+      IMPORT_FUNCTION_NAME: importer.functionName,
+      IMPORT_MEMORY_MB: String(importMemory),
+      ...(settings.reserved === undefined
+        ? {}
+        : { IMPORT_RESERVED_CONCURRENCY: Tokenization.stringifyNumber(settings.reserved) }),
+    },
   );
   const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', SUMMARIZE_MEMORY_MB);
-  return { preflight, importer, summarize };
+  const failedChunk = fn(
+    'FailedChunkFunction',
+    'FindFailedChunk',
+    "Names a failed import after its first failed chunk's error",
+    FAILED_CHUNK_MEMORY_MB,
+  );
+  return { preflight, importer, summarize, failedChunk };
 }

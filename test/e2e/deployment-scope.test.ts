@@ -17,7 +17,7 @@ describe("a request for a bucket other than the deployment's", () => {
     const wiring = createWiring({
       config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null, bucketName: stackBucket },
     });
-    const s3Requests = recordSseHeaders(wiring.s3, { strip: false }); // records every request the handlers send
+    const s3Requests = recordSseHeaders(wiring.s3); // records every request the handlers send
 
     const outcome = await runImport(
       { bucket: otherBucket, key: 'in/good.csv', table },

@@ -12,7 +12,7 @@ import { ensureTable } from '../../cli/local-run/local-stack.js';
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../cli/local-run/runner.js';
 
-/** Clients for the DynamoDB Local and MinIO that test/global-setup.ts started (endpoints from the env). */
+/** Clients for the local engine that test/global-setup.ts started (endpoints from the env). */
 export const dynamodb = new DynamoDBClient({});
 export const s3 = new S3Client({ forcePathStyle: true });
 

@@ -17,7 +17,7 @@ import { createBucket, dynamodb, uniqueName } from './harness.js';
 
 /**
  * `rate`, `pause` and `resume --local` as users run them, in their own process, against the ledger of local runs in
- * the test run's DynamoDB Local: an import is admitted as the workflow's preflight admits it, then changed.
+ * the test run's local engine: an import is admitted as the workflow's preflight admits it, then changed.
  */
 const ledger = new ImportLedger(dynamodb, DEFAULT_LEDGER_TABLE);
 const execution = uniqueName('live');
@@ -87,12 +87,12 @@ describe('rate --local finds the running local processes through <cache dir>/run
     await once(ended, 'exit');
     const { dynamodbEndpoint } = inject('localServices');
     const registered = [
-      // a `local` killed with SIGKILL left its file; its DynamoDB Local went with it
+      // a `local` killed with SIGKILL left its file; its engine went with it
       await registerRunning(
         { dynamodbEndpoint: 'http://127.0.0.1:9', ledgerTable: DEFAULT_LEDGER_TABLE },
         { dir, pid: ended.pid },
       ),
-      // one that is stopping: its process still runs (our parent stands in), its DynamoDB Local no longer answers
+      // one that is stopping: its process still runs (our parent stands in), its engine no longer answers
       await registerRunning(
         { dynamodbEndpoint: 'http://127.0.0.1:9', ledgerTable: DEFAULT_LEDGER_TABLE },
         {

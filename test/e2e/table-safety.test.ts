@@ -14,11 +14,10 @@ import { lastJsonLine, runCli } from './cli-process.js';
 import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from './harness.js';
 
 /**
- * The safety net before an import that can destroy data, against DynamoDB Local as it is: it answers
- * DescribeContinuousBackups (and UpdateContinuousBackups) with UnknownOperationException, i.e. it keeps no backups,
- * so its tables count as without point-in-time recovery. "PITR on" is DynamoDB's answer for a table that has it,
- * given by middleware on the handlers' own client in DynamoDB Local's place (as test/e2e/warm-throughput.test.ts
- * does for warm throughput); every other call reaches the real servers.
+ * The safety net before an import that can destroy data, against the local engine, which answers as DynamoDB does: a
+ * new table has point-in-time recovery off (DescribeContinuousBackups says DISABLED), and UpdateContinuousBackups turns
+ * it on (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContinuousBackups.html). A server
+ * that knows no backup operation at all (UNSUPPORTED) is covered by test/lambdas/preflight/table-safety.test.ts.
  */
 
 /** Five items keyed by `id`, each with n = 1; the file names three of them with n = 99 and one new key. */
@@ -47,23 +46,27 @@ type Mw = (
   context: { commandName?: string },
 ) => (args: unknown) => Promise<unknown>;
 
+/** Turns point-in-time recovery on, as an operator would before a delete import. */
+async function turnPitrOn(table: string): Promise<void> {
+  const update = new UpdateContinuousBackupsCommand({
+    TableName: table,
+    PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+  });
+  const { ContinuousBackupsDescription } = await dynamodb.send(update);
+  expect(ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus).toBe('ENABLED');
+}
+
 /**
- * Preflight alone, on the real servers, up to the ledger: a ledger that grants no lanes, so the state comes back
- * waiting and nothing is imported (the import's writers are not what these tests are about). `pitrOn`: DynamoDB's
- * answer for a table with point-in-time recovery replaces DynamoDB Local's. Returns the state and the DynamoDB
- * commands preflight sent.
+ * Preflight alone, on the real engine, up to the ledger: a ledger that grants no lanes, so the state comes back
+ * waiting and nothing is imported (the import's writers are not what these tests are about). Returns the state and
+ * the DynamoDB commands preflight sent.
  */
-async function preflightOnly(request: ImportRequest, pitrOn = false) {
+async function preflightOnly(request: ImportRequest) {
   const wiring = createWiring({ config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null } });
   const sent: string[] = [];
   const record: Mw = (next, context) => async (args) => (sent.push(context.commandName ?? ''), next(args));
-  const enabled: Mw = (next, context) => async (args) =>
-    context.commandName === 'DescribeContinuousBackupsCommand'
-      ? { output: { ContinuousBackupsDescription: pitrDescription(), $metadata: {} }, response: {} }
-      : next(args);
   const stack = wiring.dynamodb.middlewareStack as unknown as { add(mw: Mw, options: object): void };
   stack.add(record, { step: 'initialize', name: 'recordSafety' });
-  if (pitrOn) stack.add(enabled, { step: 'build', name: 'pitrOn' });
   const event = {
     input: request,
     executionName: uniqueName('safety'),
@@ -79,22 +82,17 @@ async function preflightOnly(request: ImportRequest, pitrOn = false) {
   return { state, sent: sent.filter((name) => name !== 'DescribeTableCommand') };
 }
 
-/** DescribeContinuousBackups' answer for a table with point-in-time recovery (API_ContinuousBackupsDescription.html). */
-const pitrDescription = () => ({
-  ContinuousBackupsStatus: 'ENABLED',
-  PointInTimeRecoveryDescription: { PointInTimeRecoveryStatus: 'ENABLED' },
-});
-
 describe('a delete import and point-in-time recovery', () => {
-  it('fails when the table has no point-in-time recovery (DynamoDB Local) and the request does not allow it: BackupRequiredError, table unchanged', async () => {
+  it('fails when the table has point-in-time recovery off (as a new table has) and the request does not allow it: BackupRequiredError, table unchanged', async () => {
     const { table, request } = await setUp();
 
     const outcome = await runImport({ ...request, mode: 'delete' }).catch((e: Error) => e);
 
     expect(outcome).toMatchObject({
       name: 'BackupRequiredError',
-      message: expect.stringContaining(`table "${table}" has no point-in-time recovery`),
+      message: expect.stringContaining(`table "${table}" has point-in-time recovery off`),
     });
+    expect((outcome as Error).message).toContain(`aws dynamodb update-continuous-backups --table-name ${table}`);
     expect((outcome as Error).message).toContain('"allowWithoutBackup": true');
     // Any write, a put of n = 99 or a delete, would show here.
     expect(await itemsOf(table)).toEqual(seededItems());
@@ -108,7 +106,7 @@ describe('a delete import and point-in-time recovery', () => {
     expect(state.queue).toMatchObject({ waiting: true, reason: 'the test grants no lanes' });
     expect(state.chunks).toHaveLength(1);
     expect(state.safety).toEqual({
-      pointInTimeRecovery: 'UNSUPPORTED',
+      pointInTimeRecovery: 'DISABLED',
       holdsItems: null,
       warning: expect.stringContaining('allowWithoutBackup is set: the items this import deletes cannot be restored'),
     });
@@ -116,19 +114,22 @@ describe('a delete import and point-in-time recovery', () => {
     expect(await itemsOf(table)).toEqual(seededItems());
   });
 
-  it('cannot turn point-in-time recovery on in DynamoDB Local (UpdateContinuousBackups is unknown there)', async () => {
-    const { table } = await setUp(false);
-    const update = new UpdateContinuousBackupsCommand({
-      TableName: table,
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-    });
-    await expect(dynamodb.send(update)).rejects.toMatchObject({ name: 'UnknownOperationException' });
+  it("deletes once point-in-time recovery is on: the file's keys gone, the others untouched", async () => {
+    const { table, request } = await setUp();
+    await turnPitrOn(table);
+
+    const { summary } = await runImport({ ...request, mode: 'delete' });
+
+    // a, c and e deleted; z had no item (fine); b and d as seeded.
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 4, deleted: 4 });
+    expect(await itemsOf(table)).toEqual(seededItems().filter((item) => ['b', 'd'].includes(item.id.S!)));
   });
 
   it('lets it start when point-in-time recovery is on, with no warning and no Scan', async () => {
     const { table, request } = await setUp();
+    await turnPitrOn(table);
 
-    const { state, sent } = await preflightOnly({ ...request, mode: 'delete' }, true);
+    const { state, sent } = await preflightOnly({ ...request, mode: 'delete' });
 
     expect(state.safety).toEqual({ pointInTimeRecovery: 'ENABLED', holdsItems: null, warning: null });
     expect(state.queue.waiting).toBe(true);
@@ -147,9 +148,9 @@ describe('put and update without point-in-time recovery', () => {
     const { state, sent } = await preflightOnly({ ...request, mode });
 
     expect(state.safety).toEqual({
-      pointInTimeRecovery: 'UNSUPPORTED',
+      pointInTimeRecovery: 'DISABLED',
       holdsItems: true,
-      warning: expect.stringContaining(`table "${table}" has no point-in-time recovery`),
+      warning: expect.stringContaining(`table "${table}" has point-in-time recovery off`),
     });
     expect(state.safety?.warning).toContain(risk);
     expect(sent).toEqual(['DescribeContinuousBackupsCommand', 'ScanCommand']);
@@ -158,7 +159,7 @@ describe('put and update without point-in-time recovery', () => {
   it('put into an empty table: nothing at risk, no warning', async () => {
     const { request } = await setUp(false);
     const { state } = await preflightOnly(request);
-    expect(state.safety).toEqual({ pointInTimeRecovery: 'UNSUPPORTED', holdsItems: false, warning: null });
+    expect(state.safety).toEqual({ pointInTimeRecovery: 'DISABLED', holdsItems: false, warning: null });
   });
 
   it('insert: never replaces, so nothing is asked', async () => {
@@ -211,7 +212,7 @@ describe("preflight's handler", () => {
       expect.objectContaining({
         message: first.result.safety?.warning,
         table,
-        safety: { pointInTimeRecovery: 'UNSUPPORTED', holdsItems: true, warning: first.result.safety?.warning },
+        safety: { pointInTimeRecovery: 'DISABLED', holdsItems: true, warning: first.result.safety?.warning },
       }),
     ]);
     expect(first.result.safety?.warning).toContain('already holds items');
@@ -227,13 +228,13 @@ describe('s3-ddb-import local says so before starting', () => {
     return runCli(['local', 'rows.csv', '--request', 'req.json', '--json', ...args], { cwd });
   }
 
-  it('fails when a delete meets DynamoDB Local without --allow-without-backup: exit 1, the refusal on stderr, table unchanged', async () => {
+  it('fails when a delete meets a table without point-in-time recovery and no --allow-without-backup: exit 1, the refusal on stderr, table unchanged', async () => {
     const { table } = await setUp();
 
     const run = await cliRun({ table, types: { n: 'N' }, mode: 'delete' });
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`import failed: BackupRequiredError: table "${table}" has no point-in-time recovery`);
+    expect(run.stderr).toContain(`import failed: BackupRequiredError: table "${table}" has point-in-time recovery off`);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
     expect(await itemsOf(table)).toEqual(seededItems());
   });
@@ -248,7 +249,11 @@ describe('s3-ddb-import local says so before starting', () => {
     const { table } = await setUp();
     const run = await cliFlags(['--table', table, '--mode', 'delete']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('It keeps no backups: send "allowWithoutBackup": true (CLI: --allow-without-backup)');
+    expect(run.stderr).toContain(
+      `Turn point-in-time recovery on (aws dynamodb update-continuous-backups --table-name ${table} ` +
+        '--point-in-time-recovery-specification PointInTimeRecoveryEnabled=true), or send "allowWithoutBackup": true ' +
+        '(CLI: --allow-without-backup) to delete anyway',
+    );
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
     expect(await itemsOf(table)).toEqual(seededItems());
   });
@@ -258,8 +263,8 @@ describe('s3-ddb-import local says so before starting', () => {
     const run = await cliFlags(['--table', table, '--mode', 'delete', '--allow-without-backup']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(
-      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
-        'DescribeContinuousBackups), and allowWithoutBackup is set: the items this import deletes cannot be restored',
+      `warning: table "${table}" has point-in-time recovery off, and allowWithoutBackup is set: ` +
+        'the items this import deletes cannot be restored',
     );
     expect(run.stderr.indexOf('warning: ')).toBeLessThan(run.stderr.indexOf('execution '));
     // a, c and e deleted; z had no item (fine); b and d as seeded.
@@ -272,7 +277,7 @@ describe('s3-ddb-import local says so before starting', () => {
     const run = await cliFlags(['--table', table, '--mode', 'delete', '--dry-run']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(
-      /warning: table "[^"]+" has no point-in-time recovery .*a delete import cannot be undone/,
+      /warning: table "[^"]+" has point-in-time recovery off: a delete import cannot be undone/,
     );
     expect(await itemsOf(table)).toEqual(seededItems());
   });
@@ -285,8 +290,8 @@ describe('s3-ddb-import local says so before starting', () => {
     expect(run.code, run.stderr).toBe(0);
     const warning = run.stderr.split('\n').find((line) => line.startsWith('warning: '));
     expect(warning).toBe(
-      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
-        'DescribeContinuousBackups) and already holds items: items with the keys this import writes are replaced, and cannot be restored',
+      `warning: table "${table}" has point-in-time recovery off and already holds items: ` +
+        'items with the keys this import writes are replaced, and cannot be restored',
     );
     // The warning comes before the import starts (the execution line).
     expect(run.stderr.indexOf('warning: ')).toBeLessThan(run.stderr.indexOf('execution '));

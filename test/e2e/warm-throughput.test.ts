@@ -8,12 +8,13 @@ import { NGRAM_TYPES, letterFile } from './sources/letters.js';
 import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from './harness.js';
 
 /**
- * DynamoDB Local has no warm throughput: its DescribeTable reports none, and it answers an UpdateTable that sets
- * one with "ValidationException: Nothing to update". So these tests run the real workflow against the real servers,
- * with middleware on the handlers' own DynamoDB client that (a) adds to DescribeTable's answer the WarmThroughput
- * AWS reports (a new on-demand table: 4,000 write units/s), and (b) records each UpdateTable exactly as the client
- * serialized it (its X-Amz-Target and JSON body, at the `build` step, before signing) and answers it in DynamoDB
- * Local's place. Every other call, BatchWriteItem included, reaches DynamoDB Local and MinIO.
+ * The local engine's warm throughput is not AWS's: ministack's DescribeTable reports `WarmThroughput` of 0 write units/s
+ * for every table, and it accepts an UpdateTable that sets one without ever reflecting it (docs/limits.md, "The local
+ * engine"). So these tests run the real workflow against the real engine, with middleware on the handlers' own
+ * DynamoDB client that (a) puts in DescribeTable's answer the WarmThroughput AWS reports (a new on-demand table: 4,000
+ * write units/s), or removes it to stand for a server that has none, and (b) records each UpdateTable exactly as the
+ * client serialized it (its X-Amz-Target and JSON body, at the `build` step, before signing) and answers it in the
+ * engine's place. Every other call, BatchWriteItem included, reaches the engine.
  */
 interface Call {
   readonly call: 'DescribeTable' | 'UpdateTable' | 'BatchWriteItem';
@@ -28,8 +29,15 @@ function add(stack: { add(mw: never, options: never): void }, step: string, mw: 
   stack.add(mw as never, { step, name: `warm-${step}`, priority: 'low' } as never);
 }
 
-/** The wiring the handlers run with, its DynamoDB calls logged in order; `warm`: what DescribeTable reports. */
-function recordingWiring(table: string, warm: number | null): { wiring: Wiring; calls: Call[] } {
+/**
+ * The wiring the handlers run with, its DynamoDB calls logged in order; `warm`: what DescribeTable reports for the
+ * table, `indexWarm`: for each of its global secondary indexes (AWS reports each index's own).
+ */
+function recordingWiring(
+  table: string,
+  warm: number | null,
+  indexWarm: number | null = null,
+): { wiring: Wiring; calls: Call[] } {
   const wiring = createWiring({ config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null } });
   const calls: Call[] = [];
   add(wiring.dynamodb.middlewareStack, 'initialize', (next, context) => async (args) => {
@@ -37,8 +45,15 @@ function recordingWiring(table: string, warm: number | null): { wiring: Wiring; 
     calls.push({ call: 'DescribeTable' });
     const result = await next(args);
     const output = result.output as DescribeTableCommandOutput;
+    // ministack reports a WarmThroughput of 0 for every table; AWS reports the table's real one, and null here
+    // stands for a server that reports none at all.
     if (warm !== null)
       Object.assign(output.Table!, { WarmThroughput: { WriteUnitsPerSecond: warm, Status: 'ACTIVE' } });
+    else delete output.Table!.WarmThroughput;
+    for (const index of output.Table!.GlobalSecondaryIndexes ?? []) {
+      if (indexWarm !== null)
+        Object.assign(index, { WarmThroughput: { WriteUnitsPerSecond: indexWarm, Status: 'ACTIVE' } });
+    }
     return result;
   });
   add(wiring.dynamodb.middlewareStack, 'build', (next, context) => async (args) => {
@@ -90,7 +105,7 @@ describe('warmThroughput: preflight pre-warms an on-demand table before the firs
 
   it.each([
     ['the table already takes as much at once (warm throughput is never lowered)', 12_000],
-    ['the server reports no warm throughput (DynamoDB Local as it is: a local run)', null],
+    ['the server reports no warm throughput (an emulator that has none)', null],
   ])('sends no UpdateTable when %s, and imports', async (_, warm) => {
     const { table, rows, request } = await setUp();
     const { wiring, calls } = recordingWiring(table, warm);
@@ -99,6 +114,46 @@ describe('warmThroughput: preflight pre-warms an on-demand table before the firs
 
     expect(summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
     expect(calls.map((c) => c.call)).toEqual(['DescribeTable', 'BatchWriteItem']);
+  });
+
+  it('warms a global secondary index too, in the same UpdateTable, when the index takes less than asked', async () => {
+    const { rows, request } = await setUp();
+    const table = uniqueName('e2e-gsi');
+    await dynamodb.send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'ngram', KeyType: 'HASH' },
+          { AttributeName: 'year', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: [
+          { AttributeName: 'ngram', AttributeType: 'S' },
+          { AttributeName: 'year', AttributeType: 'N' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'byYear',
+            KeySchema: [{ AttributeName: 'year', KeyType: 'HASH' }],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          },
+        ],
+      }),
+    );
+    await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: table });
+    // The table is warm already; its index is not: every row holds `year`, so every item lands in it.
+    const { wiring, calls } = recordingWiring(table, 12_000, 4_000);
+
+    const { summary } = await runImport({ ...request, table, warmThroughput: 12_000 }, { wiring });
+
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
+    expect(calls.map((c) => c.call)).toEqual(['DescribeTable', 'UpdateTable', 'BatchWriteItem']);
+    expect(calls[1].body).toEqual({
+      TableName: table,
+      GlobalSecondaryIndexUpdates: [
+        { Update: { IndexName: 'byYear', WarmThroughput: { WriteUnitsPerSecond: 12_000 } } },
+      ],
+    });
   });
 
   it('fails when the table is provisioned, with InvalidRequestError before any write or UpdateTable', async () => {

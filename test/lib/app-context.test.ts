@@ -38,6 +38,14 @@ describe('stackPropsFromContext', () => {
   });
 
   it.each([
+    [true, true],
+    ['true', true],
+    ['false', false],
+  ])('reads allowWarmThroughput %j as %j', (value, expected) => {
+    expect(read({ tableNames: 'a', allowWarmThroughput: value }).allowWarmThroughput).toBe(expected);
+  });
+
+  it.each([
     [
       'failedExecutionAlarm is not a boolean',
       { tableNames: 'a', failedExecutionAlarm: 'yes' },

@@ -17,9 +17,23 @@ type AslValidator = (
 ) => { isValid: boolean; errorsText: (separator?: string) => string };
 const aslValidator = createRequire(import.meta.url)('asl-validator') as AslValidator;
 
+interface Retrier {
+  readonly ErrorEquals: readonly string[];
+  readonly IntervalSeconds?: number;
+  readonly MaxAttempts?: number;
+  readonly BackoffRate?: number;
+  readonly MaxDelaySeconds?: number;
+  readonly JitterStrategy?: string;
+}
+
 interface State {
   readonly Type: string;
   readonly Resource?: string;
+  readonly Retry?: readonly Retrier[];
+  readonly Catch?: readonly { readonly ErrorEquals: readonly string[]; readonly Next: string }[];
+  readonly Next?: string;
+  readonly Default?: string;
+  readonly Choices?: readonly { readonly Variable: string; readonly StringEquals?: string; readonly Next: string }[];
   readonly ItemProcessor?: { readonly States: Record<string, State> };
   readonly Iterator?: { readonly States: Record<string, State> };
   readonly Branches?: { readonly States: Record<string, State> }[];
@@ -77,5 +91,42 @@ describe('statemachine/import.asl.json', () => {
     // A DISTRIBUTED Map that reads ItemsPath runs locally as an inline one; ItemReader, ItemBatcher and
     // ResultWriter do not run locally at all.
     expect(text).not.toMatch(/"QueryLanguage"|"Assign"|"ItemReader"|"ItemBatcher"|"ResultWriter"/);
+  });
+
+  it.each(tasks.map(([name]) => name))(
+    "retries %s's own throttles and transient AWS errors with backoff and full jitter (lambdas/wiring/service-error-names.ts)",
+    (name) => {
+      const state = tasks.find(([n]) => n === name)![1];
+      const retrier = state.Retry?.find((r) => r.ErrorEquals.includes('ThrottledError'));
+      expect(retrier?.ErrorEquals).toEqual(expect.arrayContaining(['ThrottledError', 'TransientServiceError']));
+      expect(retrier).toMatchObject({ JitterStrategy: 'FULL', BackoffRate: expect.any(Number) });
+      expect(retrier?.MaxDelaySeconds).toBeGreaterThan(0);
+    },
+  );
+
+  it("waits out a Lambda throttle for at least 15 minutes in ImportChunk, Preflight and Summarize (issue 26's ~4)", () => {
+    for (const name of ['ImportChunk', 'Preflight', 'Summarize']) {
+      const retrier = tasks
+        .find(([n]) => n === name)![1]
+        .Retry!.find((r) => r.ErrorEquals.includes('Lambda.TooManyRequestsException'))!;
+      // The longest the waits can add up to (FULL jitter draws each from 0 to it): 2, 5, 12.5, 31, 78, 195, 300, 300 s.
+      let total = 0;
+      for (let attempt = 0; attempt < retrier.MaxAttempts!; attempt++)
+        total += Math.min(retrier.IntervalSeconds! * retrier.BackoffRate! ** attempt, retrier.MaxDelaySeconds!);
+      expect(total, name).toBeGreaterThanOrEqual(15 * 60);
+    }
+  });
+
+  it("names a failed import after its first failed chunk: the Map's threshold error goes through FindFailedChunk", () => {
+    const { States: states } = definition;
+    expect(states.ImportChunks.Catch?.[0]).toMatchObject({ ErrorEquals: ['States.ALL'], Next: 'ReleaseLanes' });
+    expect(states.ReleaseLanes.Next).toBe('ThresholdExceeded?');
+    expect(states.ReleaseLanes.Catch?.[0].Next).toBe('ThresholdExceeded?');
+    expect(states['ThresholdExceeded?'].Choices).toEqual([
+      { Variable: '$.error.Error', StringEquals: 'States.ExceedToleratedFailureThreshold', Next: 'FindFailedChunk' },
+    ]);
+    expect(states['ThresholdExceeded?'].Default).toBe('ImportFailed');
+    expect(states.FindFailedChunk).toMatchObject({ Next: 'ImportFailed', ResultPath: '$.error' });
+    expect(states.FindFailedChunk.Catch?.[0]).toMatchObject({ ErrorEquals: ['States.ALL'], Next: 'ImportFailed' });
   });
 });

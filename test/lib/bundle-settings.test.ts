@@ -17,7 +17,8 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 function synthFunctions(): Record<TaskStateName, NodejsFunction> {
   const stack = new S3DdbImportStack(new App({ outdir }), 'Bundles', { tableNames: ['ngrams'] });
   const { preflightFunction, importFunction, summarizeFunction } = stack.pipeline;
-  return { Preflight: preflightFunction, ImportChunk: importFunction, Summarize: summarizeFunction };
+  const FindFailedChunk = stack.pipeline.node.findChild('FailedChunkFunction') as NodejsFunction;
+  return { Preflight: preflightFunction, ImportChunk: importFunction, Summarize: summarizeFunction, FindFailedChunk };
 }
 
 /** The bundle in a function's staged asset: NodejsFunction writes the ESM handler as index.mjs. */

@@ -57,6 +57,11 @@ function loopCost(states: Record<string, State>, path: string[]): number {
   return path.reduce((sum, name) => sum + worstCase(states, name), 0);
 }
 
+/** The worst case of a path of states run once each, in order (no loop back). */
+function loopCostOf(states: Record<string, State>, path: string[]): number {
+  return path.reduce((sum, name) => sum + worstCase(states, name), 0);
+}
+
 const invocationSeconds = MAX_LAMBDA_TIMEOUT_SECONDS - 60; // a checkpointing invocation stops well before 900 s
 
 describe('worst-case execution history (25,000 events)', () => {
@@ -74,14 +79,21 @@ describe('worst-case execution history (25,000 events)', () => {
     const queued =
       Math.ceil(asks) * loopCost(states, ['Preflight', 'ScanComplete?', 'WaitingForLanes?', 'WaitForLanes']);
     expect(states.ImportChunks.ItemProcessor?.ProcessorConfig?.Mode).toBe('DISTRIBUTED'); // chunks cost the parent nothing
-    // A failed Map gives its lanes back and fails: ReleaseLanes and ImportFailed, instead of Summarize.
-    const end = Math.max(worstCase(states, 'Summarize'), worstCase(states, 'ReleaseLanes') + EVENTS.twoEventState);
+    // A failed Map gives its lanes back, names its first failed chunk and fails: ReleaseLanes, ThresholdExceeded?,
+    // FindFailedChunk and ImportFailed, instead of Summarize.
+    const failed = loopCostOf(states, ['ReleaseLanes', 'ThresholdExceeded?', 'FindFailedChunk']) + EVENTS.twoEventState;
+    const end = Math.max(worstCase(states, 'Summarize'), failed);
     const parent = EVENTS.execution + scan + queued + EVENTS.distributedMap + end;
     expect(parent).toBeLessThan(HISTORY_EVENT_LIMIT);
     // The same parent with an inline Map would add every chunk's loop: MAX_CHUNKS x (child history) events.
     expect(MAX_CHUNKS).toBe(1000);
   });
 
+  // ImportChunk's retriers: 8 attempts for Lambda's service errors, its throttles and named transient ones, 2 for
+  // timeouts: 5 + 3 x (8 + 2) = 35 events a call at worst. 412 calls over 96 h x (35 + 2) + 196 paused asks x
+  // (35 + 2 + 2) + 2 + 2 + 2 = 22,894 of 25,000: one more attempt a call (+3 x 608 calls) would pass 24,700, so a
+  // throttle is waited out longer through longer waits (MaxDelaySeconds 300, BackoffRate 2.5: up to 924 s), not more
+  // attempts.
   it("of one chunk's child execution: its checkpoint loop for as long as one chunk may take", () => {
     const child = definition.States.ImportChunks.ItemProcessor!.States;
     // 96 h of 840 s invocations: 412 ImportChunk calls, each with all its retries, and the ChunkComplete? Choice;

@@ -1,5 +1,5 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
@@ -126,5 +126,29 @@ describe('CsvImportPipeline (the deprecated name)', () => {
     const current = synth(ImportPipeline);
     expect(Object.keys(current.Resources).length).toBeGreaterThan(10);
     expect(synth(CsvImportPipeline)).toEqual(current);
+  });
+});
+
+describe("ImportPipeline and the bucket's EventBridge delivery", () => {
+  it('turns EventBridge delivery on for a bucket of this app that has it off, so the watch rules can fire', () => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
+    new ImportPipeline(stack, 'Pipeline', {
+      bucket: new s3.Bucket(stack, 'Bucket'), // eventBridgeEnabled not set
+      tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
+      watches: [{ prefix: 'in/', table: 'ngrams' }],
+    });
+    Template.fromStack(stack).hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: { EventBridgeConfiguration: {} },
+    });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('EventBridge'));
+  });
+
+  it('leaves a bucket alone when nothing is watched', () => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test');
+    new ImportPipeline(stack, 'Pipeline', {
+      bucket: new s3.Bucket(stack, 'Bucket'),
+      tables: [dynamodb.Table.fromTableName(stack, 'Table', 'ngrams')],
+    });
+    Template.fromStack(stack).resourceCountIs('Custom::S3BucketNotifications', 0);
   });
 });

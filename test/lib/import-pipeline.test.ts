@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
@@ -37,7 +37,14 @@ const tableArn = (name: string) => ({
   ],
 });
 const tableArns = [tableArn('ngrams'), tableArn('words')];
-const functions = [pipeline.preflightFunction, pipeline.importFunction, pipeline.summarizeFunction];
+// FindFailedChunk's function (names a failed import after its first failed chunk) is not a public prop.
+const failedChunkFunction = pipeline.node.findChild('FailedChunkFunction') as NodejsFunction;
+const functions = [
+  pipeline.preflightFunction,
+  pipeline.importFunction,
+  pipeline.summarizeFunction,
+  failedChunkFunction,
+];
 const stateMachineRef = { Ref: logicalId(pipeline.stateMachine) };
 /** `arn:<partition>:states:<region>:<account>:execution:<state machine name><suffix>:*` as CloudFormation builds it. */
 const executionsArn = (suffix: string) => ({
@@ -94,18 +101,48 @@ const sourceRead = (objects: unknown, bucket: unknown) => ({ 's3:GetObject': [ob
 const ownLogGroup = (fn: NodejsFunction) =>
   grant(['logs:CreateLogStream', 'logs:PutLogEvents'], [{ 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] }]);
 
+/** A state machine's definition with each reference rendered `<Id>` / `<Id.Attr>`, parsed. */
+function renderDefinition(machine: { Properties: { DefinitionString: unknown } }) {
+  const [, parts] = (machine.Properties.DefinitionString as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
+      return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
+    })
+    .join('');
+  return JSON.parse(text) as { States: Record<string, Record<string, unknown>> };
+}
+
 describe('ImportPipeline in S3DdbImportStack', () => {
   it('creates a standard, traced state machine that logs everything but execution data', () => {
-    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    // The import's, and (with watches) the watch starter's: both standard, traced, logged without execution data.
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 2);
+    for (const machine of [pipeline.stateMachine, pipeline.watchStarter!.stateMachine]) {
+      expect(template.toJSON().Resources[logicalId(machine)].Properties).toMatchObject({
+        StateMachineType: 'STANDARD',
+        LoggingConfiguration: { IncludeExecutionData: false, Level: 'ALL' },
+        TracingConfiguration: { Enabled: true },
+      });
+    }
+  });
+
+  it('logs to a log group under /aws/vendedlogs/ (kept out of the account-wide CloudWatch Logs resource policy)', () => {
+    // https://docs.aws.amazon.com/step-functions/latest/dg/bp-cwl.html: that policy is limited to 5,120 characters.
+    const logGroup = pipeline.node.findChild('StateMachineLogs');
+    const name = template.toJSON().Resources[logicalId(logGroup)].Properties.LogGroupName as string;
+    expect(name).toMatch(/^\/aws\/vendedlogs\/states\/[A-Za-z0-9._\-/]+$/);
+    expect(name).toContain('Test'); // the stack's name: two stacks in one account get two log groups
+    expect(name.length).toBeLessThanOrEqual(512);
     template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
-      StateMachineType: 'STANDARD',
-      LoggingConfiguration: Match.objectLike({ IncludeExecutionData: false, Level: 'ALL' }),
-      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: Match.objectLike({
+        Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: { 'Fn::GetAtt': [logicalId(logGroup), 'Arn'] } } }],
+      }),
     });
   });
 
   it('substitutes every placeholder of the definition file', () => {
-    const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+    const machine = template.toJSON().Resources[logicalId(pipeline.stateMachine)];
     const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, unknown>;
     const text = readFileSync(new URL('../../statemachine/import.asl.json', import.meta.url), 'utf8');
     const placeholders = new Set([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]));
@@ -114,12 +151,13 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       PreflightFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.preflightFunction), 'Arn'] },
       ImportFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.importFunction), 'Arn'] },
       SummarizeFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.summarizeFunction), 'Arn'] },
+      FailedChunkFunctionArn: { 'Fn::GetAtt': [logicalId(failedChunkFunction), 'Arn'] },
       MaxConcurrency: '8',
     });
   });
 
   it('runs every function on Node.js 22 and ARM64 with the pipeline environment', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 3 + 1); // + the bucket notifications handler
+    template.resourceCountIs('AWS::Lambda::Function', 4 + 1); // + the bucket notifications handler
     for (const fn of functions) {
       expect(template.toJSON().Resources[logicalId(fn)].Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -154,15 +192,15 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // The S3 trampoline: big compressed objects staged as plain pieces, and nothing else written.
       's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
-      // The pre-warm of a request's warmThroughput (lambdas/preflight/warm-throughput.ts).
-      'dynamodb:UpdateTable': tableArns,
-      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts).
+      // No dynamodb:UpdateTable: the pre-warm of a request's warmThroughput needs allowWarmThroughput (below).
+      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts); the Scan only
+      // with Select COUNT (below).
       'dynamodb:DescribeContinuousBackups': tableArns,
-      'dynamodb:Scan': tableArns,
-      // The ledger: read the pool and the leases, make the pool item, take lanes, delete stale entries.
+      // The ledger: read the lanes item, take lanes with its own item (a transaction: Put + Update), read the
+      // holders when the lanes are full (Scan), give back the lanes of stale ones (Delete + Update).
+      'dynamodb:Scan': [...tableArns, ledgerArn],
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:PutItem': [ledgerArn],
-      'dynamodb:BatchGetItem': [ledgerArn],
       'dynamodb:UpdateItem': [ledgerArn],
       'dynamodb:DeleteItem': [ledgerArn],
       // The lanes: the import function's reservation, else the account's unreserved concurrency. The one '*':
@@ -193,14 +231,58 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:GetObject': [rejectsArn],
       's3:DeleteObject': [rejectsArn],
       's3:ListBucket': [bucketArn],
-      // It gives the lanes back (the ledger's pool item and the import's own).
+      // It gives the lanes back (reads the import's item; one transaction: the lanes item and the import's item).
       'dynamodb:GetItem': [ledgerArn],
       'dynamodb:UpdateItem': [ledgerArn],
       'dynamodb:DeleteItem': [ledgerArn],
     });
   });
 
-  it('asks the account for nothing when the import function has reserved concurrency', () => {
+  it('lets preflight Scan the tables only to count (dynamodb:Select = COUNT), never to read items', () => {
+    // The ledger is the pipeline's own table: preflight reads its holders with a Scan (lambdas/control-plane).
+    const onLedger = (s: Statement) => JSON.stringify(s.Resource).includes('PipelineLedger');
+    const scans = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as (Statement & { Condition?: unknown })[]).filter(
+        (s) => asList(s.Action).includes('dynamodb:Scan') && !onLedger(s),
+      ),
+    );
+    expect(scans).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:Scan',
+        Resource: expect.anything(),
+        Condition: { StringEquals: { 'dynamodb:Select': 'COUNT' } },
+      },
+      expect.objectContaining({ Condition: { StringEquals: { 'dynamodb:Select': 'COUNT' } } }),
+    ]);
+    expect(scans.flatMap((s) => asList(s.Resource))).toEqual(tableArns);
+  });
+
+  it('grants dynamodb:UpdateTable and tells preflight so only with allowWarmThroughput', () => {
+    const preflightEnv = (t: Template, p: typeof pipeline) =>
+      t.toJSON().Resources[logicalId(p.preflightFunction)].Properties.Environment.Variables;
+    expect(preflightEnv(template, pipeline).WARM_THROUGHPUT_ALLOWED).toBeUndefined();
+    const warming = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Warming', {
+      tableNames: ['ngrams'],
+      allowWarmThroughput: true,
+    });
+    const warmingTemplate = Template.fromStack(warming);
+    expect(roleGrants(warmingTemplate, warming.pipeline.preflightFunction.role)['dynamodb:UpdateTable']).toEqual([
+      tableArn('ngrams'),
+    ]);
+    expect(preflightEnv(warmingTemplate, warming.pipeline).WARM_THROUGHPUT_ALLOWED).toBe('true');
+  });
+
+  it('fails at synth when a watch asks for warmThroughput the stack does not allow', () => {
+    const build = () =>
+      new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'WarmWatch', {
+        tableNames: ['ngrams'],
+        watches: [{ prefix: 'in/', table: 'ngrams', warmThroughput: 12_000 }],
+      });
+    expect(build).toThrow("watch for prefix 'in/': warmThroughput 12000 needs allowWarmThroughput: true");
+  });
+
+  it('asks the Lambda API for nothing (and holds no grant for it) when the import function has reserved concurrency', () => {
     const reserving = new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Reserved', {
       tableNames: ['ngrams'],
       importReservedConcurrency: 20,
@@ -211,7 +293,8 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       ReservedConcurrentExecutions: 20,
     });
     const preflightGrants = roleGrants(reservingTemplate, reserving.pipeline.preflightFunction.role);
-    expect(preflightGrants['lambda:GetFunctionConcurrency']).toHaveLength(1);
+    // Preflight reads the reservation from IMPORT_RESERVED_CONCURRENCY (lambdas/environment/deploy-time-concurrency.ts).
+    expect(preflightGrants['lambda:GetFunctionConcurrency']).toBeUndefined();
     expect(preflightGrants['lambda:GetAccountSettings']).toBeUndefined();
   });
 
@@ -225,7 +308,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     expect(offending).toEqual([]);
   });
 
-  it('lets the state machine invoke exactly the three functions, deliver its logs and send traces', () => {
+  it('lets the state machine invoke exactly the four functions, deliver its logs and send traces', () => {
     const invokable = functions.flatMap((fn) => {
       const arn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
       return [arn, { 'Fn::Join': ['', [arn, ':*']] }];
@@ -245,7 +328,12 @@ describe('ImportPipeline in S3DdbImportStack', () => {
 
   it('adds one rule per watch that builds the request with an input transformer', () => {
     template.resourceCountIs('AWS::Events::Rule', 2);
-    const inputPathsMap = { 'detail-bucket-name': '$.detail.bucket.name', 'detail-object-key': '$.detail.object.key' };
+    const inputPathsMap = {
+      'detail-bucket-name': '$.detail.bucket.name',
+      'detail-object-key': '$.detail.object.key',
+      'detail-object-sequencer': '$.detail.object.sequencer',
+    };
+    const starter = pipeline.watchStarter!;
     for (const [prefix, table] of [
       ['imports/ngrams/', 'ngrams'],
       ['imports/words/', 'words'],
@@ -259,17 +347,102 @@ describe('ImportPipeline in S3DdbImportStack', () => {
             object: Match.objectLike({ key: [{ prefix }] }),
           }),
         },
+        // To the watch starter, which names the import after the event; undeliverable events go to the DLQ after
+        // EventBridge's retries (24 hours, 185 attempts).
         Targets: [
           Match.objectLike({
-            Arn: { Ref: logicalId(pipeline.stateMachine) },
+            Arn: { Ref: logicalId(starter.stateMachine) },
             InputTransformer: {
               InputPathsMap: inputPathsMap,
               InputTemplate: Match.stringLikeRegexp(`"table":"${table}"`),
             },
+            DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(starter.deadLetterQueue), 'Arn'] } },
+            RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
           }),
         ],
       });
     }
+  });
+
+  it('starts each watched import under a name derived from the event, and ends a repeated event without a second', () => {
+    const starter = pipeline.watchStarter!;
+    const definition = renderDefinition(template.toJSON().Resources[logicalId(starter.stateMachine)]);
+    expect(definition.States.StartImport).toMatchObject({
+      Type: 'Task',
+      Resource: 'arn:<AWS::Partition>:states:::states:startExecution',
+      Parameters: {
+        StateMachineArn: `<${logicalId(pipeline.stateMachine)}>`,
+        'Name.$': "States.Format('watch{}-{}', $.watch, States.Hash(States.JsonToString($.event), 'SHA-256'))",
+        'Input.$': '$.request',
+      },
+      Retry: [
+        { ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], MaxAttempts: 0 },
+        expect.objectContaining({ ErrorEquals: ['States.TaskFailed'], JitterStrategy: 'FULL' }),
+      ],
+      Catch: [{ ErrorEquals: ['StepFunctions.ExecutionAlreadyExistsException'], Next: 'AlreadyStarted' }],
+    });
+    expect(definition.States.AlreadyStarted).toEqual({ Type: 'Succeed' });
+    // It may start the import and nothing else.
+    expect(grantsOf(starter.stateMachine.role)['states:StartExecution']).toEqual([stateMachineRef]);
+  });
+
+  it('keeps undeliverable watch events in an encrypted, TLS-only queue only the watch rules may send to', () => {
+    const queue = pipeline.watchStarter!.deadLetterQueue;
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 1_209_600,
+    });
+    const rules = ['Watch0', 'Watch1'].map((id) => ({ 'Fn::GetAtt': [logicalId(pipeline.node.findChild(id)), 'Arn'] }));
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: logicalId(queue) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ...rules.map((rule) =>
+            Match.objectLike({
+              Effect: 'Allow',
+              Principal: { Service: 'events.amazonaws.com' },
+              Action: 'sqs:SendMessage',
+              Condition: { ArnEquals: { 'aws:SourceArn': rule } },
+            }),
+          ),
+        ]),
+      },
+    });
+  });
+
+  it('alarms when an upload started no import: an event in the dead-letter queue or a failed starter', () => {
+    const { deadLetterQueue, stateMachine, alarm } = pipeline.watchStarter!;
+    expect(template.toJSON().Resources[logicalId(alarm)].Properties).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      Metrics: [
+        { Expression: 'dead + failed', ReturnData: true },
+        {
+          Id: 'dead',
+          MetricStat: {
+            Metric: {
+              Namespace: 'AWS/SQS',
+              MetricName: 'ApproximateNumberOfMessagesVisible',
+              Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(deadLetterQueue), 'QueueName'] } }],
+            },
+            Stat: 'Maximum',
+          },
+        },
+        {
+          Id: 'failed',
+          MetricStat: {
+            Metric: {
+              Namespace: 'AWS/States',
+              MetricName: 'ExecutionsFailed',
+              Dimensions: [{ Name: 'StateMachineArn', Value: { Ref: logicalId(stateMachine) } }],
+            },
+            Stat: 'Sum',
+          },
+        },
+      ],
+    });
   });
 
   it('creates a private, encrypted, TLS-only bucket that sends events to EventBridge and access logs', () => {
@@ -377,10 +550,17 @@ describe('S3DdbImportStack with an existing bucket', () => {
     });
   });
 
+  it("warns at synth that the watches need the bucket's EventBridge delivery, which it cannot see", () => {
+    Annotations.fromStack(existing).hasWarning(
+      '/Existing/Pipeline',
+      Match.stringLikeRegexp('watches need bucket data-bucket to send its events to EventBridge'),
+    );
+  });
+
   it('creates no bucket and no notification custom resource', () => {
     t.resourceCountIs('AWS::S3::Bucket', 0);
     t.resourceCountIs('Custom::S3BucketNotifications', 0);
-    t.resourceCountIs('AWS::Lambda::Function', 3);
+    t.resourceCountIs('AWS::Lambda::Function', 4);
   });
 
   it('scopes the grants to the named bucket', () => {

@@ -53,6 +53,18 @@ function graphedMetrics(template: Template): Map<string, string[][]> {
   return graphs;
 }
 
+/** Each search expression of each graph, by title. */
+function graphedSearches(template: Template): Map<string, string[]> {
+  const graphs = new Map<string, string[]>();
+  for (const { properties } of dashboardBody(template).widgets) {
+    const expressions = (properties.metrics ?? [])
+      .map((line) => (line[0] as { expression?: string }).expression)
+      .filter((e): e is string => typeof e === 'string');
+    if (expressions.length > 0) graphs.set(properties.title!, expressions);
+  }
+  return graphs;
+}
+
 describe('the pipeline dashboard', () => {
   const { pipeline, template } = pipelineStack({ dashboardName: 'imports' });
   const graphs = graphedMetrics(template);
@@ -70,7 +82,7 @@ describe('the pipeline dashboard', () => {
     for (const line of imported) expect(line.slice(2)).toEqual(['StateMachine', stateMachineName]);
   });
 
-  it("graphs each table's consumed write capacity, write throttle events and throttled BatchWriteItem requests", () => {
+  it("graphs each table's consumed write capacity and write throttle events", () => {
     expect(graphs.get('Tables: consumed write capacity')).toEqual([
       ['AWS/DynamoDB', 'ConsumedWriteCapacityUnits', 'TableName', 'ngrams'],
       ['AWS/DynamoDB', 'ConsumedWriteCapacityUnits', 'TableName', 'words'],
@@ -78,14 +90,26 @@ describe('the pipeline dashboard', () => {
     const throttles = graphs.get('Tables: write throttles')!;
     for (const table of ['ngrams', 'words']) {
       expect(throttles).toContainEqual(['AWS/DynamoDB', 'WriteThrottleEvents', 'TableName', table]);
-      expect(throttles).toContainEqual([
-        'AWS/DynamoDB',
-        'ThrottledRequests',
-        'Operation',
-        'BatchWriteItem',
-        'TableName',
-        table,
-      ]);
+    }
+  });
+
+  it("graphs the throttled requests of every write operation the modes use, and the indexes' throttle events", () => {
+    // put and delete: BatchWriteItem; insert and update: BatchExecuteStatement, PutItem and UpdateItem. One search
+    // per dimension set DynamoDB publishes ThrottledRequests with (Operation; Operation and OperationType, which
+    // BatchExecuteStatement carries), and one for the write throttle events of every global secondary index.
+    const searches = graphedSearches(template).get('Tables: write throttles')!;
+    for (const table of ['ngrams', 'words']) {
+      expect(searches).toContain(
+        `SEARCH('{AWS/DynamoDB,Operation,TableName} MetricName="ThrottledRequests" TableName="${table}"', 'Sum', 60)`,
+      );
+      expect(searches).toContain(
+        `SEARCH('{AWS/DynamoDB,Operation,OperationType,TableName} MetricName="ThrottledRequests" ` +
+          `TableName="${table}"', 'Sum', 60)`,
+      );
+      expect(searches).toContain(
+        `SEARCH('{AWS/DynamoDB,GlobalSecondaryIndexName,TableName} MetricName="WriteThrottleEvents" ` +
+          `TableName="${table}"', 'Sum', 60)`,
+      );
     }
   });
 
@@ -133,6 +157,19 @@ describe('the failed-execution alarm', () => {
     });
     const alarmArn = `<${logicalId(pipeline.failedExecutionAlarm!)}.Arn>`;
     expect(dashboardBody(template).widgets[0]).toMatchObject({ type: 'alarm', properties: { alarms: [alarmArn] } });
+  });
+
+  it('shows the watch delivery alarm beside it, and sends both to the topic', () => {
+    const watches = [{ prefix: 'in/', table: 'ngrams' }];
+    const { pipeline, template, topic } = pipelineStack({ failedExecutionAlarm: true, watches }, true);
+    const arn = (alarm: { node: { defaultChild?: unknown } }) => `<${logicalId(alarm as never)}.Arn>`;
+    expect(dashboardBody(template).widgets[0]).toMatchObject({
+      type: 'alarm',
+      properties: { alarms: [arn(pipeline.failedExecutionAlarm!), arn(pipeline.watchStarter!.alarm)] },
+    });
+    expect(template.toJSON().Resources[logicalId(pipeline.watchStarter!.alarm)].Properties.AlarmActions).toEqual([
+      { Ref: logicalId(topic!) },
+    ]);
   });
 
   it('has no action without a topic', () => {

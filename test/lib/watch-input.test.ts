@@ -66,10 +66,17 @@ describe.each(WATCHES.map((watch, i) => [watch.prefix, watch, i] as const))(
     const event = sampleAt(`${prefix}2024/1gram.tsv`);
 
     it('builds from the sample event the request local watch builds from it', () => {
-      const deployed = applyInputTransformer(transformer, event);
+      const { request: deployed } = applyInputTransformer(transformer, event) as { request: unknown };
       const { prefix: _, ...fixed } = watch;
       expect(deployed).toEqual({ bucket: BUCKET, key: `${prefix}2024/1gram.tsv`, ...fixed });
       expect(requestForEvent(watch, BUCKET, event)).toEqual(deployed);
+    });
+
+    it("sends the starter the watch's id and the event's bucket, key and sequencer (the import's name)", () => {
+      expect(applyInputTransformer(transformer, event)).toMatchObject({
+        watch: String(i),
+        event: { bucket: BUCKET, key: `${prefix}2024/1gram.tsv`, sequencer: SAMPLE.detail.object.sequencer },
+      });
     });
 
     it('builds the same request from the event local watch makes of the same upload', () => {
@@ -81,7 +88,9 @@ describe.each(WATCHES.map((watch, i) => [watch.prefix, watch, i] as const))(
         time: SAMPLE.time,
         resources: SAMPLE.resources,
       });
-      expect(requestForEvent(watch, BUCKET, local)).toEqual(applyInputTransformer(transformer, event));
+      expect(requestForEvent(watch, BUCKET, local)).toEqual(
+        (applyInputTransformer(transformer, event) as { request: unknown }).request,
+      );
     });
 
     it.each([
@@ -100,6 +109,33 @@ describe.each(WATCHES.map((watch, i) => [watch.prefix, watch, i] as const))(
     });
   },
 );
+
+describe('the InputTemplate length EventBridge takes (8,192 characters)', () => {
+  /** A watch whose request fixes `n` typed columns of 20-character names. */
+  const wide = (n: number): WatchedPrefix => ({
+    prefix: 'wide/',
+    table: 'words',
+    types: Object.fromEntries(Array.from({ length: n }, (_, c) => [`column_${String(c).padStart(12, '0')}`, 'N'])),
+  });
+  const build = (watch: WatchedPrefix) => () =>
+    new S3DdbImportStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Wide', {
+      tableNames: ['words'],
+      watches: [watch],
+    });
+
+  it('fails at synth, naming the watch and the length, when a watch makes a longer one', () => {
+    // 310 columns x 27 characters ('"column_000000000000":"N",') = 8,370 characters, over 8,192 with the rest.
+    expect(build(wide(310))).toThrow(
+      /^watch for prefix 'wide\/': its request makes an EventBridge InputTemplate of \d{4} characters, over the 8192/,
+    );
+  });
+
+  it('synthesizes a watch whose template fits', () => {
+    const template = Template.fromStack(build(wide(250))());
+    const [rule] = Object.values(template.findResources('AWS::Events::Rule'));
+    expect((rule.Properties.Targets[0].InputTransformer.InputTemplate as string).length).toBeLessThanOrEqual(8192);
+  });
+});
 
 describe('watch checks shared by the construct and local watch', () => {
   it('fails when a prefix covers the rejects prefix', () => {

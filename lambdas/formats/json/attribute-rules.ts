@@ -3,7 +3,8 @@ import { checkDynamoNumber } from '../dynamo-number.js';
 
 /**
  * DynamoDB nests 32 levels, the item being the first: an attribute holds at most 31 levels of lists and
- * maps (DynamoDB Local refuses 32 levels of lists or maps in one attribute).
+ * maps ("DynamoDB supports nested attributes up to 32 levels deep":
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html).
  */
 export const MAX_CONTAINER_DEPTH = 31;
 

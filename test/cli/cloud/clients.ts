@@ -7,7 +7,7 @@ import type { Output } from '../../../cli/output/summary.js';
 import type { StandIn } from '../../e2e/control-plane/stand-in.js';
 
 /**
- * The cloud commands' clients as tests wire them: S3 and DynamoDB are the test run's MinIO and DynamoDB Local
+ * The cloud commands' clients as tests wire them: S3 and DynamoDB are the test run's local engine
  * (real servers, from the AWS_ENDPOINT_URL_* the global setup exported); Step Functions, CloudFormation and
  * CloudWatch, which have no local server, are real SDK clients whose requests the stand-in records and answers.
  */

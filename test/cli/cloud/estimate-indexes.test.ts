@@ -65,7 +65,7 @@ async function tableWithIndexes(wcu: [number, number, number] | 'on-demand'): Pr
   return table;
 }
 
-/** No stand-in: estimate calls only S3 (MinIO) and DynamoDB (DynamoDB Local). */
+/** No stand-in: estimate calls only S3 and DynamoDB, both the local engine. */
 const clients = () => cloudClients({ endpoint: 'http://127.0.0.1:9' } as StandIn);
 
 async function estimate(table: string, ...more: string[]) {

@@ -10,7 +10,7 @@ afterAll(async () => {
   await Promise.all(made.map((TableName) => dynamodb.send(new DeleteTableCommand({ TableName }))));
 });
 
-/** A table keyed by id with two GSIs (byYear: ALL; byRegion, keyed region + year: INCLUDE note), on DynamoDB Local. */
+/** A table keyed by id with two GSIs (byYear: ALL; byRegion, keyed region + year: INCLUDE note), in the local engine. */
 async function tableWithIndexes(provisioned: boolean): Promise<string> {
   const table = uniqueName('capacity');
   const throughput = (wcu: number) =>
@@ -49,7 +49,7 @@ async function tableWithIndexes(provisioned: boolean): Promise<string> {
   return table;
 }
 
-describe('readTableCapacity (DescribeTable on DynamoDB Local)', () => {
+describe('readTableCapacity (DescribeTable on the local engine)', () => {
   it("reads each GSI's key, projection and provisioned WCU: the most it takes", async () => {
     const capacity = await readTableCapacity(dynamodb, await tableWithIndexes(true));
     expect(capacity).toMatchObject({ billingMode: 'PROVISIONED', writeUnitsPerSecond: 500, limit: 500 });
@@ -74,7 +74,7 @@ describe('readTableCapacity (DescribeTable on DynamoDB Local)', () => {
     ]);
   });
 
-  it('takes an on-demand GSI without warm throughput (DynamoDB Local reports none) as a new one: 4,000/s, no cap', async () => {
+  it('takes an on-demand GSI without warm throughput (the engine reports none for an index) as a new one: 4,000/s, no cap', async () => {
     const capacity = await readTableCapacity(dynamodb, await tableWithIndexes(false));
     expect(capacity).toMatchObject({ billingMode: 'PAY_PER_REQUEST', writeUnitsPerSecond: 4000, limit: null });
     expect(

@@ -27,7 +27,7 @@ beforeAll(async () => {
   await putText(bucket, 'imports/fixed.tsv', tsv());
 });
 
-/** No stand-in: estimate calls only S3 (MinIO) and DynamoDB (DynamoDB Local). */
+/** No stand-in: estimate calls only S3 and DynamoDB, both the local engine. */
 const clients = () => cloudClients({ endpoint: 'http://127.0.0.1:9' } as StandIn);
 
 async function estimate(args: string[]) {
@@ -41,8 +41,9 @@ async function estimate(args: string[]) {
 }
 
 /**
- * Provisioned tables made here, dropped after: DynamoDB Local caps the provisioned write units of all its tables
- * together at 80,000 per account, as AWS does, and a server shared by several runs would otherwise reach it.
+ * Provisioned tables made here, dropped after: AWS caps the provisioned write units of all tables together at 80,000
+ * per account and Region by default (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html),
+ * and a server shared by several runs would otherwise reach it where an engine enforces it.
  */
 const provisioned: string[] = [];
 afterAll(async () => {
@@ -68,7 +69,7 @@ async function provisionedTable(writeUnits: number): Promise<string> {
 const lambdaGbSeconds = (lanes: number, importSeconds: number) =>
   lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + (SIZE / 100e6) * (PREFLIGHT_MEMORY_MB / 1024);
 
-describe('s3-ddb-import estimate (a real MinIO object, a real DynamoDB Local table)', () => {
+describe('s3-ddb-import estimate (a real S3 object, a real DynamoDB table, in the local engine)', () => {
   it("on demand: 200,000 rows of one write unit; a new on-demand table takes 4,000/s, under one lane's 12,000: the table binds", async () => {
     const table = await createTable(['id', 'S']);
     const { code, json } = await estimate(['--table', table, '--types', 'year=N,count=N']);
@@ -159,17 +160,16 @@ describe('s3-ddb-import estimate (a real MinIO object, a real DynamoDB Local tab
       `  insert is priced ${PRICED_AS.insert}`,
       `  update is priced ${PRICED_AS.update}`,
       `  delete is priced ${PRICED_AS.delete}`,
-      'point-in-time recovery: none (this DynamoDB does not know DescribeContinuousBackups)',
-      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
-        'DescribeContinuousBackups): a delete import refuses to start without allowWithoutBackup, and nothing a delete ' +
-        'removes or a put or update replaces can be restored',
+      'point-in-time recovery: off',
+      `warning: table "${table}" has point-in-time recovery off: a delete import refuses to start without ` +
+        'allowWithoutBackup, and nothing a delete removes or a put or update replaces can be restored',
     ]);
   });
 
   it("prices each mode, the request's first: the same write units, and statement-batched insert and update at 0.5 of a lane's items/s", async () => {
     // One lane, 15,000 WCU: the lane binds. put 12,000 items/s; insert and update 0.5 of that (LANE_SHARE, from the
-    // modes bench's CPU per item), 6,000; delete as put, 12,000. Every mode 200,000 items of 1 write unit (28-byte items, no GSI). (15,000 WCU keeps
-    // DynamoDB Local's 80,000 for all provisioned tables in reach with the 40,000 above.)
+    // modes bench's CPU per item), 6,000; delete as put, 12,000. Every mode 200,000 items of 1 write unit (28-byte items,
+    // no GSI). (15,000 WCU keeps AWS's default 80,000 for all provisioned tables in reach with the 40,000 above.)
     const dir = await mkdtemp(join(tmpdir(), 'estimate-'));
     await writeFile(join(dir, 'req.json'), JSON.stringify({ mode: 'insert' }));
     const table = await provisionedTable(15_000);
@@ -189,9 +189,9 @@ describe('s3-ddb-import estimate (a real MinIO object, a real DynamoDB Local tab
     expect(json.importSeconds).toBeCloseTo(modes.insert.seconds - SIZE / 100e6, 9);
     // Provisioned: the capacity held for the time, so the slower modes cost more.
     expect(json.modes.insert.costUsd.dynamodb).toBeGreaterThan(json.modes.put.costUsd.dynamodb);
-    // DynamoDB Local keeps no backups: insert is not at risk, but a delete would be refused.
+    // A new table has point-in-time recovery off: insert is not at risk, but a delete would be refused.
     expect(json.safety).toEqual({
-      pointInTimeRecovery: 'UNSUPPORTED',
+      pointInTimeRecovery: 'DISABLED',
       warnings: [expect.stringContaining('a delete import refuses to start without allowWithoutBackup')],
     });
   });

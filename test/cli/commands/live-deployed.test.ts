@@ -127,15 +127,15 @@ describe('rate, pause and resume against the deployed stack', () => {
         message: 'The conditional request failed',
       },
     });
-    const holder = (table: string, lanes: number) => ({
-      M: { table: { S: table }, lanes: { N: String(lanes) }, capped: { BOOL: false } },
+    // The imports' own items, as the ledger's Scan returns them (the lanes item holds counters only).
+    const holder = (execution: string, table: string, lanes: number) => ({
+      pk: { S: `import#${execution}` },
+      table: { S: table },
+      lanes: { N: String(lanes) },
+      capped: { BOOL: false },
     });
-    standIn.answers[DDB('GetItem')] = () => ({
-      Item: {
-        pk: { S: 'pool' },
-        version: { N: '7' },
-        holders: { M: { a: holder('ngrams', 8), b: holder('books', 32) } },
-      },
+    standIn.answers[DDB('Scan')] = () => ({
+      Items: [{ pk: { S: 'lanes' }, poolHeld: { N: '40' } }, holder('a', 'ngrams', 8), holder('b', 'books', 32)],
     });
     const run = await live('rate', [NAME, '10', '--json']);
     expect(run.code).toBe(1);
@@ -148,7 +148,7 @@ describe('rate, pause and resume against the deployed stack', () => {
     expect(standIn.requests.map((r) => [r.target, r.body])).toEqual([
       ['DescribeStacks', { Action: 'DescribeStacks', Version: '2010-05-15', StackName: 'S3DdbImport' }],
       [DDB('UpdateItem'), update('SET maxWriteRate = :rate', { ':rate': { N: '10' } })],
-      [DDB('GetItem'), { TableName: LEDGER, Key: { pk: { S: 'pool' } } }],
+      [DDB('Scan'), { TableName: LEDGER }],
     ]);
   });
 

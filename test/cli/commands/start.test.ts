@@ -9,6 +9,7 @@ import { executionName, type StartRequest } from '../../../cli/cloud/start-reque
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
 import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
 import { createBucket, createTable, putText, s3 } from '../../e2e/harness.js';
+import { createKmsKey } from '../../e2e/sse/kms-key.js';
 import { recordSseHeaders } from '../../e2e/sse/record-sse-headers.js';
 import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
 
@@ -267,7 +268,10 @@ describe('a local folder', () => {
 });
 
 describe('a stack whose bucket is SSE-KMS (its BucketKmsKeyArn output)', () => {
-  const KEY_ARN = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+  let KEY_ARN = ''; // a key that exists in the engine's KMS, as S3 requires on AWS
+  beforeAll(async () => {
+    KEY_ARN = await createKmsKey('s3-ddb-import start test');
+  });
 
   it('uploads every file, single PUT or multipart, asking for SSE-KMS with that key', async () => {
     deployedStack([], { BucketKmsKeyArn: KEY_ARN });
@@ -276,8 +280,7 @@ describe('a stack whose bucket is SSE-KMS (its BucketKmsKeyArn output)', () => {
     await writeFile(join(folder, 'a-small.csv'), 'id\n1\n');
     await writeFile(join(folder, 'b-big.tsv'), await readFile(await bigTsv())); // 11.4 MiB: 3 parts of 5 MiB
     const clients = cloudClients(standIn);
-    // MinIO has no KMS here: the recorder keeps each request's SSE headers, then takes them off (record-sse-headers.ts).
-    const recorded = recordSseHeaders(clients.s3, { strip: true });
+    const recorded = recordSseHeaders(clients.s3);
     const command = parseStartCommand([folder, '--table', 'ngrams', '--part-mib', '5']);
 
     expect(await runStartCommand(command, clients, capture().output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
@@ -297,7 +300,7 @@ describe('a stack whose bucket is SSE-KMS (its BucketKmsKeyArn output)', () => {
     const file = join(dir, 'plain.csv');
     await writeFile(file, 'id\n1\n');
     const clients = cloudClients(standIn);
-    const recorded = recordSseHeaders(clients.s3, { strip: false });
+    const recorded = recordSseHeaders(clients.s3);
 
     expect(await runStartCommand(parseStartCommand([file, '--table', 'ngrams']), clients, capture().output)).toBe(0);
     expect(recorded.map(({ command, sse }) => ({ command, sse }))).toEqual([{ command: 'PutObjectCommand', sse: {} }]);
@@ -363,12 +366,12 @@ describe('the safety check before starting (lambdas/preflight/table-safety.ts, w
     return { outcome, err: shown.err };
   }
 
-  it('fails when a delete meets a table without point-in-time recovery (DynamoDB Local): before StartExecution', async () => {
+  it('fails when a delete meets a table without point-in-time recovery (a new table has it off): before StartExecution', async () => {
     const table = await createTable(['id', 'S']);
     const { outcome } = await startWith({ table, mode: 'delete' });
     expect(outcome).toMatchObject({
       name: 'BackupRequiredError',
-      message: expect.stringContaining(`table "${table}" has no point-in-time recovery`),
+      message: expect.stringContaining(`table "${table}" has point-in-time recovery off`),
     });
     expect(startRequests()).toEqual([]);
   });
@@ -378,8 +381,8 @@ describe('the safety check before starting (lambdas/preflight/table-safety.ts, w
     const { outcome, err } = await startWith({ table, mode: 'delete', allowWithoutBackup: true });
     expect(outcome).toBe(0);
     expect(err[0]).toBe(
-      `warning: table "${table}" has no point-in-time recovery (this DynamoDB, e.g. DynamoDB Local, does not know ` +
-        'DescribeContinuousBackups), and allowWithoutBackup is set: the items this import deletes cannot be restored',
+      `warning: table "${table}" has point-in-time recovery off, and allowWithoutBackup is set: ` +
+        'the items this import deletes cannot be restored',
     );
     expect(startRequests()).toHaveLength(1);
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // Clients are built from the environment alone, as the handlers build theirs: this proves the
 // AWS_ENDPOINT_URL_* variables set in the global setup reach the workers and the SDK honours them.
 const dynamodb = new DynamoDBClient({});
-// The one setting the environment cannot carry: MinIO serves buckets by path, not by virtual host.
+// The one setting the environment cannot carry: the engine is reached by IP address, so buckets go in the path.
 const s3 = new S3Client({ forcePathStyle: true });
 const suffix = randomUUID().slice(0, 8);
 

@@ -9,7 +9,7 @@ import { createBucket, createTable, putText, scanAll } from '../../e2e/harness.j
 const POLL_MS = 100;
 const TYPES = { year: 'N', match_count: 'N', volume_count: 'N' } as const;
 
-/** A watch on a fresh bucket and table (DynamoDB Local and MinIO of the test run), recording what it reports. */
+/** A watch on a fresh bucket and table (the test run's local engine), recording what it reports. */
 async function watching() {
   const bucket = await createBucket();
   const table = await createTable(['ngram', 'S'], ['year', 'N']);
@@ -32,7 +32,7 @@ async function watching() {
   return { bucket, table, events, watch, finished };
 }
 
-describe('local watch on DynamoDB Local and MinIO', () => {
+describe('local watch on the local engine', () => {
   let watch: LocalWatch | undefined;
   afterEach(async () => watch?.stop());
 

@@ -5,7 +5,7 @@ import { AwsControlPlane } from '../../../lambdas/control-plane/control-plane-aw
 
 /**
  * A stand-in for the control APIs that have no local server (Step Functions, Lambda, CloudFormation,
- * CloudWatch), and for DynamoDB replies DynamoDB Local never gives (a throttle): it records every request
+ * CloudWatch), and for DynamoDB replies the local engine never gives (a throttle): it records every request
  * the real clients send over HTTP and answers from `answers`. Tests check the exact requests.
  */
 export interface RecordedRequest {

@@ -56,7 +56,7 @@ export const chunkAt = (chunks: readonly Chunk[], offset: number) =>
 
 /**
  * A wiring with a ledger of its own (a fresh table): imports run with it see only each other's lanes, not those
- * of the other tests running at the same time against the same DynamoDB Local.
+ * of the other tests running at the same time against the same local engine.
  */
 export function withOwnLedger(wiring: Wiring = faultWiring()): Wiring {
   return { ...wiring, ledger: new ImportLedger(wiring.dynamodb, uniqueName('ledger')) };

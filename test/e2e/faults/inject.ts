@@ -5,7 +5,7 @@ import { createWiring, type Wiring } from '../../../lambdas/wiring/wiring.js';
 /**
  * Faults are SDK v3 middleware on the clients the handlers are built with (this file's `faultWiring`, which
  * the fault tests pass to the runner), never a fake server: every request that is not faulted reaches the
- * real DynamoDB Local or MinIO.
+ * real local engine.
  */
 export const FAULT = 'fault';
 

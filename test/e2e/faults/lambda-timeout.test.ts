@@ -12,8 +12,8 @@ import { faultBatchWrites, removeFaults } from './inject.js';
 const IMPORT_READS = 42;
 /**
  * ImportChunk's timeout, on the real clock: an invocation that never returns is failed by the runner as
- * Lambda.Unknown at 5 + 5 s of grace. The others write ~1,000 rows and return (~0.2 s at DynamoDB Local's
- * 5-10k items/s), so this is some 50 times what they need: only the hung one reaches it, however loaded the
+ * Lambda.Unknown at 5 + 5 s of grace. The others write ~1,000 rows and return (~0.1 s at the local engine's
+ * 10-17k items/s), so this is some 50 times what they need: only the hung one reaches it, however loaded the
  * machine.
  */
 const IMPORT_TIMEOUT_MS = 5000;

@@ -9,7 +9,7 @@ import { expectRejects, parseRejectsFiles } from './rejects-file.js';
 
 /**
  * The hostile-input corpus: every test/fixtures/hostile/<case>.expect.json runs its file through the
- * whole local workflow (Preflight, ImportChunks, Summarize) against DynamoDB Local and MinIO, and what
+ * whole local workflow (Preflight, ImportChunks, Summarize) against the local engine, and what
  * landed, what was rejected and how the execution ended are compared with the expectation beside it.
  */
 const cases = await loadCorpus();

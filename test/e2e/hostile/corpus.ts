@@ -100,7 +100,7 @@ export function exitCodeOf(outcome: { status: string } | Error): 0 | 1 | 2 {
 }
 
 /**
- * The same value with every N in one canonical spelling: DynamoDB Local hands 1E-130 back as 0.000...1,
+ * The same value with every N in one canonical spelling: a server may hand 1E-130 back as 0.000...1,
  * the service as 1E-130; both are the number the file held.
  */
 export function canonicalNumbers(value: unknown): unknown {

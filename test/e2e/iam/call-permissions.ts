@@ -25,6 +25,8 @@ export interface Permission {
   readonly action: string;
   /** The resource ARN, or BUCKET_KEY: needed only when the bucket uses SSE-KMS, on its key. */
   readonly resource: string;
+  /** The condition keys the request carries, for a grant with a condition (a Scan's `dynamodb:Select`). */
+  readonly context?: Readonly<Record<string, string>>;
 }
 
 /** What a call's reply was: its HTTP status, when one arrived. */
@@ -102,8 +104,13 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.DescribeContinuousBackupsCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeContinuousBackups', resource: tableArn(String(input.TableName), arn) },
   ],
+  // dynamodb:Select is the request's Select (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html).
   'DynamoDBClient.ScanCommand': (input, _outcome, arn) => [
-    { action: 'dynamodb:Scan', resource: tableArn(String(input.TableName), arn) },
+    {
+      action: 'dynamodb:Scan',
+      resource: tableArn(String(input.TableName), arn),
+      context: { 'dynamodb:Select': String(input.Select ?? 'ALL_ATTRIBUTES') },
+    },
   ],
   // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
   // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).
@@ -119,6 +126,15 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.UpdateItemCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:UpdateItem', resource: tableArn(String(input.TableName), arn) },
   ],
+  // A transaction needs the action of each of its parts, on each part's table: PutItem for Put, UpdateItem for
+  // Update, DeleteItem for Delete, ConditionCheckItem for ConditionCheck (transaction-apis-iam.html).
+  'DynamoDBClient.TransactWriteItemsCommand': (input, _outcome, arn) =>
+    ((input.TransactItems ?? []) as Record<string, { TableName?: string }>[]).flatMap((part) =>
+      Object.entries(part).map(([kind, { TableName }]) => ({
+        action: `dynamodb:${{ Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem' }[kind] ?? 'ConditionCheckItem'}`,
+        resource: tableArn(String(TableName), arn),
+      })),
+    ),
   'DynamoDBClient.BatchGetItemCommand': (input, _outcome, arn) =>
     Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({
       action: 'dynamodb:BatchGetItem',
@@ -130,6 +146,15 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
     { action: 'lambda:GetFunctionConcurrency', resource: functionArn(String(input.FunctionName), arn) },
   ],
   'LambdaClient.GetAccountSettingsCommand': () => [{ action: 'lambda:GetAccountSettings', resource: '*' }],
+  // Step Functions (list_awsstepfunctions.html), FindFailedChunk's three reads: ListMapRuns on the execution,
+  // ListExecutions of a Map Run's children on the Map Run, DescribeExecution on the (child) execution.
+  'SFNClient.ListMapRunsCommand': (input) => [{ action: 'states:ListMapRuns', resource: String(input.executionArn) }],
+  'SFNClient.ListExecutionsCommand': (input) => [
+    { action: 'states:ListExecutions', resource: String(input.mapRunArn ?? input.stateMachineArn) },
+  ],
+  'SFNClient.DescribeExecutionCommand': (input) => [
+    { action: 'states:DescribeExecution', resource: String(input.executionArn) },
+  ],
   // One authorization per table the request writes.
   'DynamoDBClient.BatchWriteItemCommand': (input, _outcome, arn) =>
     Object.keys((input.RequestItems ?? {}) as Record<string, unknown>).map((table) => ({

@@ -10,6 +10,8 @@ export interface Needed {
   readonly resource: string;
   /** e.g. `S3Client.GetObjectCommand (HTTP 206) x12`. */
   readonly because: string;
+  /** The condition keys the request carried (Permission.context). */
+  readonly context?: Readonly<Record<string, string>>;
 }
 
 /** A grant no recorded call uses, kept on purpose: which action, for which functions, and why. */
@@ -31,6 +33,7 @@ export function neededPermissions(calls: readonly RecordedCall[], bucketKeyArn: 
         action: p.action,
         resource: p.resource === BUCKET_KEY ? bucketKeyArn! : p.resource,
         because: `${call.command} (HTTP ${call.status ?? 'none'}) x${call.count}`,
+        ...(p.context ? { context: p.context } : {}),
       })),
   );
 }
@@ -38,7 +41,8 @@ export function neededPermissions(calls: readonly RecordedCall[], bucketKeyArn: 
 const allows = (grant: Grant, needed: Needed) =>
   grant.task === needed.task &&
   actionMatches(grant.action, needed.action) &&
-  resourceMatches(grant.resource, needed.resource);
+  resourceMatches(grant.resource, needed.resource) &&
+  Object.entries(grant.conditions ?? {}).every(([key, value]) => needed.context?.[key] === value);
 
 /** Each needed permission that no grant of its function allows, as a readable line. */
 export function callsNotAllowed(needed: readonly Needed[], grants: readonly Grant[]): string[] {

@@ -12,12 +12,21 @@ import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
 import { createBucket, createTable } from '../harness.js';
 import type { ArnContext } from './call-permissions.js';
 import { callsNotAllowed, grantsNotUsed, neededPermissions, type GrantNotCalled } from './check-grants.js';
-import { CallLog, OUTSIDE_TASKS, recordCalls, stopRecording } from './record-calls.js';
+import { CallLog, OUTSIDE_TASKS, recordCalls, recordClient, stopRecording } from './record-calls.js';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { runRecordedImports, type ImportTargets } from './recorded-imports.js';
 import { grantsByTask, type Grant } from './template-grants.js';
 
-/** The account the template is resolved for and the recorded ARNs are written in (any 12 digits do). */
-const ARN: ArnContext = { partition: 'aws', region: process.env.AWS_REGION ?? 'us-east-1', account: '123456789012' };
+/**
+ * The account the template is resolved for and the recorded ARNs are written in: the local runner's (any 12 digits
+ * would do for S3, DynamoDB and Lambda; FindFailedChunk's ListMapRuns names the local execution, in us-east-1 of
+ * account 000000000000: cli/local-run/runner.ts).
+ */
+const ARN: ArnContext = { partition: 'aws', region: 'us-east-1', account: '000000000000' };
+/** The Map Run and failed child the stand-in reports for a failed local import (arn formats: API_ListMapRuns, ...). */
+const MAP_RUN = `arn:aws:states:us-east-1:000000000000:mapRun:s3-ddb-import-local/ImportChunks:run-1`;
+const FAILED_CHILD = `arn:aws:states:us-east-1:000000000000:execution:s3-ddb-import-local/ImportChunks:child-1`;
+const SFN = (operation: string) => `AWSStepFunctions.${operation}`;
 const KEY_ARN = `arn:aws:kms:${ARN.region}:${ARN.account}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
 
 /**
@@ -48,10 +57,31 @@ beforeAll(async () => {
   const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable, partsTable] };
   // Lambda has no local server: the deployed control plane's code and SDK client talk to a stand-in
   // (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other. A ledger of its own, so that
-  // its first admission makes the pool item (PutItem) and no other test's imports share its lanes.
+  // its first admission makes the lanes item and no other test's imports share its lanes.
   standIn = await startStandIn({
     [`GET /2019-09-30/functions/${IMPORT_FUNCTION}/concurrency`]: () => ({}),
     'GET /2016-08-19/account-settings': () => ({ AccountLimit: { UnreservedConcurrentExecutions: 1000 } }),
+    [SFN('ListMapRuns')]: (body) => ({
+      mapRuns: [{ executionArn: body.executionArn, mapRunArn: MAP_RUN, stateMachineArn: 'sm', startDate: 1 }],
+    }),
+    [SFN('ListExecutions')]: () => ({
+      executions: [
+        { executionArn: FAILED_CHILD, stateMachineArn: 'sm', name: 'child-1', status: 'FAILED', startDate: 1 },
+      ],
+    }),
+    [SFN('DescribeExecution')]: () => ({
+      executionArn: FAILED_CHILD,
+      stateMachineArn: 'sm',
+      status: 'FAILED',
+      startDate: 1,
+      error: 'BatchWriteFailedError',
+      cause: 'the first failed chunk kept being throttled',
+    }),
+  });
+  const sfn = new SFNClient({
+    endpoint: standIn.endpoint,
+    region: ARN.region,
+    credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
   });
   const control = standInControlPlane(standIn, IMPORT_FUNCTION);
   targets = {
@@ -60,10 +90,12 @@ beforeAll(async () => {
     ngramsTable,
     rejectsTable,
     partsTable,
+    sfn,
   };
   // Made before the recording starts: making it is the local runner's setup, not a handler's call.
   await ensureLedgerTable(targets.wiring.dynamodb, targets.wiring.ledger.tableName);
   recordCalls(targets.wiring, log);
+  recordClient(sfn, log);
   await runRecordedImports(targets);
 });
 
@@ -95,13 +127,16 @@ function stackGrants(props: S3DdbImportStackProps): Grant[] {
 
 describe('the calls the handlers make during local imports', () => {
   it('come from every function, through commands call-permissions.ts maps, and from handlers only', () => {
-    expect(new Set(log.calls.map((c) => c.task))).toEqual(new Set(['Preflight', 'ImportChunk', 'Summarize']));
+    expect(new Set(log.calls.map((c) => c.task))).toEqual(
+      new Set(['Preflight', 'ImportChunk', 'Summarize', 'FindFailedChunk']),
+    );
     expect(log.calls.filter((c) => c.permissions === undefined).map((c) => c.command)).toEqual([]);
     expect(log.calls.filter((c) => c.task === OUTSIDE_TASKS)).toEqual([]);
   });
 });
 
-const newBucket = (): S3DdbImportStackProps => ({ tableNames: tableNames() });
+// The recorded imports pre-warm a table (recorded-imports.ts): the stack must allow it to grant UpdateTable.
+const newBucket = (): S3DdbImportStackProps => ({ tableNames: tableNames(), allowWarmThroughput: true });
 const kmsBucket = (): S3DdbImportStackProps => ({
   ...newBucket(),
   bucketName: targets.bucket,
@@ -130,6 +165,15 @@ describe('the checks themselves', () => {
     const call = 'S3Client.GetObjectCommand \\(HTTP 404\\) x\\d+';
     const line = new RegExp(`^ImportChunk calls s3:ListBucket on ${bucketArn} \\(${call}\\)`);
     expect(missing).toEqual([expect.stringMatching(line)]);
+  });
+
+  it("fail when a call's request misses the condition its grant carries (a Scan that reads items)", () => {
+    const table = `arn:aws:dynamodb:${ARN.region}:${ARN.account}:table/${targets.ngramsTable}`;
+    const scan = { task: 'Preflight', action: 'dynamodb:Scan', resource: table, because: 'ScanCommand x1' };
+    const grants = stackGrants(newBucket());
+    expect(callsNotAllowed([{ ...scan, context: { 'dynamodb:Select': 'COUNT' } }], grants)).toEqual([]);
+    const reading = callsNotAllowed([{ ...scan, context: { 'dynamodb:Select': 'ALL_ATTRIBUTES' } }], grants);
+    expect(reading).toEqual([expect.stringMatching(/^Preflight calls dynamodb:Scan on .* but its policy/)]);
   });
 
   it('fail when a grant is never used and not explained', () => {

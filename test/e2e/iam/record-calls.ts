@@ -44,7 +44,7 @@ export class CallLog {
   }
 }
 
-interface SdkClient {
+export interface SdkClient {
   readonly middlewareStack: { add: (...args: never[]) => void; remove: (name: string) => boolean };
 }
 
@@ -83,7 +83,8 @@ export function stopRecording(wiring: Wiring): void {
   for (const client of sdkClients(wiring)) client.middlewareStack.remove(RECORDER.name);
 }
 
-function recordClient(client: SdkClient, log: CallLog): void {
+/** Records the calls of one more client the handlers use outside the wiring (FindFailedChunk's Step Functions). */
+export function recordClient(client: SdkClient, log: CallLog): void {
   const middleware = (next: Next, context: MiddlewareContext) => async (args: { input: Record<string, unknown> }) => {
     const task = runningTask.getStore() ?? OUTSIDE_TASKS;
     const command = `${context.clientName}.${context.commandName}`;

@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import type { Wiring } from '../../../lambdas/wiring/wiring.js';
 import { ImportLedger } from '../../../lambdas/control-plane/ledger.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
+import type { SFNClient } from '@aws-sdk/client-sfn';
+import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';
@@ -23,6 +25,8 @@ export interface ImportTargets {
   readonly rejectsTable: string;
   /** Keyed (ngram S, year N); takes the prefix with a staged .gz. */
   readonly partsTable: string;
+  /** FindFailedChunk's client (Step Functions has no local server: a stand-in answers it, see failedMapRun). */
+  readonly sfn: SFNClient;
 }
 
 const NGRAM_TYPES = { match_count: 'N', volume_count: 'N' } as const;
@@ -156,6 +160,27 @@ async function objectDeletedAfterPreflight(t: ImportTargets): Promise<void> {
   expect(deleted).toBe(true);
 }
 
+/**
+ * A chunk fails as AWS's Map reports it (States.ExceedToleratedFailureThreshold: a 4xx the range reader passes through
+ * under that name), so FindFailedChunk reads the Map Run from the stand-in (ListMapRuns, ListExecutions, DescribeExecution)
+ * and the import fails under the child's error.
+ */
+async function failedMapRun(t: ImportTargets): Promise<void> {
+  const key = 'imports/failed-map-run.tsv';
+  await putText(t.bucket, key, generateNgrams(600).text);
+  const phase = importPhase();
+  faultGetObjects(t.bucket, 'initialize', async (input, send) => {
+    if (!phase.started) return send(input);
+    throw Object.assign(new Error('the Map Run failed'), {
+      name: MAP_RUN_THRESHOLD_ERROR,
+      $metadata: { httpStatusCode: 400 },
+    });
+  });
+  const request = { bucket: t.bucket, key, table: t.ngramsTable, types: NGRAM_TYPES };
+  const options = { wiring: t.wiring, controlPlane: t.wiring.control, onEvent: phase.onEvent, sfn: t.sfn };
+  await expectFailure(runWithEvents(request, options).finally(removeFaults), 'BatchWriteFailedError', 'first failed');
+}
+
 /** A configured table deleted since the last import: DescribeTable answers ResourceNotFoundException. */
 async function tableDeleted(t: ImportTargets): Promise<void> {
   await dynamodb.send(new DeleteTableCommand({ TableName: t.rejectsTable }));
@@ -170,7 +195,7 @@ async function tableDeleted(t: ImportTargets): Promise<void> {
 
 /**
  * An import whose table's lanes are all held by one that ended without giving them back (its lease ran out long
- * ago): preflight reads the leases (BatchGetItem), takes the lanes over and deletes the stale entry.
+ * ago): preflight reads the holders (Scan), takes the lanes back from the stale one (Delete + Update) and takes them.
  */
 async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
   const { text, rows } = generateNgrams(300, { seed: 9 });
@@ -187,8 +212,8 @@ async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
 
 /**
  * A request with a warmThroughput above the table's: preflight pre-warms it (UpdateTable); its rows land beside
- * the earlier imports' (their own assertions are behind them). DynamoDB Local has no
- * warm throughput, so, as in test/e2e/warm-throughput.test.ts, DescribeTable's answer gains AWS's 4,000 write
+ * the earlier imports' (their own assertions are behind them). The local engine reports no
+ * real warm throughput, so, as in test/e2e/warm-throughput.test.ts, DescribeTable's answer gains AWS's 4,000 write
  * units/s and UpdateTable is answered in its place after the recorder (initialize) has seen it.
  */
 async function warmedImport(t: ImportTargets, table: string): Promise<void> {
@@ -268,7 +293,20 @@ async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
   }
 }
 
+/**
+ * A 0-byte object on a ledger no import has used yet: no chunk, so no admission; Summarize still releases, and
+ * must do so with the calls it is granted (issue 26, break 1: release once made the ledger's pool item with a PutItem).
+ * First of all, so that the ledger is fresh.
+ */
+async function emptyImportOnFreshLedger(t: ImportTargets): Promise<void> {
+  await putText(t.bucket, 'imports/empty.tsv', '');
+  const request = { bucket: t.bucket, key: 'imports/empty.tsv', table: t.ngramsTable };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 0, written: 0, chunks: 0 });
+}
+
 export async function runRecordedImports(t: ImportTargets): Promise<void> {
+  await emptyImportOnFreshLedger(t);
   await cleanImportWithThrottles(t);
   await stagedPrefixImport(t);
   await importWithRejects(t);
@@ -277,6 +315,7 @@ export async function runRecordedImports(t: ImportTargets): Promise<void> {
   for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await singleItemModes(t, table);
   await missingObject(t);
   await objectDeletedAfterPreflight(t);
+  await failedMapRun(t);
   await tableDeleted(t);
   await tableNotAllowed(t);
   await staleLeaseReclaimed(t);

@@ -9,6 +9,8 @@ export interface Grant {
   readonly resource: string;
   /** `<policy logical id>#<statement index>`, for messages. */
   readonly where: string;
+  /** A `StringEquals` condition's keys and values: the grant allows a call only when its request carries them. */
+  readonly conditions?: Readonly<Record<string, string>>;
 }
 
 /** What the template's references stand for in the test account: physical names and ARNs by logical id. */
@@ -104,10 +106,26 @@ export function grantsByTask(template: { Resources: Record<string, Json> }, ctx:
 }
 
 function statementGrants(task: TaskStateName, where: string, s: Statement, ctx: ResolveContext): Grant[] {
-  if (s.Effect !== 'Allow' || s.Condition || s.NotAction || s.NotResource || !s.Action || !s.Resource) {
+  const conditions = stringEquals(s.Condition);
+  if (s.Effect !== 'Allow' || conditions === null || s.NotAction || s.NotResource || !s.Action || !s.Resource) {
     throw new Error(`${where}: only plain Allow statements can be checked, got ${JSON.stringify(s)}`);
   }
   return asList(s.Action).flatMap((action) =>
-    asList(s.Resource).map((resource) => ({ task, action, resource: resolve(resource, ctx), where })),
+    asList(s.Resource).map((resource) => ({
+      task,
+      action,
+      resource: resolve(resource, ctx),
+      where,
+      ...(conditions ? { conditions } : {}),
+    })),
   );
+}
+
+/** A Condition of one `StringEquals` block of single string values (undefined: none; null: one not checkable). */
+function stringEquals(condition: unknown): Record<string, string> | undefined | null {
+  if (condition === undefined) return undefined;
+  const { StringEquals: equals, ...others } = condition as Json;
+  if (Object.keys(others).length > 0 || typeof equals !== 'object' || equals === null) return null;
+  const values = Object.values(equals as Json);
+  return values.every((v) => typeof v === 'string') ? (equals as Record<string, string>) : null;
 }

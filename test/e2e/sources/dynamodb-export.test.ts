@@ -10,7 +10,7 @@ import { createBucket, createTable, dynamodb, putText, runImport, s3 } from '../
 
 const EXPORT_ID = '01767225600000-a1b2c3d4';
 
-/** Preflight alone, looped to the end of its scan, against the real MinIO and DynamoDB Local. */
+/** Preflight alone, looped to the end of its scan, against the real local engine. */
 async function preflight(request: ImportRequest): Promise<ScanState> {
   const io = preflightIo(s3, dynamodb);
   // The scan alone is under test: a ledger that always has lanes.

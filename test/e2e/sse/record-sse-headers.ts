@@ -22,20 +22,16 @@ type Next = (args: { input: { Key?: string }; request?: unknown }) => Promise<un
 
 /**
  * Records every request `s3` sends, at the `build` step: after the command is serialized into its HTTP request
- * (so the headers are exactly those the SDK built from the command's input), before it is signed and sent.
- *
- * MinIO answers an SSE-KMS request with 501 NotImplemented when no KMS is configured ("Server side encryption
- * specified but KMS is not configured"), and the test servers have none. With `strip`, the recorder takes the
- * SSE headers off after recording them, before signing, so the request stays validly signed and MinIO stores the
- * object unencrypted: the workflow then runs to the end and every PUT it made is on record.
+ * (so the headers are exactly those the SDK built from the command's input), before it is signed and sent. The
+ * record, not the engine, proves which requests carry SSE headers: the engine accepts them where S3 refuses them
+ * (on a GET of an SSE-KMS object), and accepts a key that does not exist.
  */
-export function recordSseHeaders(s3: S3Client, { strip }: { strip: boolean }): RecordedRequest[] {
+export function recordSseHeaders(s3: S3Client): RecordedRequest[] {
   const recorded: RecordedRequest[] = [];
   const middleware = (next: Next, context: { commandName?: string }) => async (args: Parameters<Next>[0]) => {
     const request = args.request as SerializedRequest;
     const sse = Object.fromEntries(Object.entries(request.headers).filter(([name]) => SSE_HEADER.test(name)));
     recorded.push({ command: context.commandName ?? '', key: args.input.Key ?? '', method: request.method, sse });
-    if (strip) for (const name of Object.keys(sse)) delete request.headers[name];
     return next(args);
   };
   s3.middlewareStack.add(middleware as never, { step: 'build', name: SSE_RECORDER, priority: 'low' } as never);

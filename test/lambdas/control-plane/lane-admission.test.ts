@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decideLanes, type LaneAsk, type LaneHolder } from '../../../lambdas/control-plane/lane-admission.js';
+import {
+  countLanes,
+  decideLanes,
+  type LaneAsk,
+  type LaneHolder,
+} from '../../../lambdas/control-plane/lane-admission.js';
 
 const ask = (over: Partial<LaneAsk> = {}): LaneAsk => ({
   table: 't',
@@ -31,7 +36,7 @@ describe.each<[string, Record<string, LaneHolder>, LaneAsk, number]>([
   ['a capped import, its table free', { a: holder('u', 1, true) }, ask({ capped: true }), 8],
 ])('decideLanes with %s', (_, holders, lanesAsk, granted) => {
   it(`grants ${granted}`, () => {
-    const decision = decideLanes(holders, lanesAsk);
+    const decision = decideLanes(countLanes(holders, lanesAsk.table), lanesAsk);
     expect(decision.granted).toBe(granted);
     expect(decision.reason).toMatch(granted === 0 ? /^waiting: / : new RegExp(`^${granted} lanes`));
   });

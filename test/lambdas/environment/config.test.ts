@@ -20,3 +20,15 @@ describe('readLambdaConfig: the stack bucket and its key', () => {
     expect(config).toMatchObject({ bucketName: null, bucketKmsKeyArn: null });
   });
 });
+
+describe('readLambdaConfig: may preflight pre-warm a table', () => {
+  it.each<[string, Record<string, string>, boolean]>([
+    // The stack grants dynamodb:UpdateTable only with allowWarmThroughput, and then says so.
+    ['inside Lambda, the stack allowing it', { AWS_LAMBDA_FUNCTION_NAME: 'f', WARM_THROUGHPUT_ALLOWED: 'true' }, true],
+    ['inside Lambda, the stack saying nothing (no UpdateTable grant)', { AWS_LAMBDA_FUNCTION_NAME: 'f' }, false],
+    // Local runs and the CLI use the caller's own credentials.
+    ['outside Lambda', {}, true],
+  ])('%s: %j', (_, env, allowed) => {
+    expect(readLambdaConfig(env).warmThroughputAllowed).toBe(allowed);
+  });
+});

@@ -35,7 +35,7 @@ describe('skipReason', () => {
   });
 });
 
-describe('listSourceObjects against MinIO', () => {
+describe('listSourceObjects against the local engine', () => {
   let bucket: string;
   // Seven keys a page: the 23 keys below take four pages, so following the continuation token is exercised.
   const send: SendListObjects = (input) => s3.send(new ListObjectsV2Command({ ...input, MaxKeys: 7 }));

@@ -10,7 +10,7 @@ import { BatchWriter } from '../../../lambdas/write/batch-writer.js';
 const BATCH_WRITE = 'DynamoDB_20120810.BatchWriteItem';
 
 /**
- * A throttling DynamoDB on the control-plane stand-in (DynamoDB Local never throttles): the first
+ * A throttling DynamoDB on the control-plane stand-in (the local engine never throttles): the first
  * `throttles` requests get DynamoDB's reply for a table over its capacity, later ones succeed (a
  * BatchWriteItem with every item written; a DescribeTable with no table). Its `requests` count what
  * reached it, so a hidden retry anywhere in the client would show.

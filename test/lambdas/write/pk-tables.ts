@@ -8,8 +8,8 @@ export const PATIENT: RetryPolicy = { maxAttempts: 100, baseDelayMs: 1, maxDelay
 export const noSleep = async (_ms: number): Promise<void> => {};
 
 /**
- * Tables keyed by `pk` (S) in DynamoDB Local (found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by
- * test/global-setup.ts), each dropped after its test (DynamoDB Local keeps every table in memory), and the client.
+ * Tables keyed by `pk` (S) in the local engine (found through AWS_ENDPOINT_URL_DYNAMODB and the AWS_* env set by
+ * test/global-setup.ts), each dropped after its test (the engine keeps every table in memory), and the client.
  */
 export function pkTables(prefix: string) {
   const client = new DynamoDBClient({});

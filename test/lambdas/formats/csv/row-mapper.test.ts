@@ -130,8 +130,8 @@ describe.each<{ name: string; fields: string[]; item: Item }>([
     fields: ['a', '1.0', ' 007 ', '1e3', '', '"s"'],
     item: { pk: { S: 'a' }, sk: { N: '1.0' }, name: { S: ' 007 ' }, qty: { N: '1e3' }, doc: { S: 's' } },
   },
-  // 31 levels of arrays is as deep as DynamoDB nests inside an item (32 counting the item; DynamoDB Local
-  // refuses 32 levels of lists or maps in one attribute).
+  // 31 levels of arrays is as deep as DynamoDB nests inside an item (32 counting the item: "DynamoDB supports nested
+  // attributes up to 32 levels deep", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html).
   { name: 'JSON 31 levels deep', fields: ['a', '1', '', '', '', nested(31)], item: { ...KEYS, doc: nestedL(31) } },
   // JSON numbers keep their text: 38 digits would round through a double to 12345678901234567000...
   {
