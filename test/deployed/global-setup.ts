@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { buildBundles } from '../../bin/build-bundles.js';
 import { applyEngineEnv, engineEnv, startEngine } from './engine.js';
 import { cdk, deploy, readTemplate, synth, writeTemplate } from './stack.js';
-import { addEngineActionNames, shortenImportTimeout } from './template-edits.js';
+import { addEngineActionNames, simplifyMetricMathAlarms, shortenImportTimeout } from './template-edits.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,6 +39,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await synth(assemblyDir, env);
     const template = readTemplate(assemblyDir);
     addEngineActionNames(template);
+    simplifyMetricMathAlarms(template);
     shortenImportTimeout(template);
     writeTemplate(assemblyDir, template);
     await cdk(['bootstrap', '--app', assemblyDir], env);

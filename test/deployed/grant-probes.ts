@@ -1,6 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
-import { s3, stackOutputs } from './aws.js';
+import { DeleteItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { dynamodb, s3, stackOutputs } from './aws.js';
 import { cloudCli } from './cli.js';
 import { failedChildren } from './executions.js';
 import type { GrantRemoval } from './grant-removals.js';
@@ -41,6 +42,17 @@ export async function putProbeObjects(): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket, Key: PLAIN, Body: ngramFileWithBadRows(300, 9).text }));
   const staged = gzipSync(ngramFileWithBadRows(STAGED_ROWS, 10).text);
   await s3.send(new PutObjectCommand({ Bucket, Key: STAGED, Body: staged }));
+}
+
+/**
+ * Forgets every import the ledger holds lanes for: a probe whose release was denied leaves its lanes held until
+ * their lease ends, and the next probe would queue behind them. Test setup only, with the root key.
+ */
+export async function clearLedger(): Promise<void> {
+  const { LedgerTableName: TableName } = await stackOutputs();
+  const { Items = [], Count } = await dynamodb.send(new ScanCommand({ TableName, ConsistentRead: true }));
+  if (Count === undefined) throw new Error(`no answer from the ledger ${TableName}`);
+  await Promise.all(Items.map((item) => dynamodb.send(new DeleteItemCommand({ TableName, Key: { pk: item.pk } }))));
 }
 
 /** Runs the probe with `start --follow`: its exit code, and its stderr with the causes of failed chunks. */
