@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureMinistack } from './ministack-install.js';
@@ -29,6 +30,9 @@ from ministack.app import main
 main()
 `;
 
+/** The CA variables ministack sets for its Lambda workers when it serves TLS (core/tls.py trust_gateway_cert). */
+const TLS_TRUST_VARS = new Set(['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE']);
+
 /** Options for {@link startMinistack}. */
 export interface MinistackOptions extends ServiceStartOptions {
   /** Listen on this port instead of a free one the kernel picks. @default - a free loopback port */
@@ -43,6 +47,8 @@ export interface RunningMinistack extends RunningService {
   readonly logFile: string;
   /** ministack's scratch dir (TMPDIR): its pid file, TLS material, S3 spill files. Removed on stop. */
   readonly workDir: string;
+  /** With `USE_SSL`: the engine's self-signed certificate, for clients to trust (`NODE_EXTRA_CA_CERTS`). */
+  readonly caFile?: string;
 }
 
 /**
@@ -53,8 +59,11 @@ export interface RunningMinistack extends RunningService {
 export async function startMinistack(options: MinistackOptions): Promise<RunningMinistack> {
   const python = await ensureMinistack(options.cache, options.log);
   const port = options.port ?? (await freePort());
-  const endpoint = `http://127.0.0.1:${port}`;
+  const tls = /^(1|true|yes)$/i.test(options.env?.USE_SSL ?? '');
+  const endpoint = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const workDir = mkdtempSync(join(tmpdir(), 's3ddb-ministack-'));
+  // ministack writes its self-signed certificate here (under TMPDIR) before it listens.
+  const caFile = tls ? join(workDir, 'ministack-tls', 'server.crt') : undefined;
   const logFile = join(workDir, 'ministack.log');
   let keepLog = false;
   const server = startProcess('ministack', python, ['-c', LIFELINE_ENTRY], {
@@ -66,22 +75,42 @@ export async function startMinistack(options: MinistackOptions): Promise<Running
     },
   });
   try {
-    await server.waitUntilReady(async () => {
-      const response = await fetch(`${endpoint}/_ministack/health`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-      await response.body?.cancel();
-      return response.status === 200;
-    }, READY_TIMEOUT_MS);
+    await server.waitUntilReady(() => healthy(`${endpoint}/_ministack/health`, caFile), READY_TIMEOUT_MS);
   } catch (error) {
     keepLog = true;
     await server.stop();
     throw new Error(`${(error as Error).message}\n(the engine's log is kept at ${logFile})`);
   }
-  return { endpoint, process: server, logFile, workDir };
+  return { endpoint, process: server, logFile, workDir, ...(caFile ? { caFile } : {}) };
+}
+
+/** Whether the health check answers 200; over TLS, trusting only the engine's own certificate. */
+async function healthy(url: string, caFile: string | undefined): Promise<boolean> {
+  if (!caFile) {
+    const response = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    await response.body?.cancel();
+    return response.status === 200;
+  }
+  if (!existsSync(caFile)) return false;
+  const ca = readFileSync(caFile);
+  return new Promise((resolve, reject) => {
+    const request = httpsGet(url, { ca, timeout: PROBE_TIMEOUT_MS }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in ${PROBE_TIMEOUT_MS} ms`)));
+    request.on('error', reject);
+  });
 }
 
 function engineEnv(port: number, workDir: string, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   // Endpoints and keys meant for our own clients must not leak into the engine or the workers it starts.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_')));
+  // Over TLS, ministack points its Lambda workers at its own certificate only where no CA variable is set yet: a
+  // host's bundle variables (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, ...) would keep the workers from trusting it.
+  const tls = /^(1|true|yes)$/i.test(extra.USE_SSL ?? '');
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && !(tls && TLS_TRUST_VARS.has(name))),
+  );
   return {
     ...inherited,
     GATEWAY_PORT: String(port),

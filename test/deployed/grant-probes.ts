@@ -1,0 +1,67 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { gzipSync } from 'node:zlib';
+import { DeleteItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { dynamodb, s3, stackOutputs } from './aws.js';
+import { cloudCli } from './cli.js';
+import { failedChildren } from './executions.js';
+import type { GrantRemoval } from './grant-removals.js';
+import { ngramArgs, ngramFileWithBadRows } from './ngram-file.js';
+
+export const PROBE_TABLE = 'bad-rows';
+const PLAIN = 'grants/plain/probe.tsv';
+/**
+ * Compressed beyond a 1 MiB chunk (at the expected 4x ratio, chunk-budget.ts): preflight stages it in plain pieces
+ * (PutObject) and each chunk deletes its piece when done (DeleteObject).
+ */
+const STAGED = 'grants/staged/probe.tsv.gz';
+const STAGED_ROWS = 40_000;
+
+/** A probe: which object, and what the request adds to a plain put. */
+interface Probe {
+  readonly key: string;
+  readonly source?: 'prefix';
+  readonly flags?: string[];
+}
+
+/** The probe that needs the statement, by `<function> <action>`; any other statement takes a plain import. */
+const PROBES: Record<string, Probe> = {
+  'Import dynamodb:PartiQLInsert': { key: PLAIN, flags: ['--mode', 'insert'] },
+  'Preflight s3:ListBucket': { key: PLAIN, source: 'prefix' },
+  'Preflight s3:PutObject': { key: STAGED },
+  'Import s3:DeleteObject': { key: STAGED },
+};
+
+export function probeFor(removal: GrantRemoval): Probe {
+  const named = removal.actions.map((action) => PROBES[`${removal.fn} ${action}`]).find(Boolean);
+  return named ?? { key: PLAIN };
+}
+
+/** Puts the probes' objects: a small TSV with rejects, and a gzipped one big enough to be staged. */
+export async function putProbeObjects(): Promise<void> {
+  const { BucketName: Bucket } = await stackOutputs();
+  await s3.send(new PutObjectCommand({ Bucket, Key: PLAIN, Body: ngramFileWithBadRows(300, 9).text }));
+  const staged = gzipSync(ngramFileWithBadRows(STAGED_ROWS, 10).text);
+  await s3.send(new PutObjectCommand({ Bucket, Key: STAGED, Body: staged }));
+}
+
+/**
+ * Forgets every import the ledger holds lanes for: a probe whose release was denied leaves its lanes held until
+ * their lease ends, and the next probe would queue behind them. Test setup only, with the root key.
+ */
+export async function clearLedger(): Promise<void> {
+  const { LedgerTableName: TableName } = await stackOutputs();
+  const { Items = [], Count } = await dynamodb.send(new ScanCommand({ TableName, ConsistentRead: true }));
+  if (Count === undefined) throw new Error(`no answer from the ledger ${TableName}`);
+  await Promise.all(Items.map((item) => dynamodb.send(new DeleteItemCommand({ TableName, Key: { pk: item.pk } }))));
+}
+
+/** Runs the probe with `start --follow`: its exit code, and its stderr with the causes of failed chunks. */
+export async function runProbe(probe: Probe, name: string): Promise<{ code: number; text: string }> {
+  const { BucketName } = await stackOutputs();
+  const source = `s3://${BucketName}/${probe.source === 'prefix' ? probe.key.replace(/[^/]+$/, '') : probe.key}`;
+  const args = [source, ...ngramArgs(PROBE_TABLE), '--chunk-mib', '1', ...(probe.flags ?? []), '--name', name];
+  const follow = await cloudCli(['start', ...args, '--follow', '--poll-s', '1']);
+  const arn = /^started (\S+)$/m.exec(follow.stderr)?.[1];
+  const children = arn ? await failedChildren(arn) : [];
+  return { code: follow.code, text: [follow.stderr, ...children.map((c) => c.cause)].join('\n') };
+}
