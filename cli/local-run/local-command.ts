@@ -5,7 +5,7 @@ import { createProgressPrinter } from './progress-printer.js';
 import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import { runLocalImport } from './runner.js';
 import { createWiring } from '../../lambdas/wiring/wiring.js';
-import { startLocalServices, type LocalServices } from '../services/index.js';
+import { startLocalServices } from '../services/index.js';
 import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
@@ -27,13 +27,10 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
   }
   const { flags, file, table } = checked;
-  let services: LocalServices;
-  try {
-    services = await startLocalServices({ log: output.err });
-  } catch (error) {
-    // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
-    return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
-  }
+  // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
+  const services = await startLocalServices({ log: output.err }).catch((error: Error) => error);
+  if (services instanceof Error)
+    return printFailure(services, { json: command.json, durationMs: Date.now() - started }, output);
   // The first run installs the engine (about 10 s): the import's time and rate leave the servers' start out.
   const servicesReadyMs = Date.now() - started;
   const importStarted = Date.now();

@@ -7,7 +7,7 @@ import { UsageError } from '../flags/cli-args.js';
 import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
 import { registerRunning } from '../local-run/running-registry.js';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
-import { startLocalServices, type LocalServices } from '../services/index.js';
+import { startLocalServices } from '../services/index.js';
 import { startLocalWatch } from './local-watch.js';
 import { parseWatchCommand, WATCH_USAGE, type WatchCommand } from './watch-args.js';
 import { createWatchPrinter } from './watch-printer.js';
@@ -58,13 +58,8 @@ export async function runLocalWatchCli(args: string[], output: Output): Promise<
  * them), reported, and the exit code is 1; a second Ctrl-C exits immediately.
  */
 async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], output: Output): Promise<number> {
-  let services: LocalServices;
-  try {
-    services = await startLocalServices({ log: output.err });
-  } catch (error) {
-    output.err(`local watch failed: ${(error as Error).name}: ${(error as Error).message}`);
-    return EXIT_FAILED;
-  }
+  const services = await startLocalServices({ log: output.err }).catch((error: Error) => error);
+  if (services instanceof Error) return watchFailed(services, output);
   // Handler logs are for CloudWatch; the watch prints its own lines. Powertools reads POWERTOOLS_LOG_LEVEL before
   // LOG_LEVEL, so a LOG_LEVEL left in the shell does not flood stdout; set POWERTOOLS_LOG_LEVEL=INFO to see them.
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
@@ -113,11 +108,16 @@ async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], ou
     await services.stop();
     process.exit(EXIT_FAILED); // their retries would keep the process alive for minutes against stopped servers
   } catch (error) {
-    output.err(`local watch failed: ${(error as Error).name}: ${(error as Error).message}`);
-    return EXIT_FAILED;
+    return watchFailed(error as Error, output);
   } finally {
     process.off('SIGINT', onSigint);
     unregister();
     await services.stop();
   }
+}
+
+/** What `local watch` prints when it cannot go on (the engine did not start, the bucket cannot be listed): exit 1. */
+function watchFailed(error: Error, output: Output): number {
+  output.err(`local watch failed: ${error.name}: ${error.message}`);
+  return EXIT_FAILED;
 }
