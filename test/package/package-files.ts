@@ -10,6 +10,7 @@ import { REPO } from './offline-app.js';
 /** Every file the tarball holds besides the compiled construct: the whitelist of package.json's `files`, spelled out. */
 export const EXPECTED_FILES: readonly string[] = [
   'CHANGELOG.md',
+  'LICENSE',
   'README.md',
   'package.json',
   'bin/fresh-bundles.mjs',
