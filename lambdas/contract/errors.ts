@@ -28,6 +28,21 @@ export class SourceObjectNotFoundError extends ImportError {
   }
 }
 
+/**
+ * S3 answered 403 to the source object's HeadObject: the object may exist, but this role may not read it. A HEAD's 403
+ * has no body, so the SDK can only call it an UnknownError; this names what to grant instead.
+ */
+export class SourceObjectAccessDeniedError extends ImportError {
+  constructor(bucket: string, key: string, options?: ErrorOptions) {
+    super(
+      `source object s3://${bucket}/${key} cannot be read (403 Forbidden): the function's role needs s3:GetObject on ` +
+        'it (and kms:Decrypt on its KMS key when the bucket uses SSE-KMS); a bucket policy may also deny it',
+      options,
+    );
+    this.name = 'SourceObjectAccessDeniedError';
+  }
+}
+
 /** The DynamoDB table named by the request does not exist. */
 export class TableNotFoundError extends ImportError {
   constructor(table: string, options?: ErrorOptions) {

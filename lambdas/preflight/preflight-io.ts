@@ -5,7 +5,7 @@ import {
   type UpdateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { SourceObjectNotFoundError, TableNotFoundError } from '../contract/errors.js';
+import { SourceObjectAccessDeniedError, SourceObjectNotFoundError, TableNotFoundError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
@@ -32,6 +32,7 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
         if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchBucket') {
           throw new SourceObjectNotFoundError(bucket, key, { cause: error });
         }
+        if (status === 403) throw new SourceObjectAccessDeniedError(bucket, key, { cause: error });
         throw error;
       }
     },
