@@ -1,11 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { alarmOnAny } from './private/any-alarm.js';
 import {
   IMPORT_METRIC_UNITS,
   METRICS_NAMESPACE,
@@ -156,14 +156,7 @@ export function addFailedExecutionAlarm(
   stateMachine: sfn.StateMachine,
   topic?: sns.ITopic,
 ): cloudwatch.Alarm {
-  const alarm = new cloudwatch.Alarm(scope, id, {
-    alarmDescription: 'An s3-ddb-import execution failed: open the Step Functions console for its error and cause',
-    metric: stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
-    threshold: 1,
-    evaluationPeriods: 1,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-  });
-  if (topic) alarm.addAlarmAction(new actions.SnsAction(topic));
-  return alarm;
+  const description = 'An s3-ddb-import execution failed: open the Step Functions console for its error and cause';
+  const metric = stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM });
+  return alarmOnAny(scope, id, description, metric, topic);
 }

@@ -1,6 +1,5 @@
 import { Duration, Names, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -8,6 +7,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag-acknowledgments.js';
+import { alarmOnAny } from './private/any-alarm.js';
 
 /**
  * The error the optimized `states:startExecution` integration raises when StartExecution answers
@@ -129,23 +129,16 @@ function addWatchDeliveryAlarm(
   topic?: sns.ITopic,
 ): cloudwatch.Alarm {
   const period = Duration.minutes(5);
-  const alarm = new cloudwatch.Alarm(scope, 'WatchDeliveryAlarm', {
-    alarmDescription:
-      'An upload under a watched prefix started no import: read the event in the watch dead-letter queue, or the ' +
-      'failed WatchStarter execution',
-    metric: new cloudwatch.MathExpression({
-      expression: 'dead + failed',
-      usingMetrics: {
-        dead: queue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM }),
-        failed: starter.metricFailed({ period, statistic: cloudwatch.Stats.SUM }),
-      },
-      period,
-    }),
-    threshold: 1,
-    evaluationPeriods: 1,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  const metric = new cloudwatch.MathExpression({
+    expression: 'dead + failed',
+    usingMetrics: {
+      dead: queue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM }),
+      failed: starter.metricFailed({ period, statistic: cloudwatch.Stats.SUM }),
+    },
+    period,
   });
-  if (topic) alarm.addAlarmAction(new actions.SnsAction(topic));
-  return alarm;
+  const description =
+    'An upload under a watched prefix started no import: read the event in the watch dead-letter queue, or the ' +
+    'failed WatchStarter execution';
+  return alarmOnAny(scope, 'WatchDeliveryAlarm', description, metric, topic);
 }
