@@ -34,8 +34,10 @@ const NOT_SHOWN: Record<string, string> = {
 function deniedEvidence(removal: GrantRemoval): string[] {
   const actions = removal.actions.flatMap((action) => [action, ENGINE_ACTION_NAMES[action] ?? []].flat());
   const messages = actions.map((action) => `is not authorized to perform: ${action} `);
-  // Preflight's first read is a HeadObject: a 403 to a HEAD has no body, so the SDK names it by its status only.
-  return removal.fn === 'Preflight' && actions.includes('s3:GetObject') ? [...messages, 'UnknownError'] : messages;
+  // Preflight's first read is a HeadObject: a 403 to a HEAD has no body, so preflight names the grant itself
+  // (SourceObjectAccessDeniedError, lambdas/preflight/preflight-io.ts).
+  const headDenied = "cannot be read (403 Forbidden): the function's role needs s3:GetObject on it";
+  return removal.fn === 'Preflight' && actions.includes('s3:GetObject') ? [...messages, headDenied] : messages;
 }
 
 const label = (r: GrantRemoval) => `${r.fn} ${r.actions.join(',')}`;
