@@ -1,13 +1,8 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  ResourceInUseException,
-  paginateScan,
-  type AttributeValue,
-} from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { ensureTable } from '../../cli/local-run/local-stack.js';
 import { STACK } from './stack.js';
 
 // Workers inherit AWS_ENDPOINT_URL, the root keys and NODE_EXTRA_CA_CERTS from the global setup.
@@ -26,24 +21,7 @@ export async function stackOutputs(): Promise<Record<string, string>> {
 
 /** Creates a 1-gram table (ngram, year:N) on demand, as a user would before importing; one that exists is kept. */
 export async function ensureNgramTable(name: string): Promise<void> {
-  try {
-    await dynamodb.send(
-      new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'ngram', AttributeType: 'S' },
-          { AttributeName: 'year', AttributeType: 'N' },
-        ],
-        KeySchema: [
-          { AttributeName: 'ngram', KeyType: 'HASH' },
-          { AttributeName: 'year', KeyType: 'RANGE' },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ResourceInUseException)) throw error;
-  }
+  await ensureTable(dynamodb, name, { name: 'ngram', type: 'S' }, { name: 'year', type: 'N' });
 }
 
 /** Every item of the table, ordered by key, for an item-by-item comparison. */

@@ -82,6 +82,18 @@ async function setUp() {
   return { table, rows, request: { bucket, key: 'warm/1gram-w.tsv.gz', table, types: NGRAM_TYPES, chunkMiB: 0.125 } };
 }
 
+/** The 1-gram table's key (ngram, year:N), for the tables these tests create with settings of their own. */
+const NGRAM_KEYS = {
+  KeySchema: [
+    { AttributeName: 'ngram', KeyType: 'HASH' as const },
+    { AttributeName: 'year', KeyType: 'RANGE' as const },
+  ],
+  AttributeDefinitions: [
+    { AttributeName: 'ngram', AttributeType: 'S' as const },
+    { AttributeName: 'year', AttributeType: 'N' as const },
+  ],
+};
+
 describe('warmThroughput: preflight pre-warms an on-demand table before the first write', () => {
   it('sends one UpdateTable with WarmThroughput.WriteUnitsPerSecond, before any BatchWriteItem, when the table takes less', async () => {
     const { table, rows, request } = await setUp();
@@ -123,14 +135,7 @@ describe('warmThroughput: preflight pre-warms an on-demand table before the firs
       new CreateTableCommand({
         TableName: table,
         BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [
-          { AttributeName: 'ngram', KeyType: 'HASH' },
-          { AttributeName: 'year', KeyType: 'RANGE' },
-        ],
-        AttributeDefinitions: [
-          { AttributeName: 'ngram', AttributeType: 'S' },
-          { AttributeName: 'year', AttributeType: 'N' },
-        ],
+        ...NGRAM_KEYS,
         GlobalSecondaryIndexes: [
           {
             IndexName: 'byYear',
@@ -162,14 +167,7 @@ describe('warmThroughput: preflight pre-warms an on-demand table before the firs
     await dynamodb.send(
       new CreateTableCommand({
         TableName: table,
-        KeySchema: [
-          { AttributeName: 'ngram', KeyType: 'HASH' },
-          { AttributeName: 'year', KeyType: 'RANGE' },
-        ],
-        AttributeDefinitions: [
-          { AttributeName: 'ngram', AttributeType: 'S' },
-          { AttributeName: 'year', AttributeType: 'N' },
-        ],
+        ...NGRAM_KEYS,
         ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
       }),
     );

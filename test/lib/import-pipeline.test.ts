@@ -6,7 +6,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
-import { grantsOf as roleGrants, logicalId } from './role-grants.js';
+import { grantsOf as roleGrants, logicalId, parseJoinedJson } from './role-grants.js';
 
 // Bundling is skipped here (it is what `cdk synth` in cdk-synth.test.ts covers): the template is the same.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -103,15 +103,8 @@ const ownLogGroup = (fn: NodejsFunction) =>
 
 /** A state machine's definition with each reference rendered `<Id>` / `<Id.Attr>`, parsed. */
 function renderDefinition(machine: { Properties: { DefinitionString: unknown } }) {
-  const [, parts] = (machine.Properties.DefinitionString as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
-  const text = parts
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
-      return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
-    })
-    .join('');
-  return JSON.parse(text) as { States: Record<string, Record<string, unknown>> };
+  const join = machine.Properties.DefinitionString as { 'Fn::Join': [string, unknown[]] };
+  return parseJoinedJson<{ States: Record<string, Record<string, unknown>> }>(join);
 }
 
 describe('ImportPipeline in S3DdbImportStack', () => {

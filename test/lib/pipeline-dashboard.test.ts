@@ -6,7 +6,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
 import { ImportPipeline, type ImportPipelineProps } from '../../lib/import-pipeline.js';
 import { IMPORT_METRIC_NAMES } from '../../lambdas/observability/metric-names.js';
-import { logicalId } from './role-grants.js';
+import { logicalId, parseJoinedJson } from './role-grants.js';
 
 type Extra = Partial<Omit<ImportPipelineProps, 'bucket' | 'tables'>>;
 
@@ -29,15 +29,7 @@ function pipelineStack(extra: Extra = {}, withTopic = false) {
  */
 function dashboardBody(template: Template): { widgets: { properties: { title?: string; metrics?: unknown[][] } }[] } {
   const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
-  const [, parts] = dashboard.Properties.DashboardBody['Fn::Join'] as [string, unknown[]];
-  const text = parts
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
-      return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
-    })
-    .join('');
-  return JSON.parse(text);
+  return parseJoinedJson(dashboard.Properties.DashboardBody);
 }
 
 /** Each metric line of each graph as [namespace, name, ...dimension pairs], rendering options dropped. */

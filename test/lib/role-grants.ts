@@ -31,3 +31,19 @@ export function grantsOf(template: Template, role: IConstruct | undefined): Reco
   }
   return grants;
 }
+
+/**
+ * An `Fn::Join` of JSON text (a state machine definition, a dashboard body) parsed, each `{ Ref: id }` /
+ * `{ Fn::GetAtt: [id, attr] }` part rendered as the text `<id>` / `<id.attr>` so the whole parses.
+ */
+export function parseJoinedJson<T>(join: { 'Fn::Join': [string, unknown[]] }): T {
+  const [, parts] = join['Fn::Join'];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
+      return ref.Ref ? `<${ref.Ref}>` : `<${ref['Fn::GetAtt']!.join('.')}>`;
+    })
+    .join('');
+  return JSON.parse(text) as T;
+}
