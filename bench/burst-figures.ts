@@ -1,6 +1,6 @@
 import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
 import { mapAtMost } from '../lambdas/async/map-at-most.js';
-import { ImportLedger } from '../lambdas/control-plane/ledger.js';
+import { ImportLedger } from '../lambdas/admission/ledger.js';
 import { createWiring } from '../lambdas/wiring/wiring.js';
 import { ensureLedgerTable } from '../cli/local-run/local-stack.js';
 import { startLocalWatch } from '../cli/watch/local-watch.js';

@@ -48,7 +48,7 @@ function executionsArn(stateMachine: sfn.StateMachine, suffix: string): string {
 }
 
 /**
- * What preflight's control-plane calls need (lambdas/control-plane/control-plane-aws.ts), only when the import function
+ * What preflight's control-plane calls need (lambdas/admission/lambda-concurrency.ts), only when the import function
  * has no reservation: with one, preflight reads it from its configuration and asks the Lambda API nothing
  * (lambdas/environment/deploy-time-concurrency.ts). Without, GetFunctionConcurrency on the import function and
  * GetAccountSettings (the lanes all imports share). Which imports run is the ledger's to say (a DynamoDB table).

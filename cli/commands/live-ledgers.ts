@@ -1,4 +1,4 @@
-import { ImportLedger } from '../../lambdas/control-plane/ledger.js';
+import { ImportLedger } from '../../lambdas/admission/ledger.js';
 import { createDynamoDbClient } from '../../lambdas/wiring/clients.js';
 import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
 import { DEFAULT_STACK_NAME, STACK_OUTPUTS, readStackOutputs } from '../cloud/stack-outputs.js';

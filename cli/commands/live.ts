@@ -1,4 +1,4 @@
-import type { ImportLedger, LiveSettings } from '../../lambdas/control-plane/ledger.js';
+import type { ImportLedger, LiveSettings } from '../../lambdas/admission/ledger.js';
 import { runningDir } from '../local-run/running-registry.js';
 import { EXIT_OK, type Output } from '../output/summary.js';
 import type { LiveAction, LiveCommand } from './live-args.js';

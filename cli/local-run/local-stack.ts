@@ -11,7 +11,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { mapAtMost } from '../../lambdas/async/map-at-most.js';
 import { MANIFEST_SUMMARY } from '../../lambdas/source/dynamodb-export.js';
-import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/control-plane/ledger-items.js';
+import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/admission/ledger-items.js';
 import type { KeyType } from '../flags/cli-args.js';
 
 /** The bucket local mode uploads into; the engine starts empty each run unless AWS_ENDPOINT_URL_S3 is set. */

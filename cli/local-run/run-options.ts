@@ -54,15 +54,15 @@ export interface LocalRunOptions {
   readonly onEvent?: (event: RunnerEvent) => void;
   /**
    * The clients and configuration the handlers are built with (tests wrap these clients to inject faults).
-   * Its control plane is replaced by `controlPlane`.
+   * Its control plane is replaced by `concurrency`.
    * @default - fresh clients from the SDK's configuration chain (AWS_ENDPOINT_URL_* etc.), default config
    */
   readonly wiring?: Wiring;
   /**
    * What preflight asks about running imports and Lambda concurrency.
-   * @default - this process's registry of local imports (local-control-plane.ts), no Lambda concurrency
+   * @default - this process's registry of local imports (local-concurrency.ts), no Lambda concurrency
    */
-  readonly controlPlane?: Wiring['control'];
+  readonly concurrency?: Wiring['control'];
   /**
    * The Step Functions client FindFailedChunk reads a Map Run with. The in-process interpreter reports a chunk's own
    * error, so only a test that gives the Map AWS's threshold error reaches it. @default a client from the SDK's chain

@@ -15,7 +15,7 @@ import { nameServiceError, withNamedServiceErrors } from '../../lambdas/wiring/s
 import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
 import { invocationContext } from './lambda-clock.js';
-import { localControlPlane } from './local-control-plane.js';
+import { localConcurrency } from './local-concurrency.js';
 import { ensureLedgerTable } from './local-stack.js';
 import type { LocalRunOptions, RunnerEvent } from './run-options.js';
 import { runningTask } from './running-task.js';
@@ -57,7 +57,7 @@ function localWiring(options: LocalRunOptions): Wiring {
   const { config } = wiring;
   return {
     ...wiring,
-    control: options.controlPlane ?? localControlPlane,
+    control: options.concurrency ?? localConcurrency,
     config: {
       ...config,
       queueFirstWaitSeconds: config.queueFirstWaitSeconds ?? LOCAL_FIRST_WAIT_SECONDS,

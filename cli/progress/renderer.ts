@@ -1,4 +1,4 @@
-import type { LiveSettings } from '../../lambdas/control-plane/ledger-items.js';
+import type { LiveSettings } from '../../lambdas/admission/ledger-items.js';
 import type { ProgressSnapshot } from './snapshot.js';
 
 /** A snapshot of a deployed import with, when its ledger has them, its live settings (`rate`, `pause`, `resume`). */

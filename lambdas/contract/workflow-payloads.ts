@@ -293,7 +293,7 @@ export interface Lanes {
 
 /**
  * Waiting for lanes: all imports together hold at most the Lambda concurrency free for them, the imports into one
- * table at most its lanes, and an import with a maxWriteRate has its table to itself (control-plane/lane-admission.ts).
+ * table at most its lanes, and an import with a maxWriteRate has its table to itself (admission/lane-admission.ts).
  * A waiting import asks the ledger again after `waitSeconds`, each wait twice the last up to a cap.
  */
 export interface QueueState {

@@ -1,5 +1,5 @@
-import type { ImportLedger, LiveSettings } from '../control-plane/ledger.js';
-import { LEASE_RENEW_MS } from '../control-plane/ledger.js';
+import type { ImportLedger, LiveSettings } from '../admission/ledger.js';
+import { LEASE_RENEW_MS } from '../admission/ledger.js';
 
 /**
  * A paused chunk asks again after 10 s, then 20 s, ... up to 5 minutes (the workflow's PausedWait): each ask costs

@@ -1,4 +1,4 @@
-import type { ImportConcurrency } from '../control-plane/control-plane.js';
+import type { ImportConcurrency } from '../admission/import-concurrency.js';
 
 /**
  * Of the account's unreserved concurrency, the share all imports of one stack take at most: half, so that the

@@ -13,8 +13,8 @@ import { withSniffedFormat } from './format-sniff.js';
 import { parquetColumns } from './parquet-objects.js';
 import { checkTableSafety, type TableSafetyIo } from './table-safety.js';
 import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
-import type { ControlPlane } from '../control-plane/control-plane.js';
-import type { ImportLedger } from '../control-plane/ledger.js';
+import type { ConcurrencySource } from '../admission/import-concurrency.js';
+import type { ImportLedger } from '../admission/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
 import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
@@ -38,9 +38,9 @@ export interface PreflightOptions {
   /** The stack's bucket: a request for another fails before any S3 call. @default null - unchecked (local runs) */
   readonly bucketName?: string | null;
   readonly shouldStop: () => boolean;
-  /** The Lambda concurrency the imports share; see control-plane/control-plane.ts. */
-  readonly control: ControlPlane;
-  /** Who holds lanes now (control-plane/ledger.ts). */
+  /** The Lambda concurrency the imports share; see admission/import-concurrency.ts. */
+  readonly control: ConcurrencySource;
+  /** Who holds lanes now (admission/ledger.ts). */
   readonly ledger: Pick<ImportLedger, 'admit'>;
   /** The first wait for lanes. @default QUEUE_FIRST_WAIT_SECONDS */
   readonly queueFirstWaitSeconds?: number;
@@ -198,7 +198,7 @@ async function agreedHeader(request: ResolvedRequest, sources: SourceSet, keys: 
 }
 
 /**
- * Asks the ledger for lanes (control-plane/lane-admission.ts): at most the chunks, the table's free lanes and the
+ * Asks the ledger for lanes (admission/lane-admission.ts): at most the chunks, the table's free lanes and the
  * free Lambda lanes; none means wait and ask again (the workflow's WaitForLanes loop). An import with no chunks
  * (empty objects) needs no lanes: its Map has nothing to run.
  */

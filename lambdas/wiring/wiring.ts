@@ -9,9 +9,9 @@ import {
   readLambdaConfig,
   type LambdaConfig,
 } from '../environment/config.js';
-import type { ControlPlane } from '../control-plane/control-plane.js';
-import { AwsControlPlane } from '../control-plane/control-plane-aws.js';
-import { ImportLedger } from '../control-plane/ledger.js';
+import type { ConcurrencySource } from '../admission/import-concurrency.js';
+import { LambdaConcurrency } from '../admission/lambda-concurrency.js';
+import { ImportLedger } from '../admission/ledger.js';
 import { withNamedServiceErrors } from './service-error-names.js';
 import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js';
 
@@ -28,7 +28,7 @@ export interface Wiring {
   readonly batchWrites: BatchWriteClient;
   readonly config: LambdaConfig;
   /** The Lambda concurrency the imports share, for preflight's lanes. */
-  readonly control: ControlPlane;
+  readonly control: ConcurrencySource;
   /** The ledger of running imports: lanes, leases, live settings (on the wiring's DynamoDB client). */
   readonly ledger: ImportLedger;
 }
@@ -50,7 +50,7 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     config,
     control: deployTimeConcurrency(
       config.importReservedConcurrency ?? null,
-      new AwsControlPlane(new LambdaClient(region), config.importFunctionName ?? null),
+      new LambdaConcurrency(new LambdaClient(region), config.importFunctionName ?? null),
     ),
     ledger: new ImportLedger(dynamodb, config.ledgerTable ?? DEFAULT_LEDGER_TABLE),
   };

@@ -1,12 +1,12 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/control-plane/ledger-items.js';
+import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/admission/ledger-items.js';
 import { acknowledge } from '../nag-acknowledgments.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 
 /**
- * The ledger of running imports (lambdas/control-plane/ledger.ts): lanes held, a lease and the live settings of
+ * The ledger of running imports (lambdas/admission/ledger.ts): lanes held, a lease and the live settings of
  * each import. Transient state, a few small items: on demand, destroyed with the stack, nothing to back up.
  */
 export function createLedgerTable(scope: Construct): dynamodb.Table {
@@ -24,7 +24,7 @@ export function createLedgerTable(scope: Construct): dynamodb.Table {
 }
 
 /**
- * Each function gets the ledger's name and exactly the calls it makes (lambdas/control-plane/ledger.ts). Admission
+ * Each function gets the ledger's name and exactly the calls it makes (lambdas/admission/ledger.ts). Admission
  * and release are TransactWriteItems, whose Put, Update and Delete need the PutItem, UpdateItem and DeleteItem
  * actions (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html):
  * - preflight admits: GetItem (the lanes item; its own item after a repeated ask), Put + Update (takes lanes with

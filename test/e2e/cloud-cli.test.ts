@@ -4,7 +4,7 @@ import { ESTIMATE_USAGE } from '../../cli/commands/estimate.js';
 import { START_USAGE } from '../../cli/commands/start.js';
 import { STATUS_USAGE } from '../../cli/commands/status.js';
 import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE } from '../../cli/commands/live-args.js';
-import { startStandIn, type StandIn } from './control-plane/stand-in.js';
+import { startStandIn, type StandIn } from './admission/stand-in.js';
 import { runCli } from './cli-process.js';
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });

@@ -10,8 +10,8 @@ import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE } from '../../cli/commands/live-a
 import { registerRunning } from '../../cli/local-run/running-registry.js';
 import { DEFAULT_LEDGER_TABLE } from '../../lambdas/environment/config.js';
 import { ensureLedgerTable } from '../../cli/local-run/local-stack.js';
-import { importKey } from '../../lambdas/control-plane/ledger-items.js';
-import { ImportLedger } from '../../lambdas/control-plane/ledger.js';
+import { importKey } from '../../lambdas/admission/ledger-items.js';
+import { ImportLedger } from '../../lambdas/admission/ledger.js';
 import { CLI, lastJsonLine, runCli } from './cli-process.js';
 import { createBucket, dynamodb, uniqueName } from './harness.js';
 

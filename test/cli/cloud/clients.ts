@@ -4,7 +4,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { createDynamoDbClient, createS3Client } from '../../../lambdas/wiring/clients.js';
 import type { CloudClients } from '../../../cli/cloud/clients.js';
 import type { Output } from '../../../cli/output/summary.js';
-import type { StandIn } from '../../e2e/control-plane/stand-in.js';
+import type { StandIn } from '../../e2e/admission/stand-in.js';
 
 /**
  * The cloud commands' clients as tests wire them: S3 and DynamoDB are the test run's local engine

@@ -1,7 +1,7 @@
 import { CreateTableCommand, DeleteTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEstimateCommand, runEstimateCommand } from '../../../cli/commands/estimate.js';
-import type { StandIn } from '../../e2e/control-plane/stand-in.js';
+import type { StandIn } from '../../e2e/admission/stand-in.js';
 import { createBucket, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
 import { capture, cloudClients } from './clients.js';
 

@@ -7,7 +7,7 @@ import { IMPORT_MEMORY_MB, PREFLIGHT_MEMORY_MB, PRICES } from '../../../cli/clou
 import { PRICED_AS } from '../../../cli/cloud/estimate-modes.js';
 import { parseEstimateCommand, runEstimateCommand } from '../../../cli/commands/estimate.js';
 import { createBucket, createTable, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
-import type { StandIn } from '../../e2e/control-plane/stand-in.js';
+import type { StandIn } from '../../e2e/admission/stand-in.js';
 import { capture, cloudClients } from '../cloud/clients.js';
 
 /**

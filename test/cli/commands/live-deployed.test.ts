@@ -11,7 +11,7 @@ import { ledgersFor } from '../../../cli/commands/live-ledgers.js';
 import { runLiveCommand } from '../../../cli/commands/live.js';
 import type { CloudClients } from '../../../cli/cloud/clients.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
-import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { EXECUTION, MACHINE, NAME } from '../../fixtures/cloud/recorded-execution.js';
 import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
 import { lastJsonLine, runCli } from '../../e2e/cli-process.js';

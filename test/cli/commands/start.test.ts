@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionName, type StartRequest } from '../../../cli/cloud/start-request.js';
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
-import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { createBucket, createTable, putText, s3 } from '../../e2e/harness.js';
 import { createKmsKey } from '../../e2e/sse/kms-key.js';
 import { recordSseHeaders } from '../../e2e/sse/record-sse-headers.js';

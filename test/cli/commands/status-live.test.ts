@@ -4,7 +4,7 @@ import type { CloudClients } from '../../../cli/cloud/clients.js';
 import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/execution-snapshot.js';
 import { stackLiveSettings } from '../../../cli/cloud/live-settings.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
-import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import {
   CHILD,
   EXECUTION,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/status.js';
 import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
-import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { CHILD, EXECUTION, MAP_RUN, MACHINE, RUNNING_EXECUTION, T0 } from '../../fixtures/cloud/recorded-execution.js';
 import { capture, cloudClients } from '../cloud/clients.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/status.js';
-import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { createBucket, putText } from '../../e2e/harness.js';
 import {
   CHILD,

@@ -9,7 +9,7 @@ import type { Chunk, ImportSummary } from '../../../lambdas/contract/workflow-pa
 import { runLocalImport, type LocalRunOptions, type RunnerEvent } from '../../../cli/local-run/runner.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
 import { createBucket, createTable, putText, scanAll, uniqueName } from '../harness.js';
-import { ImportLedger } from '../../../lambdas/control-plane/ledger.js';
+import { ImportLedger } from '../../../lambdas/admission/ledger.js';
 import type { Wiring } from '../../../lambdas/wiring/wiring.js';
 import { faultWiring } from './inject.js';
 

@@ -130,7 +130,7 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
       context: { 'dynamodb:Select': String(input.Select ?? 'ALL_ATTRIBUTES') },
     },
   ],
-  // The ledger of running imports (lambdas/control-plane/ledger.ts): one action per item operation, on its table
+  // The ledger of running imports (lambdas/admission/ledger.ts): one action per item operation, on its table
   // (the reference's GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem rows).
   'DynamoDBClient.DeleteItemCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DeleteItem', resource: tableArn(String(input.TableName), arn) },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REJECTS_PREFIX } from '../../../lambdas/environment/config.js';
 import { S3DdbImportStack, type S3DdbImportStackProps } from '../../../lib/s3-ddb-import-stack.js';
 import { LOCAL_STATE_MACHINE_ARN } from '../../../cli/local-run/runner.js';
-import { startStandIn, standInControlPlane, type StandIn } from '../control-plane/stand-in.js';
+import { startStandIn, standInConcurrencySource, type StandIn } from '../admission/stand-in.js';
 import { faultWiring } from '../faults/inject.js';
 import { withOwnLedger } from '../faults/fixture.js';
 import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
@@ -59,7 +59,7 @@ beforeAll(async () => {
   // (REJECTS_PREFIX, ALLOWED_TABLES = its tables).
   const config = { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: [ngramsTable, rejectsTable, partsTable] };
   // Lambda has no local server: the deployed control plane's code and SDK client talk to a stand-in
-  // (test/e2e/control-plane/stand-in.ts), so their calls are recorded like every other. A ledger of its own, so that
+  // (test/e2e/admission/stand-in.ts), so their calls are recorded like every other. A ledger of its own, so that
   // its first admission makes the lanes item and no other test's imports share its lanes.
   standIn = await startStandIn({
     [`GET /2019-09-30/functions/${IMPORT_FUNCTION}/concurrency`]: () => ({}),
@@ -86,7 +86,7 @@ beforeAll(async () => {
     region: ARN.region,
     credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
   });
-  const control = standInControlPlane(standIn, IMPORT_FUNCTION);
+  const control = standInConcurrencySource(standIn, IMPORT_FUNCTION);
   targets = {
     wiring: withOwnLedger({ ...faultWiring(), config, control }),
     bucket: await createBucket(),

@@ -2,7 +2,7 @@ import { DeleteTableCommand, waitUntilTableNotExists } from '@aws-sdk/client-dyn
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { expect } from 'vitest';
 import type { Wiring } from '../../../lambdas/wiring/wiring.js';
-import { ImportLedger } from '../../../lambdas/control-plane/ledger.js';
+import { ImportLedger } from '../../../lambdas/admission/ledger.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
@@ -59,7 +59,7 @@ async function cleanImportWithThrottles(t: ImportTargets): Promise<void> {
   };
   const { summary } = await runWithEvents(request, {
     wiring: t.wiring,
-    controlPlane: t.wiring.control,
+    concurrency: t.wiring.control,
     maxConcurrency: 2,
   }).finally(removeFaults);
   expect(summary).toMatchObject({
@@ -84,7 +84,7 @@ async function stagedPrefixImport(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, prefix: 'parts/', table: t.partsTable, types: LETTER_TYPES, chunkMiB: 0.125 };
   const { summary } = await runWithEvents(request, {
     wiring: t.wiring,
-    controlPlane: t.wiring.control,
+    concurrency: t.wiring.control,
     maxConcurrency: 4,
   });
   expect(summary).toMatchObject({ status: 'SUCCEEDED', written: 30_500, objects: 2 });
@@ -110,7 +110,7 @@ async function importWithRejects(t: ImportTargets): Promise<void> {
   };
   const { summary } = await runWithEvents(request, {
     wiring: t.wiring,
-    controlPlane: t.wiring.control,
+    concurrency: t.wiring.control,
     executionName: 'grants-rejects',
   });
   expect(summary).toMatchObject({ status: 'SUCCEEDED_WITH_REJECTS', rows: 4, written: 2, rejected: 2 });
@@ -130,7 +130,7 @@ async function expectFailure(run: Promise<unknown>, name: string, fragment: stri
 async function missingObject(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, key: 'imports/never-uploaded.tsv', table: t.ngramsTable };
   await expectFailure(
-    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }),
+    runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control }),
     'SourceObjectNotFoundError',
     'imports/never-uploaded.tsv',
   );
@@ -151,7 +151,7 @@ async function objectDeletedAfterPreflight(t: ImportTargets): Promise<void> {
   });
   const request = { bucket: t.bucket, key, table: t.ngramsTable, types: NGRAM_TYPES };
   await expectFailure(
-    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control, onEvent: phase.onEvent }).finally(
+    runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control, onEvent: phase.onEvent }).finally(
       removeFaults,
     ),
     'SourceObjectNotFoundError',
@@ -177,7 +177,7 @@ async function failedMapRun(t: ImportTargets): Promise<void> {
     });
   });
   const request = { bucket: t.bucket, key, table: t.ngramsTable, types: NGRAM_TYPES };
-  const options = { wiring: t.wiring, controlPlane: t.wiring.control, onEvent: phase.onEvent, sfn: t.sfn };
+  const options = { wiring: t.wiring, concurrency: t.wiring.control, onEvent: phase.onEvent, sfn: t.sfn };
   await expectFailure(runWithEvents(request, options).finally(removeFaults), 'BatchWriteFailedError', 'first failed');
 }
 
@@ -187,7 +187,7 @@ async function tableDeleted(t: ImportTargets): Promise<void> {
   await waitUntilTableNotExists({ client: dynamodb, maxWaitTime: 60 }, { TableName: t.rejectsTable });
   const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: t.rejectsTable };
   await expectFailure(
-    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }),
+    runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control }),
     'TableNotFoundError',
     t.rejectsTable,
   );
@@ -205,7 +205,7 @@ async function staleLeaseReclaimed(t: ImportTargets): Promise<void> {
   const ghost = { table: t.ngramsTable, want: 40, capped: false, poolLanes: null, tableLanes: 40, maxWriteRate: 0 };
   expect((await longAgo.admit({ ...ghost, execution: 'ghost' })).granted).toBe(40);
   const request = { bucket: t.bucket, key: 'imports/after-ghost.tsv', table: t.ngramsTable, types: NGRAM_TYPES };
-  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control });
   expect(summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
   expect(await longAgo.read('ghost')).toBeNull();
 }
@@ -241,7 +241,7 @@ async function warmedImport(t: ImportTargets, table: string): Promise<void> {
     const request = { bucket: t.bucket, key: 'imports/warm.tsv', table, types: NGRAM_TYPES };
     const { summary } = await runWithEvents(
       { ...request, warmThroughput: 12_000 },
-      { wiring: t.wiring, controlPlane: t.wiring.control },
+      { wiring: t.wiring, concurrency: t.wiring.control },
     );
     expect(summary).toMatchObject({ status: 'SUCCEEDED', written: rows.length });
   } finally {
@@ -254,7 +254,7 @@ async function warmedImport(t: ImportTargets, table: string): Promise<void> {
 async function tableNotAllowed(t: ImportTargets): Promise<void> {
   const request = { bucket: t.bucket, key: 'imports/bad.tsv', table: 'some-other-table' };
   await expectFailure(
-    runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control }),
+    runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control }),
     'InvalidRequestError',
     'some-other-table',
   );
@@ -286,7 +286,7 @@ async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
       [{ key: 'imports/long-names.jsonl' }, records.length],
     ] as const) {
       const request = { bucket: t.bucket, ...file, table, mode };
-      const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+      const { summary } = await runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control });
       expect(summary).toMatchObject({ status: 'SUCCEEDED', mode, rows: count, rejected: 0 });
       expect(summary.written + summary.skipped).toBe(count);
     }
@@ -301,7 +301,7 @@ async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
 async function emptyImportOnFreshLedger(t: ImportTargets): Promise<void> {
   await putText(t.bucket, 'imports/empty.tsv', '');
   const request = { bucket: t.bucket, key: 'imports/empty.tsv', table: t.ngramsTable };
-  const { summary } = await runWithEvents(request, { wiring: t.wiring, controlPlane: t.wiring.control });
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control });
   expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 0, written: 0, chunks: 0 });
 }
 

@@ -4,7 +4,7 @@ import type { ImportRequest } from '../../../lambdas/contract/import-request.js'
 import type { ScanState } from '../../../lambdas/contract/workflow-payloads.js';
 import { preflightIo } from '../../../lambdas/preflight/preflight-io.js';
 import { objectKey } from '../../../lambdas/source/source-set.js';
-import { localControlPlane } from '../../../cli/local-run/local-control-plane.js';
+import { localConcurrency } from '../../../cli/local-run/local-concurrency.js';
 import { allTypesItems, fillTable, scanTable, writeExport, type Item } from '../../fixtures/dynamodb-export.js';
 import { createBucket, createTable, dynamodb, putText, runImport, s3 } from '../harness.js';
 
@@ -25,7 +25,7 @@ async function preflight(request: ImportRequest): Promise<ScanState> {
     const state = await runPreflight({ input, executionName: 'export', execution, maxConcurrency: 4 }, io, {
       allowedTables: null,
       shouldStop: () => false,
-      control: localControlPlane,
+      control: localConcurrency,
       ledger,
     });
     if (state.scanComplete) return state;

@@ -169,7 +169,7 @@ describe('imports into two tables at once', () => {
       tables.map((table, i) =>
         runWithEvents(
           { bucket, key: 'same.tsv', table, types: TYPES, chunkMiB: 0.05 },
-          { wiring: own, controlPlane: quota, maxConcurrency: 40, onEvent: recorder(`${i}`, log) },
+          { wiring: own, concurrency: quota, maxConcurrency: 40, onEvent: recorder(`${i}`, log) },
         ),
       ),
     );

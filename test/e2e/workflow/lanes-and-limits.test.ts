@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
-import { startStandIn, standInControlPlane, type StandIn } from '../control-plane/stand-in.js';
+import { startStandIn, standInConcurrencySource, type StandIn } from '../admission/stand-in.js';
 import { expectTableMatches, ngramImport, runWithEvents, withOwnLedger } from '../faults/fixture.js';
 import { createBucket, createTable, putText, scanAll } from '../harness.js';
 
@@ -31,7 +31,7 @@ describe('lanes fitted to the account', () => {
     const { table, request, rows } = await ngramImport(30_000, 0.05);
     const { summary, events } = await runWithEvents(request, {
       maxConcurrency: 40,
-      controlPlane: standInControlPlane(standIn, 'import-fn'),
+      concurrency: standInConcurrencySource(standIn, 'import-fn'),
       wiring: withOwnLedger(),
     });
 

@@ -24,7 +24,7 @@ import {
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { ensureTable } from '../../../cli/local-run/local-stack.js';
-import { startStandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn } from '../../e2e/admission/stand-in.js';
 
 /** The handlers' clients against the local engine (endpoint from the env the test setup sets). */
 const dynamodb = createDynamoDbClient();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readLambdaConfig } from '../../../lambdas/environment/config.js';
 import { deployTimeConcurrency } from '../../../lambdas/environment/deploy-time-concurrency.js';
-import type { ControlPlane } from '../../../lambdas/control-plane/control-plane.js';
+import type { ConcurrencySource } from '../../../lambdas/admission/import-concurrency.js';
 
 /** A control plane that counts the questions it is asked (the Lambda API's stand-in is test/e2e/control-plane). */
-function counting(): ControlPlane & { asked: number } {
+function counting(): ConcurrencySource & { asked: number } {
   const plane = {
     asked: 0,
     importConcurrency: async () => {

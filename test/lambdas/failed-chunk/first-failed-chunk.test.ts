@@ -5,7 +5,7 @@ import {
   chunkErrorOf,
   firstFailedChunk,
 } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
-import { startStandIn, type StandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 
 // Step Functions has no local server that reproduces AWS's Map Run failure: a stand-in answers as AWS documents
 // (API_ListMapRuns, API_ListExecutions, API_DescribeExecution) and records the exact requests the real client sends.

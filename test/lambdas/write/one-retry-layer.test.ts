@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchWriteClient } from '../../../lambdas/dynamodb-transport/batch-write-client.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
-import { startStandIn } from '../../e2e/control-plane/stand-in.js';
+import { startStandIn } from '../../e2e/admission/stand-in.js';
 import { BatchWriter } from '../../../lambdas/write/batch-writer.js';
 
 const BATCH_WRITE = 'DynamoDB_20120810.BatchWriteItem';

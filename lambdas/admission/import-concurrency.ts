@@ -1,6 +1,6 @@
 /**
  * What preflight asks of the AWS control plane, behind one small interface: the deployed handler answers
- * from Lambda (control-plane-aws.ts); the local runner, which has none, answers that there is no bound.
+ * from Lambda (lambda-concurrency.ts); the local runner, which has none, answers that there is no bound.
  * Which imports run, and the lanes they hold, is the ledger's to say (ledger.ts): one DynamoDB read, where
  * listing and describing running executions cost Step Functions calls that grew with every import at once.
  */
@@ -13,7 +13,7 @@ export interface ImportConcurrency {
   readonly unreserved: number | null;
 }
 
-export interface ControlPlane {
+export interface ConcurrencySource {
   /** The import function's concurrency, or null where imports do not run on Lambda (local runs). */
   importConcurrency(): Promise<ImportConcurrency | null>;
 }

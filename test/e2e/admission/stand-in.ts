@@ -1,7 +1,7 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AwsControlPlane } from '../../../lambdas/control-plane/control-plane-aws.js';
+import { LambdaConcurrency } from '../../../lambdas/admission/lambda-concurrency.js';
 
 /**
  * A stand-in for the control APIs that have no local server (Step Functions, Lambda, CloudFormation,
@@ -91,15 +91,15 @@ export async function startStandIn(answers: Answers = {}): Promise<StandIn> {
 }
 
 /** The deployed control plane's code, its SDK clients pointed at the stand-in. */
-export function standInControlPlane(
+export function standInConcurrencySource(
   standIn: StandIn,
   importFunctionName: string | null,
   now?: () => number,
-): AwsControlPlane {
+): LambdaConcurrency {
   const options = {
     endpoint: standIn.endpoint,
     region: process.env.AWS_REGION ?? 'us-east-1',
     credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
   };
-  return new AwsControlPlane(new LambdaClient(options), importFunctionName, now);
+  return new LambdaConcurrency(new LambdaClient(options), importFunctionName, now);
 }

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { cancellationCodes } from '../../../lambdas/control-plane/ledger-pool.js';
+import { cancellationCodes } from '../../../lambdas/admission/ledger-pool.js';
 
 const cancelled = (message: string, reasons?: { Code: string }[]) =>
   new TransactionCanceledException({ message, $metadata: {}, ...(reasons ? { CancellationReasons: reasons } : {}) });

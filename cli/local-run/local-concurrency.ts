@@ -1,7 +1,7 @@
-import type { ControlPlane } from '../../lambdas/control-plane/control-plane.js';
+import type { ConcurrencySource } from '../../lambdas/admission/import-concurrency.js';
 
 /**
  * The control plane of local runs: there is no Lambda here, so no concurrency bounds the lanes (the ledger
  * still bounds each table's). Tests pass a stand-in with a quota instead.
  */
-export const localControlPlane: ControlPlane = { importConcurrency: async () => null };
+export const localConcurrency: ConcurrencySource = { importConcurrency: async () => null };

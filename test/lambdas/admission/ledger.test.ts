@@ -7,10 +7,10 @@ import {
   type DynamoDBClient,
   type ScanCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { countLanes } from '../../../lambdas/control-plane/lane-admission.js';
-import { countsOf, LANES_KEY } from '../../../lambdas/control-plane/ledger-items.js';
+import { countLanes } from '../../../lambdas/admission/lane-admission.js';
+import { countsOf, LANES_KEY } from '../../../lambdas/admission/ledger-items.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ImportLedger, LEASE_MS, type Admit } from '../../../lambdas/control-plane/ledger.js';
+import { ImportLedger, LEASE_MS, type Admit } from '../../../lambdas/admission/ledger.js';
 import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';
 import { dynamodb, uniqueName } from '../../e2e/harness.js';
 

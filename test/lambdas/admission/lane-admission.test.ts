@@ -4,7 +4,7 @@ import {
   decideLanes,
   type LaneAsk,
   type LaneHolder,
-} from '../../../lambdas/control-plane/lane-admission.js';
+} from '../../../lambdas/admission/lane-admission.js';
 
 const ask = (over: Partial<LaneAsk> = {}): LaneAsk => ({
   table: 't',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONCURRENCY_TTL_MS } from '../../../lambdas/control-plane/control-plane-aws.js';
-import { startStandIn, standInControlPlane, type StandIn } from './stand-in.js';
+import { CONCURRENCY_TTL_MS } from '../../../lambdas/admission/lambda-concurrency.js';
+import { startStandIn, standInConcurrencySource, type StandIn } from './stand-in.js';
 
 let standIn: StandIn;
 beforeAll(async () => {
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => standIn.close());
 
-describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts)', () => {
+describe('the deployed control plane (lambdas/admission/lambda-concurrency.ts)', () => {
   it("reads the import function's reservation, and the account's unreserved concurrency only without one", async () => {
     standIn.requests.length = 0;
     standIn.answers = {
@@ -17,7 +17,7 @@ describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts
         AccountLimit: { ConcurrentExecutions: 10, UnreservedConcurrentExecutions: 10 },
       }),
     };
-    expect(await standInControlPlane(standIn, 'import-fn').importConcurrency()).toEqual({
+    expect(await standInConcurrencySource(standIn, 'import-fn').importConcurrency()).toEqual({
       reserved: null,
       unreserved: 10,
     });
@@ -28,7 +28,7 @@ describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts
 
     standIn.requests.length = 0;
     standIn.answers['GET /2019-09-30/functions/import-fn/concurrency'] = () => ({ ReservedConcurrentExecutions: 12 });
-    expect(await standInControlPlane(standIn, 'import-fn').importConcurrency()).toEqual({
+    expect(await standInConcurrencySource(standIn, 'import-fn').importConcurrency()).toEqual({
       reserved: 12,
       unreserved: null,
     });
@@ -43,7 +43,7 @@ describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts
       'GET /2019-09-30/functions/import-fn/concurrency': () => ({ ReservedConcurrentExecutions: 7 }),
     };
     let now = 0;
-    const control = standInControlPlane(standIn, 'import-fn', () => now);
+    const control = standInConcurrencySource(standIn, 'import-fn', () => now);
     for (const at of [0, 1_000, CONCURRENCY_TTL_MS - 1]) {
       now = at;
       expect(await control.importConcurrency()).toEqual({ reserved: 7, unreserved: null });
@@ -56,7 +56,7 @@ describe('the deployed control plane (lambdas/control-plane/control-plane-aws.ts
 
   it('asks nothing when it does not know the import function (no IMPORT_FUNCTION_NAME)', async () => {
     standIn.requests.length = 0;
-    expect(await standInControlPlane(standIn, null).importConcurrency()).toBeNull();
+    expect(await standInConcurrencySource(standIn, null).importConcurrency()).toBeNull();
     expect(standIn.requests).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { GetAccountSettingsCommand, GetFunctionConcurrencyCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { ControlPlane, ImportConcurrency } from './control-plane.js';
+import type { ConcurrencySource, ImportConcurrency } from './import-concurrency.js';
 
 /** How long an answer about the Lambda concurrency is kept. */
 export const CONCURRENCY_TTL_MS = 60_000;
@@ -9,7 +9,7 @@ export const CONCURRENCY_TTL_MS = 60_000;
  * lambda:GetFunctionConcurrency on the import function, and lambda:GetAccountSettings (an action with no
  * resource type, so it can only be granted on "*") when that function has no reserved concurrency.
  */
-export class AwsControlPlane implements ControlPlane {
+export class LambdaConcurrency implements ConcurrencySource {
   private cached: { readonly at: number; readonly answer: Promise<ImportConcurrency | null> } | undefined;
 
   constructor(
