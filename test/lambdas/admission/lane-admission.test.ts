@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countLanes,
-  decideLanes,
-  type LaneAsk,
-  type LaneHolder,
-} from '../../../lambdas/admission/lane-admission.js';
+import { countLanes, decideLanes, type LaneAsk, type LaneHolder } from '../../../lambdas/admission/lane-admission.js';
 
 const ask = (over: Partial<LaneAsk> = {}): LaneAsk => ({
   table: 't',
