@@ -1,7 +1,7 @@
 import { createHmac, hash } from 'node:crypto';
 import type { AwsCredentialIdentity } from '@smithy/types';
 
-/** The request BatchWriteClient signs: always a POST of a JSON body to one path, with these headers. */
+/** The request DynamoDbWriteTransport signs: always a POST of a JSON body to one path, with these headers. */
 export interface BatchWriteRequest {
   readonly host: string;
   readonly path: string;
@@ -12,7 +12,7 @@ export interface BatchWriteRequest {
 }
 
 /**
- * AWS Signature Version 4 for BatchWriteClient's one request shape, with node:crypto. The SDK's
+ * AWS Signature Version 4 for DynamoDbWriteTransport's one request shape, with node:crypto. The SDK's
  * SignatureV4 is general (any method, query, header set; a signing-key cache keyed by an HMAC of the
  * secret on every call) and cost ~13% of the import's CPU in a profile of a 200k-row run; this signs the
  * same canonical request in a third of that. batch-write-signer.test.ts checks that both sign alike,

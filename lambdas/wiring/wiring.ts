@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { BatchWriteClient } from '../dynamodb-transport/batch-write-client.js';
+import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
 import {
   DEFAULT_LEDGER_TABLE,
@@ -24,8 +24,11 @@ import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js
 export interface Wiring {
   readonly s3: S3Client;
   readonly dynamodb: DynamoDBClient;
-  /** BatchWriteItem, the import's one hot call, on its own lean path over the DynamoDB client's configuration. */
-  readonly batchWrites: BatchWriteClient;
+  /**
+   * The DynamoDB write transport: the four calls of the write modes (BatchWriteItem, the import's hot call, among
+   * them) on their own lean path over the DynamoDB client's configuration.
+   */
+  readonly writeTransport: DynamoDbWriteTransport;
   readonly config: LambdaConfig;
   /** The Lambda concurrency the imports share, for preflight's lanes. */
   readonly control: ConcurrencySource;
@@ -46,7 +49,7 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
   return {
     s3: createS3Client(options),
     dynamodb,
-    batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
+    writeTransport: new DynamoDbWriteTransport(dynamodb, write.requestTimeoutMs),
     config,
     control: deployTimeConcurrency(
       config.importReservedConcurrency ?? null,

@@ -3,7 +3,7 @@ import { batchWriteError } from '../../../lambdas/dynamodb-transport/batch-write
 /**
  * The failures the SDK treats as transient that a BatchWriteItem can meet, each built as the request would
  * meet it: a Node network error as `http.request` emits it (dns.lookup's getaddrinfo failures, a connect
- * failure), or a DynamoDB reply as BatchWriteClient turns it into an error (batchWriteError, the real
+ * failure), or a DynamoDB reply as DynamoDbWriteTransport turns it into an error (batchWriteError, the real
  * parser). Shared by the classifier's unit table and the fault-layer import.
  */
 
@@ -59,7 +59,7 @@ export const signatureSkewReply = (signedAtMs: number, serverMs: number) => ({
 });
 
 /**
- * The error BatchWriteClient makes of that reply (400 InvalidSignatureException with SigV4's message), with
+ * The error DynamoDbWriteTransport makes of that reply (400 InvalidSignatureException with SigV4's message), with
  * the server's time in its `Date` header.
  */
 export const clockSkewRejection = (signedAtMs: number, serverMs: number) =>

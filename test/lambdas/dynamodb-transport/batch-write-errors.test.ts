@@ -77,7 +77,7 @@ describe('batchWriteError', () => {
 
 const NOW = Date.parse('2026-11-24T22:00:00Z');
 const MINUTE = 60_000;
-/** A clock-skew rejection after which BatchWriteClient corrected its clock (clock-skew.ts marks it so). */
+/** A clock-skew rejection after which DynamoDbWriteTransport corrected its clock (clock-skew.ts marks it so). */
 function correctedSkew() {
   const error = clockSkewRejection(NOW + 10 * MINUTE, NOW);
   error.$metadata.clockSkewCorrected = true;

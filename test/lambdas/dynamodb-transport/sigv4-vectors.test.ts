@@ -35,7 +35,7 @@ const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEM
 const REGION = 'us-east-1';
 const SERVICE = 'service';
 const SIGNING_DATE = new Date('2015-08-30T12:36:00Z');
-/** What BatchWriteClient passes for every request. */
+/** What DynamoDbWriteTransport passes for every request. */
 const BATCH_WRITE = { target: 'DynamoDB_20120810.BatchWriteItem', contentType: 'application/x-amz-json-1.0' };
 
 interface Vector {
@@ -164,7 +164,7 @@ describe("BatchWriteSigner and get-header-value-trim's rule for header values", 
   });
 
   // The suite and the SDK's SignatureV4 sign `"a   b   c"` as `"a b c"` (the signer kept the runs until this vector
-  // showed it; BatchWriteClient's own values hold no spaces, so no request to DynamoDB was affected).
+  // showed it; DynamoDbWriteTransport's own values hold no spaces, so no request to DynamoDB was affected).
   it('signs a value with runs of spaces inside as the value with one space each (My-Header2)', () => {
     expect(authorizationWith(header(v, 'my-header2')!)).toBe(authorizationWith(canonical('my-header2')));
   });

@@ -56,9 +56,10 @@ interface Target {
 }
 
 /**
- * The import's writes (BatchWriteItem; BatchExecuteStatement of PartiQL INSERTs and UPDATEs for the conditional and
- * merging modes, and PutItem and UpdateItem for their items that cannot be statements), each as one
- * signed HTTP POST, without the SDK client's per-request machinery. Through
+ * The DynamoDB write transport: the four calls the write modes make (BatchWriteItem for `put` and `delete`;
+ * BatchExecuteStatement of PartiQL INSERTs and UPDATEs for `insert` and `update`, and PutItem and UpdateItem for
+ * their items that cannot be statements: write/write-mode.ts WriteCalls), each as one signed HTTP POST, without the
+ * SDK client's per-request machinery. Through
  * `DynamoDBClient.send`, each request re-resolves ~30 middleware, walks a schema to serialize and
  * deserialize, re-resolves its endpoint and rebuilds the user agent: about 2.4 CPU-s per 100k items on
  * this path against ~1 for the POST itself, which on a 2-core laptop is CPU that the local engine does not
@@ -66,8 +67,8 @@ interface Target {
  * JSON (binary values base64), signed with SigV4 (batch-write-signer.ts); region, endpoint and the
  * credentials provider come from the DynamoDB client's configuration, resolved once.
  *
- * It does not retry: the BatchWriter is the one retry layer for throttles, unprocessed items and
- * transient errors (write/batch-retry.ts), with one bounded ladder and the adaptive limit. Left to the
+ * It does not retry: the writers' one retry loop is the one retry layer for throttles, unprocessed items and
+ * transient errors (write/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
  * SDK's retry, each of our attempts would hide up to 3 of its own (500 ms-based waits for a throttle),
  * multiplying the waits and hiding the push-back from the limit. Errors carry the names and `$metadata`
  * the SDK gives them (batch-write-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
@@ -80,7 +81,7 @@ interface Target {
  * `middlewareStack` is the place to observe or fault these calls (tests, IAM call recording), with the
  * client and command names the SDK's middleware sees.
  */
-export class BatchWriteClient {
+export class DynamoDbWriteTransport {
   readonly middlewareStack: MiddlewareStack<Input, Output> = constructStack<Input, Output>();
   /** The target once resolved, or being resolved; a failed resolution is dropped, so the next request tries again. */
   private resolving: Promise<Target> | undefined;
@@ -105,21 +106,21 @@ export class BatchWriteClient {
    * local clock off by minutes corrects the offset that later requests are signed with (clock-skew.ts), also
    * when the reply is a fault a test injected in the middleware stack.
    */
-  send(input: BatchWriteItemCommandInput): Promise<BatchWriteItemCommandOutput> {
+  batchWriteItem(input: BatchWriteItemCommandInput): Promise<BatchWriteItemCommandOutput> {
     return this.call('BatchWriteItem', input) as Promise<BatchWriteItemCommandOutput>;
   }
 
-  /** One PutItem (insert's conditional write), on the same path as `send`. */
+  /** One PutItem (insert's conditional write), on the same path as `batchWriteItem`. */
   putItem(input: PutItemCommandInput): Promise<PutItemCommandOutput> {
     return this.call('PutItem', input) as Promise<PutItemCommandOutput>;
   }
 
-  /** One UpdateItem (update's merge), on the same path as `send`. */
+  /** One UpdateItem (update's merge), on the same path as `batchWriteItem`. */
   updateItem(input: UpdateItemCommandInput): Promise<UpdateItemCommandOutput> {
     return this.call('UpdateItem', input) as Promise<UpdateItemCommandOutput>;
   }
 
-  /** One BatchExecuteStatement (PartiQL statements, 25 at most), on the same path as `send`. */
+  /** One BatchExecuteStatement (PartiQL statements, 25 at most), on the same path as `batchWriteItem`. */
   executeStatements(input: BatchExecuteStatementCommandInput): Promise<BatchExecuteStatementCommandOutput> {
     return this.call('BatchExecuteStatement', input) as Promise<BatchExecuteStatementCommandOutput>;
   }
