@@ -16,8 +16,8 @@ import type { AwsCredentialIdentityProvider, MiddlewareStack } from '@smithy/typ
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import { batchWriteError, firstHeader, timeoutError } from './batch-write-errors.js';
-import { BatchWriteSigner } from './batch-write-signer.js';
+import { replyError, firstHeader, timeoutError } from './reply-errors.js';
+import { RequestSigner } from './request-signer.js';
 import { binaryAsBase64, hasBinary } from './binary-values.js';
 import { correctClockSkew, skewCorrectedDate } from './clock-skew.js';
 import { userAgent } from './user-agent.js';
@@ -51,7 +51,7 @@ interface Target {
   readonly url: URL;
   /** The URL as http.request options, converted once: given a URL, Node converts it on every request. */
   readonly where: RequestOptions;
-  readonly signer: BatchWriteSigner;
+  readonly signer: RequestSigner;
   readonly credentials: AwsCredentialIdentityProvider;
 }
 
@@ -64,14 +64,14 @@ interface Target {
  * deserialize, re-resolves its endpoint and rebuilds the user agent: about 2.4 CPU-s per 100k items on
  * this path against ~1 for the POST itself, which on a 2-core laptop is CPU that the local engine does not
  * get (README, Performance). The wire format is DynamoDB's JSON 1.0 protocol, whose body is the input as
- * JSON (binary values base64), signed with SigV4 (batch-write-signer.ts); region, endpoint and the
+ * JSON (binary values base64), signed with SigV4 (request-signer.ts); region, endpoint and the
  * credentials provider come from the DynamoDB client's configuration, resolved once.
  *
  * It does not retry: the writers' one retry loop is the one retry layer for throttles, unprocessed items and
  * transient errors (write/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
  * SDK's retry, each of our attempts would hide up to 3 of its own (500 ms-based waits for a throttle),
  * multiplying the waits and hiding the push-back from the limit. Errors carry the names and `$metadata`
- * the SDK gives them (batch-write-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
+ * the SDK gives them (reply-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
  * sent back as is.
  *
  * As the SDK client does, it signs with the clock corrected by the server's (the DynamoDB client's
@@ -170,7 +170,7 @@ export class DynamoDbWriteTransport {
     headers['user-agent'] = this.userAgent; // not signed: SigV4 leaves user-agent out, as the SDK's signer does
     const response = await this.exchange(where, headers, body);
     const text = response.body.toString('utf8');
-    if (response.statusCode !== 200) throw batchWriteError(response.statusCode, response.headers, text);
+    if (response.statusCode !== 200) throw replyError(response.statusCode, response.headers, text);
     const $metadata = { httpStatusCode: 200, requestId: firstHeader(response.headers['x-amzn-requestid']) };
     return { output: { ...(JSON.parse(text) as object), $metadata } as Output, response };
   }
@@ -219,7 +219,7 @@ export class DynamoDbWriteTransport {
     const config = this.dynamodb.config;
     const endpoint = await getEndpointFromInstructions({ RequestItems: {} }, BatchWriteItemCommand, config as never);
     const scheme = (endpoint.properties?.authSchemes as { signingRegion?: string }[] | undefined)?.[0];
-    const signer = new BatchWriteSigner(scheme?.signingRegion ?? (await config.region()));
+    const signer = new RequestSigner(scheme?.signingRegion ?? (await config.region()));
     const url = new URL(endpoint.url.href);
     return {
       url,
