@@ -158,15 +158,20 @@ export class StatementWriter extends RequestWriter implements ItemSink {
       pending = outcome.next;
       return { pushedBack: pending.some((entry) => entry.throttled), progressed };
     };
-    const failed = (error: unknown) =>
-      new StatementWriteFailedError(`BatchExecuteStatement on ${table} failed: ${(error as Error).message}`, {
-        cause: error,
-      });
-    const exhausted = (attempts: number, lastError: unknown) => {
-      const why = lastError ? `last error: ${(lastError as Error).name}` : 'still throttled';
-      const message = `${pending.length} items not written to ${table} after ${attempts} attempts (${why})`;
-      return new StatementWriteFailedError(message, { cause: lastError });
-    };
+    const failed = (error: unknown) => requestFailed(table, error);
+    const exhausted = (attempts: number, lastError: unknown) =>
+      outOfRetries(table, pending.length, attempts, lastError);
     return sendWithRetries({ pending: pendingCount, attempt, failed, exhausted }, this.retrying, this.retries);
   }
+}
+
+function requestFailed(table: string, error: unknown): StatementWriteFailedError {
+  const message = `BatchExecuteStatement on ${table} failed: ${(error as Error).message}`;
+  return new StatementWriteFailedError(message, { cause: error });
+}
+
+function outOfRetries(table: string, left: number, attempts: number, lastError: unknown): StatementWriteFailedError {
+  const why = lastError ? `last error: ${(lastError as Error).name}` : 'still throttled';
+  const message = `${left} items not written to ${table} after ${attempts} attempts (${why})`;
+  return new StatementWriteFailedError(message, { cause: lastError });
 }
