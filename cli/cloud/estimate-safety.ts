@@ -3,6 +3,7 @@ import type { ResolvedRequest } from '../../lambdas/contract/import-request.js';
 import type { PointInTimeRecovery } from '../../lambdas/contract/table-safety.js';
 import { checkTableSafety, pitrOff } from '../../lambdas/preflight/table-safety.js';
 import { tableSafetyIo } from '../../lambdas/preflight/table-safety-io.js';
+import { writeModeEntry } from '../../lambdas/write/write-modes.js';
 
 /** What `estimate` says of the table's point-in-time recovery: its status (null: could not be read) and warnings. */
 export interface EstimateSafety {
@@ -36,6 +37,8 @@ export async function readEstimateSafety(
   const general =
     `${pitrOff(request.table, pitr)}: a delete import refuses to start without allowWithoutBackup, ` +
     'and nothing a delete removes or a put or update replaces can be restored';
-  const warnings = [general, ...(safety?.warning && request.mode !== 'delete' ? [safety.warning] : [])];
+  // An `always` mode's own warning is the refusal the general line already states.
+  const ownWarning = safety?.warning && writeModeEntry(request.mode).backup.check !== 'always';
+  const warnings = [general, ...(ownWarning ? [safety.warning] : [])];
   return { pointInTimeRecovery: pitr, unknownBecause: null, warnings };
 }

@@ -11,7 +11,7 @@ import { resolveColumns } from '../../lambdas/preflight/columns.js';
 import { RecordScanner, type ScannerDialect } from '../../lambdas/source/record-scanner.js';
 import { indexEntryBytes, writeUnitsOf, type IndexShape } from './index-writes.js';
 import { WRITE_MODES, type WriteMode } from '../../lambdas/contract/import-request.js';
-import { writeUnitsOf as modeWriteUnitsOf } from '../../lambdas/write/write-units.js';
+import { writeUnitsOf as modeWriteUnitsOf } from '../../lambdas/write/write-modes.js';
 
 /** How much of the object is read to measure its rows: the first MiB, one range GET. */
 export const SAMPLE_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@ import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
-export function createPreflightHandler({ s3, dynamodb, config, control, ledger }: Wiring) {
+export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes }: Wiring) {
   const io = preflightIo(s3, dynamodb, config.bucketKmsKeyArn);
   const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
@@ -21,6 +21,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger }
       stagingPrefix: config.stagingPrefix,
       importMemoryMb: config.importMemoryMb,
       warmThroughputAllowed: config.warmThroughputAllowed,
+      writeModes,
     });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };

@@ -18,6 +18,7 @@ import type { ImportLedger } from '../admission/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
 import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
+import type { WriteModeTable } from '../write/write-modes.js';
 import type { ImportRequest, ResolvedRequest } from '../contract/import-request.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
@@ -52,6 +53,8 @@ export interface PreflightOptions {
   readonly importMemoryMb?: number;
   /** May a request's warmThroughput raise the table's (LambdaConfig.warmThroughputAllowed)? @default true */
   readonly warmThroughputAllowed?: boolean;
+  /** The write modes a request's `mode` may name (the wiring's). @default WRITE_MODE_TABLE */
+  readonly writeModes?: WriteModeTable;
 }
 
 /** One Preflight invocation: starts the scan on the first call, then continues it from the checkpoint. */
@@ -104,7 +107,7 @@ function budgetOf(request: ResolvedRequest, sources: SourceSet) {
 }
 
 async function startScan(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
-  const asSent = resolveImportRequest(event.input);
+  const asSent = resolveImportRequest(event.input, undefined, options.writeModes);
   checkDeploymentScope(asSent, options);
   const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
   const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
@@ -112,7 +115,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const [found, target, safety] = await Promise.all([
     resolveSources(asSent, io, ownPrefixes),
     io.describeTable(asSent.table),
-    checkTableSafety(asSent, io),
+    checkTableSafety(asSent, io, options.writeModes),
   ]);
   const { keys } = target;
   // Refuses a provisioned table, and a raise the deployment does not allow.
@@ -121,7 +124,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
   const input = await withSniffedFormat(event.input as ImportRequest, found.sources, formatKey, io);
   const request: ResolvedRequest = {
-    ...resolveImportRequest(withExportFormat(input, found.exportFormat), formatKey),
+    ...resolveImportRequest(withExportFormat(input, found.exportFormat), formatKey, options.writeModes),
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);

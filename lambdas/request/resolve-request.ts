@@ -9,9 +9,9 @@ import {
   type ResolvedFormat,
   type ResolvedJsonFormat,
   type ResolvedRequest,
-  WRITE_MODES,
   type WriteMode,
 } from '../contract/import-request.js';
+import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { parseTemplates } from './attribute-template.js';
 import { detectFormat } from './detect-format.js';
 import { InvalidRequestError } from '../contract/errors.js';
@@ -43,9 +43,13 @@ const WHOLE_WRITE_UNITS = 'a whole number of write units/s above 0';
  * Checks an execution input and applies defaults. Collects every problem, then throws one
  * InvalidRequestError that names each field, so a user fixes a request in one go. `formatKey` names the
  * object whose extension picks the format defaults (preflight passes a prefix's first object); by
- * default the request's `key` (or `prefix`).
+ * default the request's `key` (or `prefix`). `modes` are the write modes `mode` may name (the wiring's table).
  */
-export function resolveImportRequest(input: unknown, formatKey?: string): ResolvedRequest {
+export function resolveImportRequest(
+  input: unknown,
+  formatKey?: string,
+  modes: WriteModeTable = WRITE_MODE_TABLE,
+): ResolvedRequest {
   const problems: string[] = [];
   if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
   for (const field of Object.keys(input)) {
@@ -69,8 +73,8 @@ export function resolveImportRequest(input: unknown, formatKey?: string): Resolv
   if (typeof spread !== 'boolean') problems.push(`spread: must be true or false, got ${show(spread)}`);
   const warm = optionalNumber(input, 'warmThroughput', 0, isWholeAboveZero, WHOLE_WRITE_UNITS, problems);
   const mode = input.mode ?? 'put';
-  if (!WRITE_MODES.includes(mode as WriteMode)) {
-    problems.push(`mode: must be one of ${WRITE_MODES.join(', ')}, got ${show(mode)}`);
+  if (typeof mode !== 'string' || !Object.hasOwn(modes, mode)) {
+    problems.push(`mode: must be one of ${Object.keys(modes).join(', ')}, got ${show(mode)}`);
   }
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);

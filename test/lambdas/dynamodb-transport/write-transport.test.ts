@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { BatchWriteClient } from '../../../lambdas/dynamodb-transport/batch-write-client.js';
+import { DynamoDbWriteTransport } from '../../../lambdas/dynamodb-transport/write-transport.js';
 import { userAgent } from '../../../lambdas/dynamodb-transport/user-agent.js';
 import {
   CLOCK_SKEW_THRESHOLD_MS,
@@ -28,11 +28,11 @@ import { startStandIn } from '../../e2e/admission/stand-in.js';
 
 /** The handlers' clients against the local engine (endpoint from the env the test setup sets). */
 const dynamodb = createDynamoDbClient();
-const batchWrites = new BatchWriteClient(dynamodb, 5_000);
-const table = `batch-write-client-${process.pid}-${Date.now()}`;
+const writeTransport = new DynamoDbWriteTransport(dynamodb, 5_000);
+const table = `write-transport-${process.pid}-${Date.now()}`;
 afterAll(async () => {
   await dynamodb.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
-  batchWrites.destroy();
+  writeTransport.destroy();
   dynamodb.destroy();
 });
 
@@ -56,11 +56,11 @@ const put = (item: Record<string, AttributeValue>): BatchWriteItemCommandInput =
   RequestItems: { [table]: [{ PutRequest: { Item: item } }] },
 });
 
-describe('BatchWriteClient', () => {
+describe('DynamoDbWriteTransport', () => {
   it('writes items of every attribute type that read back equal through the SDK', async () => {
     await ensureTable(dynamodb, table, { name: 'pk', type: 'S' });
     const items = [everyType, ...Array.from({ length: 24 }, (_, i) => ({ pk: { S: `k${i}` }, v: { N: String(i) } }))];
-    const output = await batchWrites.send({
+    const output = await writeTransport.batchWriteItem({
       RequestItems: { [table]: items.map((Item) => ({ PutRequest: { Item } })) },
     });
     expect(output.UnprocessedItems).toEqual({});
@@ -82,7 +82,7 @@ describe('BatchWriteClient', () => {
       pk: { S: 'nested-binary' },
       m: { M: { l: { L: [{ S: 'x' }, { B: new Uint8Array([0, 1, 254]) }] } } },
     };
-    await batchWrites.send(put(item));
+    await writeTransport.batchWriteItem(put(item));
     const read = await dynamodb.send(
       new BatchGetItemCommand({ RequestItems: { [table]: { Keys: [{ pk: item.pk }] } } }),
     );
@@ -90,8 +90,8 @@ describe('BatchWriteClient', () => {
   });
 
   it('fails when the table does not exist, with the name and status the SDK gives, not retryable', async () => {
-    const missing = await batchWrites
-      .send({ RequestItems: { [`${table}-missing`]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } })
+    const missing = await writeTransport
+      .batchWriteItem({ RequestItems: { [`${table}-missing`]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } })
       .catch((e: Error) => e);
     expect(missing).toMatchObject({
       name: 'ResourceNotFoundException',
@@ -102,7 +102,9 @@ describe('BatchWriteClient', () => {
   });
 
   it("fails when an item is invalid, naming DynamoDB's ValidationException and its message", async () => {
-    const error = await batchWrites.send(put({ pk: { S: 'bad' }, n: { N: 'not a number' } })).catch((e: Error) => e);
+    const error = await writeTransport
+      .batchWriteItem(put({ pk: { S: 'bad' }, n: { N: 'not a number' } }))
+      .catch((e: Error) => e);
     expect(error).toMatchObject({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
     expect((error as Error).message).toMatch(/number/i);
     expect(isRetryable(error)).toBe(false);
@@ -115,10 +117,10 @@ describe('BatchWriteClient', () => {
       region: 'eu-west-3',
       credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'session-token' },
     } as never);
-    const lean = new BatchWriteClient(client, 5_000);
+    const lean = new DynamoDbWriteTransport(client, 5_000);
     try {
       const input = put({ pk: { S: 'a' }, b: { B: new Uint8Array([1, 2, 3]) } });
-      await lean.send(input);
+      await lean.batchWriteItem(input);
       const [{ headers, body }] = server.requests;
       expect(body).toEqual({
         RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' }, b: { B: 'AQID' } } } }] },
@@ -142,7 +144,7 @@ describe('BatchWriteClient', () => {
 
   it("passes each call through its middleware stack under the SDK's client and command names", async () => {
     const seen: string[] = [];
-    batchWrites.middlewareStack.add(
+    writeTransport.middlewareStack.add(
       ((next: (args: unknown) => Promise<unknown>, context: { clientName: string; commandName: string }) =>
         (args: unknown) => {
           seen.push(`${context.clientName}.${context.commandName}`);
@@ -151,21 +153,21 @@ describe('BatchWriteClient', () => {
       { step: 'initialize', name: 'watch' } as never,
     );
     try {
-      await batchWrites.send(put({ pk: { S: 'watched' } }));
+      await writeTransport.batchWriteItem(put({ pk: { S: 'watched' } }));
       expect(seen).toEqual(['DynamoDBClient.BatchWriteItemCommand']);
     } finally {
-      batchWrites.middlewareStack.remove('watch');
+      writeTransport.middlewareStack.remove('watch');
     }
   });
 });
 
-describe('BatchWriteClient: User-Agent', () => {
+describe('DynamoDbWriteTransport: User-Agent', () => {
   it("names the project and its version from package.json, in the SDK's format, on every request", async () => {
     const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
     const { client, lean } = standInClients(server.endpoint);
     try {
-      await lean.send(put({ pk: { S: 'a' } }));
-      await lean.send(put({ pk: { S: 'b' } }));
+      await lean.batchWriteItem(put({ pk: { S: 'a' } }));
+      await lean.batchWriteItem(put({ pk: { S: 'b' } }));
       const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
         name: string;
         version: string;
@@ -200,7 +202,7 @@ describe('BatchWriteClient: User-Agent', () => {
   });
 });
 
-describe('BatchWriteClient: endpoint and credential resolution', () => {
+describe('DynamoDbWriteTransport: endpoint and credential resolution', () => {
   it('resolves again on the next request after a failed resolution, instead of keeping the failure', async () => {
     const server = await startStandIn({ 'DynamoDB_20120810.BatchWriteItem': () => ({ UnprocessedItems: {} }) });
     let regionCalls = 0;
@@ -213,13 +215,13 @@ describe('BatchWriteClient: endpoint and credential resolution', () => {
         return 'us-east-1';
       },
     });
-    const lean = new BatchWriteClient(client, 5_000);
+    const lean = new DynamoDbWriteTransport(client, 5_000);
     try {
-      await expect(lean.send(put({ pk: { S: 'a' } }))).rejects.toThrow('Region is missing');
+      await expect(lean.batchWriteItem(put({ pk: { S: 'a' } }))).rejects.toThrow('Region is missing');
       expect(server.requests).toHaveLength(0);
-      await lean.send(put({ pk: { S: 'a' } }));
+      await lean.batchWriteItem(put({ pk: { S: 'a' } }));
       const callsToResolve = regionCalls;
-      await lean.send(put({ pk: { S: 'b' } }));
+      await lean.batchWriteItem(put({ pk: { S: 'b' } }));
       expect(server.requests).toHaveLength(2);
       expect(regionCalls).toBe(callsToResolve); // a resolution that succeeded is kept
     } finally {
@@ -242,12 +244,12 @@ describe('BatchWriteClient: endpoint and credential resolution', () => {
         return { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
       },
     });
-    const lean = new BatchWriteClient(client, 5_000);
+    const lean = new DynamoDbWriteTransport(client, 5_000);
     try {
-      const failed = await lean.send(put({ pk: { S: 'a' } })).catch((e: Error) => e);
+      const failed = await lean.batchWriteItem(put({ pk: { S: 'a' } })).catch((e: Error) => e);
       expect(failed).toMatchObject({ code: 'ECONNREFUSED' });
       expect(isRetryable(failed)).toBe(true); // the writer retries it, and the retry asks again
-      await lean.send(put({ pk: { S: 'a' } }));
+      await lean.batchWriteItem(put({ pk: { S: 'a' } }));
       expect(server.requests).toHaveLength(1);
     } finally {
       lean.destroy();
@@ -331,7 +333,7 @@ describe('clock skew against a server that checks SigV4 dates', () => {
     try {
       const writer = new BatchWriter({
         table: 't',
-        send: (input) => lean.send(input),
+        send: (input) => lean.batchWriteItem(input),
         retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
       });
       await writer.add({ pk: { S: 'a' } }, 'a');
@@ -351,14 +353,14 @@ describe('clock skew against a server that checks SigV4 dates', () => {
   });
 });
 
-/** A DynamoDB client and a BatchWriteClient on it, pointed at a stand-in server. */
+/** A DynamoDB client and a DynamoDbWriteTransport on it, pointed at a stand-in server. */
 function standInClients(endpoint: string) {
   const client = createDynamoDbClient({
     dynamodbEndpoint: endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
   });
-  return { client, lean: new BatchWriteClient(client, 5_000) };
+  return { client, lean: new DynamoDbWriteTransport(client, 5_000) };
 }
 
 const SETS = new Set(['SS', 'NS', 'BS']);

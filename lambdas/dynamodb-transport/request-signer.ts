@@ -1,8 +1,8 @@
 import { createHmac, hash } from 'node:crypto';
 import type { AwsCredentialIdentity } from '@smithy/types';
 
-/** The request BatchWriteClient signs: always a POST of a JSON body to one path, with these headers. */
-export interface BatchWriteRequest {
+/** The request DynamoDbWriteTransport signs: always a POST of a JSON body to one path, with these headers. */
+export interface SignedRequest {
   readonly host: string;
   readonly path: string;
   readonly target: string;
@@ -12,14 +12,14 @@ export interface BatchWriteRequest {
 }
 
 /**
- * AWS Signature Version 4 for BatchWriteClient's one request shape, with node:crypto. The SDK's
+ * AWS Signature Version 4 for DynamoDbWriteTransport's one request shape, with node:crypto. The SDK's
  * SignatureV4 is general (any method, query, header set; a signing-key cache keyed by an HMAC of the
  * secret on every call) and cost ~13% of the import's CPU in a profile of a 200k-row run; this signs the
- * same canonical request in a third of that. batch-write-signer.test.ts checks that both sign alike,
+ * same canonical request in a third of that. request-signer.test.ts checks that both sign alike,
  * with and without a session token, since the local engine (ministack) does not check signatures.
  * Algorithm: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
-export class BatchWriteSigner {
+export class RequestSigner {
   private key: { readonly scope: string; readonly secret: string; readonly value: Buffer } | undefined;
   /** The last request's second and its X-Amz-Date: hundreds of requests a second share one. */
   private stamp = { second: NaN, amzDate: '' };
@@ -30,7 +30,7 @@ export class BatchWriteSigner {
   ) {}
 
   /** The headers to send: the signed ones (host, date and token if any included) and Authorization. */
-  sign(request: BatchWriteRequest, credentials: AwsCredentialIdentity, now = new Date()): Record<string, string> {
+  sign(request: SignedRequest, credentials: AwsCredentialIdentity, now = new Date()): Record<string, string> {
     const amzDate = this.amzDate(now);
     const date = amzDate.slice(0, 8);
     const scope = `${date}/${this.region}/${this.service}/aws4_request`;

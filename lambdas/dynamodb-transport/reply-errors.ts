@@ -34,7 +34,7 @@ const DYNAMODB_NAMESPACE = BatchWriteItem$[1];
  * InvalidSignatureException from the service front end) gets DynamoDBServiceException, as in the SDK. So
  * write/batch-retry.ts classifies the errors of both clients alike.
  */
-export function batchWriteError(statusCode: number, headers: IncomingHttpHeaders, text: string): DynamoDbReplyError {
+export function replyError(statusCode: number, headers: IncomingHttpHeaders, text: string): DynamoDbReplyError {
   let body: { __type?: string; code?: string; message?: string; Message?: string } = {};
   try {
     body = JSON.parse(text) as typeof body;
@@ -71,7 +71,7 @@ export const firstHeader = (value: string | string[] | undefined) => (Array.isAr
 
 /** What a request that outlasts its timeout fails with: the name the SDK's NodeHttpHandler gives it. */
 export function timeoutError(timeoutMs: number): Error {
-  return Object.assign(new Error(`BatchWriteItem got no complete reply within ${timeoutMs} ms`), {
+  return Object.assign(new Error(`the request got no complete reply within ${timeoutMs} ms`), {
     name: 'TimeoutError',
   });
 }

@@ -1,6 +1,6 @@
 import { DynamoDBServiceException, ReplicatedWriteConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { batchWriteError, timeoutError } from '../../../lambdas/dynamodb-transport/batch-write-errors.js';
+import { replyError, timeoutError } from '../../../lambdas/dynamodb-transport/reply-errors.js';
 import { isRetryable, retryErrorType } from '../../../lambdas/write/batch-retry.js';
 import {
   clockSkewRejection,
@@ -12,7 +12,7 @@ import {
   tooManyRequests,
 } from '../../e2e/faults/transient-errors.js';
 
-describe('batchWriteError', () => {
+describe('replyError', () => {
   it.each([
     [
       'DynamoDB names it in __type',
@@ -42,7 +42,7 @@ describe('batchWriteError', () => {
     ['a proxy 502 page that names nothing', 502, {}, '<html>Bad Gateway</html>', 'InternalServerError', true],
     ['a 403 that names nothing', 403, {}, '', 'Http403Error', false],
   ])('names the error as the SDK would: %s', (_, status, headers, body, name, retryable) => {
-    const error = batchWriteError(status, headers, body);
+    const error = replyError(status, headers, body);
     expect(error.name).toBe(name);
     expect(error.$metadata.httpStatusCode).toBe(status);
     expect(error.$fault).toBe(status >= 500 ? 'server' : 'client');
@@ -53,19 +53,19 @@ describe('batchWriteError', () => {
     const conflict = replicatedWriteConflict();
     expect(conflict).toBeInstanceOf(ReplicatedWriteConflictException);
     expect(conflict.$retryable).toEqual({}); // the model's @retryable, as the SDK's class carries it
-    const unmodelled = batchWriteError(400, {}, '{"__type":"com.amazon.coral.service#UnrecognizedClientException"}');
+    const unmodelled = replyError(400, {}, '{"__type":"com.amazon.coral.service#UnrecognizedClientException"}');
     expect(unmodelled).toBeInstanceOf(DynamoDBServiceException);
     expect(unmodelled.name).toBe('UnrecognizedClientException');
     expect(unmodelled.$retryable).toBeUndefined();
   });
 
   it('keeps the reply status and headers as $response, where the SDK keeps them', () => {
-    const error = batchWriteError(400, { date: 'Tue, 24 Nov 2026 22:00:00 GMT' }, '{"__type":"x#ValidationException"}');
+    const error = replyError(400, { date: 'Tue, 24 Nov 2026 22:00:00 GMT' }, '{"__type":"x#ValidationException"}');
     expect(error.$response).toEqual({ statusCode: 400, headers: { date: 'Tue, 24 Nov 2026 22:00:00 GMT' } });
   });
 
   it('keeps the message and the request id', () => {
-    const error = batchWriteError(
+    const error = replyError(
       400,
       { 'x-amzn-requestid': 'REQ123' },
       '{"__type":"x#ResourceNotFoundException","message":"Requested resource not found"}',
@@ -77,7 +77,7 @@ describe('batchWriteError', () => {
 
 const NOW = Date.parse('2026-11-24T22:00:00Z');
 const MINUTE = 60_000;
-/** A clock-skew rejection after which BatchWriteClient corrected its clock (clock-skew.ts marks it so). */
+/** A clock-skew rejection after which DynamoDbWriteTransport corrected its clock (clock-skew.ts marks it so). */
 function correctedSkew() {
   const error = clockSkewRejection(NOW + 10 * MINUTE, NOW);
   error.$metadata.clockSkewCorrected = true;
@@ -105,15 +105,15 @@ describe("retry classification: the SDK's own rules (@smithy/core/retry), not a 
     ['HTTP 429 that names nothing', tooManyRequests(), 'THROTTLING'],
     [
       'ProvisionedThroughputExceededException',
-      batchWriteError(400, {}, '{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException"}'),
+      replyError(400, {}, '{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException"}'),
       'THROTTLING',
     ],
     [
       'ThrottlingException',
-      batchWriteError(400, {}, '{"__type":"com.amazon.coral.availability#ThrottlingException"}'),
+      replyError(400, {}, '{"__type":"com.amazon.coral.availability#ThrottlingException"}'),
       'THROTTLING',
     ],
-    ['RequestLimitExceeded', batchWriteError(400, {}, '{"__type":"x#RequestLimitExceeded"}'), 'THROTTLING'],
+    ['RequestLimitExceeded', replyError(400, {}, '{"__type":"x#RequestLimitExceeded"}'), 'THROTTLING'],
     // The model's @retryable trait, carried by the SDK's class.
     ['ReplicatedWriteConflictException (global tables)', replicatedWriteConflict(), 'TRANSIENT'],
     // Clock skew: "Signature expired" is transient as such; another rejection once the clock was corrected.
@@ -121,21 +121,21 @@ describe("retry classification: the SDK's own rules (@smithy/core/retry), not a 
     ['a "Signature not yet current" after the clock was corrected', correctedSkew(), 'TRANSIENT'],
     ['a "Signature not yet current" with no correction', clockSkewRejection(NOW + 10 * MINUTE, NOW), 'CLIENT_ERROR'],
     // TRANSIENT_ERROR_STATUS_CODES: 500, 502, 503, 504; other 5xx are server errors the SDK does not retry.
-    ['InternalServerError (500)', batchWriteError(500, {}, '{"__type":"x#InternalServerError"}'), 'TRANSIENT'],
-    ['ServiceUnavailable (503)', batchWriteError(503, {}, '{"__type":"x#ServiceUnavailable"}'), 'TRANSIENT'],
-    ['a proxy 502 page', batchWriteError(502, {}, '<html>Bad Gateway</html>'), 'TRANSIENT'],
-    ['501 Not Implemented', batchWriteError(501, {}, ''), 'SERVER_ERROR'],
+    ['InternalServerError (500)', replyError(500, {}, '{"__type":"x#InternalServerError"}'), 'TRANSIENT'],
+    ['ServiceUnavailable (503)', replyError(503, {}, '{"__type":"x#ServiceUnavailable"}'), 'TRANSIENT'],
+    ['a proxy 502 page', replyError(502, {}, '<html>Bad Gateway</html>'), 'TRANSIENT'],
+    ['501 Not Implemented', replyError(501, {}, ''), 'SERVER_ERROR'],
     // Client errors: the request itself is wrong, another try gets the same answer.
-    ['ValidationException', batchWriteError(400, {}, '{"__type":"x#ValidationException"}'), 'CLIENT_ERROR'],
-    ['ResourceNotFoundException', batchWriteError(400, {}, '{"__type":"x#ResourceNotFoundException"}'), 'CLIENT_ERROR'],
+    ['ValidationException', replyError(400, {}, '{"__type":"x#ValidationException"}'), 'CLIENT_ERROR'],
+    ['ResourceNotFoundException', replyError(400, {}, '{"__type":"x#ResourceNotFoundException"}'), 'CLIENT_ERROR'],
     [
       'AccessDeniedException (no clock correction)',
-      batchWriteError(400, {}, '{"__type":"x#AccessDeniedException"}'),
+      replyError(400, {}, '{"__type":"x#AccessDeniedException"}'),
       'CLIENT_ERROR',
     ],
     [
       'UnrecognizedClientException (a wrong key)',
-      batchWriteError(400, {}, '{"__type":"x#UnrecognizedClientException"}'),
+      replyError(400, {}, '{"__type":"x#UnrecognizedClientException"}'),
       'CLIENT_ERROR',
     ],
     [

@@ -16,8 +16,8 @@ import type { AwsCredentialIdentityProvider, MiddlewareStack } from '@smithy/typ
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import { batchWriteError, firstHeader, timeoutError } from './batch-write-errors.js';
-import { BatchWriteSigner } from './batch-write-signer.js';
+import { replyError, firstHeader, timeoutError } from './reply-errors.js';
+import { RequestSigner } from './request-signer.js';
 import { binaryAsBase64, hasBinary } from './binary-values.js';
 import { correctClockSkew, skewCorrectedDate } from './clock-skew.js';
 import { userAgent } from './user-agent.js';
@@ -51,26 +51,27 @@ interface Target {
   readonly url: URL;
   /** The URL as http.request options, converted once: given a URL, Node converts it on every request. */
   readonly where: RequestOptions;
-  readonly signer: BatchWriteSigner;
+  readonly signer: RequestSigner;
   readonly credentials: AwsCredentialIdentityProvider;
 }
 
 /**
- * The import's writes (BatchWriteItem; BatchExecuteStatement of PartiQL INSERTs and UPDATEs for the conditional and
- * merging modes, and PutItem and UpdateItem for their items that cannot be statements), each as one
- * signed HTTP POST, without the SDK client's per-request machinery. Through
+ * The DynamoDB write transport: the four calls the write modes make (BatchWriteItem for `put` and `delete`;
+ * BatchExecuteStatement of PartiQL INSERTs and UPDATEs for `insert` and `update`, and PutItem and UpdateItem for
+ * their items that cannot be statements: write/write-mode.ts WriteCalls), each as one signed HTTP POST, without the
+ * SDK client's per-request machinery. Through
  * `DynamoDBClient.send`, each request re-resolves ~30 middleware, walks a schema to serialize and
  * deserialize, re-resolves its endpoint and rebuilds the user agent: about 2.4 CPU-s per 100k items on
  * this path against ~1 for the POST itself, which on a 2-core laptop is CPU that the local engine does not
  * get (README, Performance). The wire format is DynamoDB's JSON 1.0 protocol, whose body is the input as
- * JSON (binary values base64), signed with SigV4 (batch-write-signer.ts); region, endpoint and the
+ * JSON (binary values base64), signed with SigV4 (request-signer.ts); region, endpoint and the
  * credentials provider come from the DynamoDB client's configuration, resolved once.
  *
- * It does not retry: the BatchWriter is the one retry layer for throttles, unprocessed items and
- * transient errors (write/batch-retry.ts), with one bounded ladder and the adaptive limit. Left to the
+ * It does not retry: the writers' one retry loop is the one retry layer for throttles, unprocessed items and
+ * transient errors (write/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
  * SDK's retry, each of our attempts would hide up to 3 of its own (500 ms-based waits for a throttle),
  * multiplying the waits and hiding the push-back from the limit. Errors carry the names and `$metadata`
- * the SDK gives them (batch-write-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
+ * the SDK gives them (reply-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
  * sent back as is.
  *
  * As the SDK client does, it signs with the clock corrected by the server's (the DynamoDB client's
@@ -80,7 +81,7 @@ interface Target {
  * `middlewareStack` is the place to observe or fault these calls (tests, IAM call recording), with the
  * client and command names the SDK's middleware sees.
  */
-export class BatchWriteClient {
+export class DynamoDbWriteTransport {
   readonly middlewareStack: MiddlewareStack<Input, Output> = constructStack<Input, Output>();
   /** The target once resolved, or being resolved; a failed resolution is dropped, so the next request tries again. */
   private resolving: Promise<Target> | undefined;
@@ -105,21 +106,21 @@ export class BatchWriteClient {
    * local clock off by minutes corrects the offset that later requests are signed with (clock-skew.ts), also
    * when the reply is a fault a test injected in the middleware stack.
    */
-  send(input: BatchWriteItemCommandInput): Promise<BatchWriteItemCommandOutput> {
+  batchWriteItem(input: BatchWriteItemCommandInput): Promise<BatchWriteItemCommandOutput> {
     return this.call('BatchWriteItem', input) as Promise<BatchWriteItemCommandOutput>;
   }
 
-  /** One PutItem (insert's conditional write), on the same path as `send`. */
+  /** One PutItem (insert's conditional write), on the same path as `batchWriteItem`. */
   putItem(input: PutItemCommandInput): Promise<PutItemCommandOutput> {
     return this.call('PutItem', input) as Promise<PutItemCommandOutput>;
   }
 
-  /** One UpdateItem (update's merge), on the same path as `send`. */
+  /** One UpdateItem (update's merge), on the same path as `batchWriteItem`. */
   updateItem(input: UpdateItemCommandInput): Promise<UpdateItemCommandOutput> {
     return this.call('UpdateItem', input) as Promise<UpdateItemCommandOutput>;
   }
 
-  /** One BatchExecuteStatement (PartiQL statements, 25 at most), on the same path as `send`. */
+  /** One BatchExecuteStatement (PartiQL statements, 25 at most), on the same path as `batchWriteItem`. */
   executeStatements(input: BatchExecuteStatementCommandInput): Promise<BatchExecuteStatementCommandOutput> {
     return this.call('BatchExecuteStatement', input) as Promise<BatchExecuteStatementCommandOutput>;
   }
@@ -169,7 +170,7 @@ export class BatchWriteClient {
     headers['user-agent'] = this.userAgent; // not signed: SigV4 leaves user-agent out, as the SDK's signer does
     const response = await this.exchange(where, headers, body);
     const text = response.body.toString('utf8');
-    if (response.statusCode !== 200) throw batchWriteError(response.statusCode, response.headers, text);
+    if (response.statusCode !== 200) throw replyError(response.statusCode, response.headers, text);
     const $metadata = { httpStatusCode: 200, requestId: firstHeader(response.headers['x-amzn-requestid']) };
     return { output: { ...(JSON.parse(text) as object), $metadata } as Output, response };
   }
@@ -218,7 +219,7 @@ export class BatchWriteClient {
     const config = this.dynamodb.config;
     const endpoint = await getEndpointFromInstructions({ RequestItems: {} }, BatchWriteItemCommand, config as never);
     const scheme = (endpoint.properties?.authSchemes as { signingRegion?: string }[] | undefined)?.[0];
-    const signer = new BatchWriteSigner(scheme?.signingRegion ?? (await config.region()));
+    const signer = new RequestSigner(scheme?.signingRegion ?? (await config.region()));
     const url = new URL(endpoint.url.href);
     return {
       url,

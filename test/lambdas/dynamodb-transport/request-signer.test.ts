@@ -1,9 +1,9 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '@smithy/core/checksum';
 import { describe, expect, it } from 'vitest';
-import { BatchWriteSigner, type BatchWriteRequest } from '../../../lambdas/dynamodb-transport/batch-write-signer.js';
+import { RequestSigner, type SignedRequest } from '../../../lambdas/dynamodb-transport/request-signer.js';
 
-const request: BatchWriteRequest = {
+const request: SignedRequest = {
   host: 'dynamodb.eu-west-3.amazonaws.com',
   path: '/',
   target: 'DynamoDB_20120810.BatchWriteItem',
@@ -39,7 +39,7 @@ async function sdkAuthorization(
   return signed.headers;
 }
 
-describe('BatchWriteSigner', () => {
+describe('RequestSigner', () => {
   it.each<[string, { accessKeyId: string; secretAccessKey: string; sessionToken?: string }]>([
     ['long-term keys', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }],
     [
@@ -47,7 +47,7 @@ describe('BatchWriteSigner', () => {
       { accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'secret/with+chars', sessionToken: 'IQoJb3JpZ2luX2VjEXAMPLE==' },
     ],
   ])('signs as the SDK SignatureV4 does, with %s', async (_, credentials) => {
-    const ours = new BatchWriteSigner('eu-west-3').sign(request, credentials, now);
+    const ours = new RequestSigner('eu-west-3').sign(request, credentials, now);
     const sdk = await sdkAuthorization(credentials);
     expect(ours.authorization).toBe(sdk.authorization);
     expect(ours['x-amz-date']).toBe('20261123T220405Z');
@@ -56,7 +56,7 @@ describe('BatchWriteSigner', () => {
   });
 
   it('makes a new key for a new day and for rotated credentials', async () => {
-    const signer = new BatchWriteSigner('eu-west-3');
+    const signer = new RequestSigner('eu-west-3');
     const first = { accessKeyId: 'AKID1', secretAccessKey: 'one' };
     const rotated = { accessKeyId: 'AKID2', secretAccessKey: 'two', sessionToken: 'token' };
     const nextDay = new Date('2026-11-24T00:00:01Z');
@@ -67,7 +67,7 @@ describe('BatchWriteSigner', () => {
   });
 
   it('dates each request by its own second, as the SDK does, in any order of calls', async () => {
-    const signer = new BatchWriteSigner('eu-west-3');
+    const signer = new RequestSigner('eu-west-3');
     const credentials = { accessKeyId: 'AKID1', secretAccessKey: 'one' };
     const at = (iso: string) => new Date(iso);
     for (const iso of [
