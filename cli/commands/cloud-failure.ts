@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../../lambdas/contract/errors.js';
 import { UsageError } from '../command-line/usage-error.js';
-import { CloudCommandError, explainAwsError } from '../cloud/clients.js';
+import { CloudCommandError, explainAwsError } from '../cloud/aws/clients.js';
 import { RequestFileError } from '../flags/request-file.js';
 import { EXIT_FAILED, type Output } from '../output/summary.js';
 

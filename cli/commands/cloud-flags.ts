@@ -1,11 +1,11 @@
 import type { FlagSpec } from '../command-line/command-spec.js';
 import { UsageError } from '../command-line/usage-error.js';
 import { parseNumber } from '../flags/values.js';
-import type { CloudClients } from '../cloud/clients.js';
-import { DEFAULT_STACK_NAME, readStackOutputs, type StackTarget } from '../cloud/stack-outputs.js';
-import { DEFAULT_POLL_SECONDS } from '../cloud/follow.js';
-import type { LookClients } from '../cloud/execution-snapshot.js';
-import { stackLiveSettings } from '../cloud/live-settings.js';
+import type { CloudClients } from '../cloud/aws/clients.js';
+import { DEFAULT_STACK_NAME, readStackOutputs, type StackTarget } from '../cloud/aws/stack-outputs.js';
+import { DEFAULT_POLL_SECONDS } from '../cloud/follow/follow.js';
+import type { LookClients } from '../cloud/follow/execution-snapshot.js';
+import { stackLiveSettings } from '../cloud/aws/live-settings.js';
 
 /** Flags that name the deployed stack: `start` and `status`. */
 export const TARGET_FLAGS = {

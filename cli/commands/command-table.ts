@@ -1,6 +1,6 @@
 import type { Command } from '../command-line/parse-command-line.js';
 import { ESTIMATE } from './estimate.js';
-import { liveCommand } from './live-args.js';
+import { liveCommand } from './live-commands.js';
 import { LOCAL } from './local.js';
 import { LOCAL_WATCH } from './local-watch.js';
 import { START } from './start.js';

@@ -1,11 +1,11 @@
 import { defineCommand } from '../command-line/parse-command-line.js';
-import { createCloudClients, type CloudClients } from '../cloud/clients.js';
-import { estimateModes } from '../cloud/estimate-modes.js';
-import { readEstimateSafety } from '../cloud/estimate-safety.js';
-import { printEstimate } from '../cloud/estimate-report.js';
-import { measureSample, readSample } from '../cloud/sample.js';
-import { sourceSizes } from '../cloud/source-sizes.js';
-import { resolveSource } from '../cloud/source.js';
+import { createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { estimateModes } from '../cloud/estimate/estimate-modes.js';
+import { readEstimateSafety } from '../cloud/estimate/estimate-safety.js';
+import { printEstimate } from '../cloud/estimate/estimate-report.js';
+import { measureSample, readSample } from '../cloud/source/sample.js';
+import { sourceSizes } from '../cloud/source/source-sizes.js';
+import { resolveSource } from '../cloud/source/source.js';
 import { LOCAL_FLAGS, parseConcurrency } from '../flags/local-flags.js';
 import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import {
@@ -15,7 +15,7 @@ import {
   requestFlagsOf,
   type RequestFlags,
 } from '../flags/request-flags.js';
-import { readTableCapacity, withWarmThroughput } from '../cloud/table-capacity.js';
+import { readTableCapacity, withWarmThroughput } from '../cloud/table/table-capacity.js';
 import type { Output } from '../output/summary.js';
 import { reportingFailures } from './cloud-failure.js';
 

@@ -3,10 +3,10 @@ import { basename, resolve } from 'node:path';
 import type { CommandLine, FlagTable } from '../command-line/command-spec.js';
 import { defineCommand } from '../command-line/parse-command-line.js';
 import { UsageError } from '../command-line/usage-error.js';
-import { CloudCommandError, createCloudClients, type CloudClients } from '../cloud/clients.js';
-import { followExecution } from '../cloud/follow.js';
-import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
-import { executionName, stamp, type StartRequest } from '../cloud/start-request.js';
+import { CloudCommandError, createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { followExecution } from '../cloud/follow/follow.js';
+import { watchedPrefixOf, type StackTarget } from '../cloud/aws/stack-outputs.js';
+import { executionName, stamp, type StartRequest } from '../cloud/start/start-request.js';
 import { buildRequest, readRequestFile, type Location } from '../flags/request-file.js';
 import {
   JSON_FLAG,
@@ -18,8 +18,8 @@ import {
 import { parseNumber } from '../flags/values.js';
 import { checkDeploymentScope } from '../../lambdas/request/deployment-scope.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
-import { resolveSource, type Source } from '../cloud/source.js';
-import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
+import { resolveSource, type Source } from '../cloud/source/source.js';
+import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/source/upload.js';
 import { createProgressRenderer } from '../progress/renderer.js';
 import type { Output } from '../output/summary.js';
 import { reportingFailures } from './cloud-failure.js';

@@ -1,9 +1,9 @@
 import { ExecutionDoesNotExist } from '@aws-sdk/client-sfn';
 import { defineCommand } from '../command-line/parse-command-line.js';
-import { CloudCommandError, createCloudClients, type CloudClients } from '../cloud/clients.js';
-import { lookAtExecution, newFollowMemory } from '../cloud/execution-snapshot.js';
-import { finishExecution } from '../cloud/finish.js';
-import { followExecution } from '../cloud/follow.js';
+import { CloudCommandError, createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { lookAtExecution, newFollowMemory } from '../cloud/follow/execution-snapshot.js';
+import { finishExecution } from '../cloud/follow/finish.js';
+import { followExecution } from '../cloud/follow/follow.js';
 import { JSON_FLAG } from '../flags/request-flags.js';
 import { describe } from '../progress/renderer.js';
 import type { Output } from '../output/summary.js';

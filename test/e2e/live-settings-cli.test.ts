@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { commandHelp } from '../../cli/command-line/help.js';
-import { liveCommand } from '../../cli/commands/live-args.js';
+import { liveCommand } from '../../cli/commands/live-commands.js';
 import { registerRunning } from '../../cli/local-run/running-registry.js';
 import { DEFAULT_LEDGER_TABLE } from '../../lambdas/environment/config.js';
 import { ensureLedgerTable } from '../../cli/local-run/local-stack.js';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commandHelp } from '../../../cli/command-line/help.js';
 import { runCommand } from '../../../cli/commands/run-cli.js';
-import { liveCommand, type LiveAction } from '../../../cli/commands/live-args.js';
-import type { CloudClients } from '../../../cli/cloud/clients.js';
+import type { LiveAction } from '../../../cli/commands/live-args.js';
+import { liveCommand } from '../../../cli/commands/live-commands.js';
+import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { EXECUTION, MACHINE, NAME } from '../../fixtures/cloud/recorded-execution.js';

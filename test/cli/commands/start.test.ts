@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionName, type StartRequest } from '../../../cli/cloud/start-request.js';
+import { executionName, type StartRequest } from '../../../cli/cloud/start/start-request.js';
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { createBucket, createTable, putText, s3 } from '../../e2e/harness.js';

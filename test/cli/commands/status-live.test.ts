@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/status.js';
-import type { CloudClients } from '../../../cli/cloud/clients.js';
-import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/execution-snapshot.js';
-import { stackLiveSettings } from '../../../cli/cloud/live-settings.js';
+import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
+import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/follow/execution-snapshot.js';
+import { stackLiveSettings } from '../../../cli/cloud/aws/live-settings.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import {

@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { ResolvedRequest } from '../../lambdas/contract/import-request.js';
-import type { PointInTimeRecovery } from '../../lambdas/contract/table-safety.js';
-import { checkTableSafety, pitrOff } from '../../lambdas/preflight/table-safety.js';
-import { tableSafetyIo } from '../../lambdas/preflight/table-safety-io.js';
+import type { ResolvedRequest } from '../../../lambdas/contract/import-request.js';
+import type { PointInTimeRecovery } from '../../../lambdas/contract/table-safety.js';
+import { checkTableSafety, pitrOff } from '../../../lambdas/preflight/table-safety.js';
+import { tableSafetyIo } from '../../../lambdas/preflight/table-safety-io.js';
 
 /** What `estimate` says of the table's point-in-time recovery: its status (null: could not be read) and warnings. */
 export interface EstimateSafety {

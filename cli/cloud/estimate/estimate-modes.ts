@@ -1,4 +1,4 @@
-import { WRITE_MODES, type WriteMode } from '../../lambdas/contract/import-request.js';
+import { WRITE_MODES, type WriteMode } from '../../../lambdas/contract/import-request.js';
 import { estimateImport, type Estimate, type EstimateInputs } from './estimate-model.js';
 
 /** The estimate of each mode, the request's mode first: what the same file would cost written each way. */

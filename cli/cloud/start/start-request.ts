@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportRequest } from '../../lambdas/contract/import-request.js';
+import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 
 /** The execution input `start` sends: the one request type (a key, or a folder's prefix). */
 export type StartRequest = ImportRequest;

@@ -1,5 +1,5 @@
 import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { CloudCommandError } from './clients.js';
+import { CloudCommandError } from '../aws/clients.js';
 import type { Source } from './source.js';
 
 /** The objects a source names, with their sizes, in listing order; the first one is the one sampled. */

@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
-import { sseKmsFields } from '../../lambdas/wiring/aws-io.js';
+import { sseKmsFields } from '../../../lambdas/wiring/aws-io.js';
 import type { LocalFile } from './source.js';
 
 /** S3's smallest multipart part (all but the last): 5 MiB (https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html). */

@@ -1,9 +1,9 @@
 import type { DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
-import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
-import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../lambdas/failed-chunk/first-failed-chunk.js';
-import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
-import { keepRejects } from '../output/rejects-copy.js';
-import type { CloudClients } from './clients.js';
+import type { ImportSummary } from '../../../lambdas/contract/workflow-payloads.js';
+import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+import { exitCodeOf, printFailure, printSummary, type Output } from '../../output/summary.js';
+import { keepRejects } from '../../output/rejects-copy.js';
+import type { CloudClients } from '../aws/clients.js';
 
 /**
  * Prints a finished execution exactly as `local` prints its import: the summary line or --json object, the

@@ -1,16 +1,16 @@
 import { DescribeExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
-import { compressionOf } from '../../lambdas/source/compression.js';
-import { objectKey } from '../../lambdas/source/source-set.js';
-import type { ChunkResult, ScanState } from '../../lambdas/contract/workflow-payloads.js';
-import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
-import type { LiveSnapshot } from '../progress/renderer.js';
-import { estimateTotalRows, rateAndEta, type ProgressSnapshot } from '../progress/snapshot.js';
-import type { CloudClients } from './clients.js';
+import { compressionOf } from '../../../lambdas/source/compression.js';
+import { objectKey } from '../../../lambdas/source/source-set.js';
+import type { ChunkResult, ScanState } from '../../../lambdas/contract/workflow-payloads.js';
+import { CHUNKS_MAP_LABEL } from '../../../lib/workflow-tasks.js';
+import type { LiveSnapshot } from '../../progress/renderer.js';
+import { estimateTotalRows, rateAndEta, type ProgressSnapshot } from '../../progress/snapshot.js';
+import type { CloudClients } from '../aws/clients.js';
 import { readHistoryPosition } from './history.js';
-import type { LiveSettingsReader } from './live-settings.js';
+import type { LiveSettingsReader } from '../aws/live-settings.js';
 import { readFinishedChunks, readMapRun, type MapRunCounts } from './map-run.js';
 import { readImportMetrics } from './metrics.js';
-import { measureSample, readSample } from './sample.js';
+import { measureSample, readSample } from '../source/sample.js';
 
 /** What a follow keeps between polls, so each poll asks only for what changed. */
 export interface FollowMemory {

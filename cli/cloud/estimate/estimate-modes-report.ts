@@ -1,4 +1,4 @@
-import { duration } from '../progress/renderer.js';
+import { duration } from '../../progress/renderer.js';
 import type { Estimate } from './estimate-model.js';
 import { PRICED_AS, type ModeEstimates } from './estimate-modes.js';
 import type { EstimateSafety } from './estimate-safety.js';

@@ -1,4 +1,4 @@
-import { ImportLedger, type LiveSettings } from '../../lambdas/admission/ledger.js';
+import { ImportLedger, type LiveSettings } from '../../../lambdas/admission/ledger.js';
 import type { CloudClients } from './clients.js';
 import { readStackOutputs } from './stack-outputs.js';
 

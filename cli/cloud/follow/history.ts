@@ -1,6 +1,6 @@
 import { GetExecutionHistoryCommand, type HistoryEvent, type SFNClient } from '@aws-sdk/client-sfn';
-import type { ScanState } from '../../lambdas/contract/workflow-payloads.js';
-import { CHUNKS_MAP_LABEL } from '../../lib/workflow-tasks.js';
+import type { ScanState } from '../../../lambdas/contract/workflow-payloads.js';
+import { CHUNKS_MAP_LABEL } from '../../../lib/workflow-tasks.js';
 
 /** Pages of history read (newest first) looking for the latest Preflight output: 10 x 1,000 events. */
 const MAX_PAGES = 10;

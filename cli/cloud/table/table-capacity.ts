@@ -4,8 +4,8 @@ import {
   type GlobalSecondaryIndexDescription,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import type { KeyAttribute } from '../../lambdas/contract/workflow-payloads.js';
-import { CloudCommandError } from './clients.js';
+import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
+import { CloudCommandError } from '../aws/clients.js';
 
 /**
  * A new on-demand table sustains up to 4,000 writes/s before it scales (and scales to twice its previous peak

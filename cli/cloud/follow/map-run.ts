@@ -5,7 +5,7 @@ import {
   ListMapRunsCommand,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { chunkResultOf, type ChunkResult } from '../../lambdas/contract/workflow-payloads.js';
+import { chunkResultOf, type ChunkResult } from '../../../lambdas/contract/workflow-payloads.js';
 
 /** ListExecutions' largest page (https://docs.aws.amazon.com/step-functions/latest/apireference/API_ListExecutions.html). */
 const PAGE_SIZE = 1000;

@@ -1,6 +1,6 @@
-import { duration } from '../progress/renderer.js';
-import type { Output } from '../output/summary.js';
-import type { IndexLoad } from './index-load.js';
+import { duration } from '../../progress/renderer.js';
+import type { Output } from '../../output/summary.js';
+import type { IndexLoad } from '../table/index-load.js';
 import type { ModeEstimates } from './estimate-modes.js';
 import { modeLines, modesJson } from './estimate-modes-report.js';
 import type { EstimateSafety } from './estimate-safety.js';
@@ -11,9 +11,9 @@ import {
   type Binding,
   type Estimate,
 } from './estimate-model.js';
-import type { SampleFigures } from './sample.js';
-import type { SizedObject } from './source-sizes.js';
-import type { TableCapacity } from './table-capacity.js';
+import type { SampleFigures } from '../source/sample.js';
+import type { SizedObject } from '../source/source-sizes.js';
+import type { TableCapacity } from '../table/table-capacity.js';
 
 export interface EstimateReport {
   readonly source: string;

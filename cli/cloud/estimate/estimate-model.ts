@@ -1,7 +1,7 @@
-import type { WriteMode } from '../../lambdas/contract/import-request.js';
-import { MAX_CHUNKS } from '../../lambdas/preflight/preflight.js';
-import { indexLoads, type IndexLoad } from './index-load.js';
-import type { TableCapacity } from './table-capacity.js';
+import type { WriteMode } from '../../../lambdas/contract/import-request.js';
+import { MAX_CHUNKS } from '../../../lambdas/preflight/preflight.js';
+import { indexLoads, type IndexLoad } from '../table/index-load.js';
+import type { TableCapacity } from '../table/table-capacity.js';
 
 /**
  * The cloud model of docs/limits.md ("The cloud picture, on paper"): ~2 ms of Lambda CPU per 25-item BatchWriteItem

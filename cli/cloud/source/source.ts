@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { CloudCommandError } from './clients.js';
+import { CloudCommandError } from '../aws/clients.js';
 
 /** What `<source>` names: one S3 object, an S3 folder, or a local file or folder (uploaded first). */
 export type Source =

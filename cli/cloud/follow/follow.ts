@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createProgressRenderer } from '../progress/renderer.js';
-import type { Output } from '../output/summary.js';
-import type { CloudClients } from './clients.js';
+import { createProgressRenderer } from '../../progress/renderer.js';
+import type { Output } from '../../output/summary.js';
+import type { CloudClients } from '../aws/clients.js';
 import { lookAtExecution, newFollowMemory } from './execution-snapshot.js';
 import { finishExecution } from './finish.js';
 

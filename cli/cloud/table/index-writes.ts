@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { itemSize } from '../../lambdas/formats/attribute-size.js';
+import { itemSize } from '../../../lambdas/formats/attribute-size.js';
 import type { IndexCapacity } from './table-capacity.js';
-import { unitsOfOneWrite, WRITE_UNIT_BYTES } from '../../lambdas/write/write-units.js';
+import { unitsOfOneWrite, WRITE_UNIT_BYTES } from '../../../lambdas/write/write-units.js';
 
 /** One write unit is one write of up to 1 KB (the one definition: lambdas/write/write-units.ts). */
 export { WRITE_UNIT_BYTES };

@@ -1,17 +1,17 @@
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { open } from 'node:fs/promises';
-import type { ResolvedRequest } from '../../lambdas/contract/import-request.js';
-import type { KeyAttribute } from '../../lambdas/contract/workflow-payloads.js';
-import { itemSize } from '../../lambdas/formats/attribute-size.js';
-import { isBlankRecord } from '../../lambdas/formats/csv/csv-records.js';
-import type { RawRecord } from '../../lambdas/formats/record-format.js';
-import { createRecordFormat } from '../../lambdas/formats/record-formats.js';
-import { checkComputedAttributes, knownNames } from '../../lambdas/preflight/attribute-check.js';
-import { resolveColumns } from '../../lambdas/preflight/columns.js';
-import { RecordScanner, type ScannerDialect } from '../../lambdas/source/record-scanner.js';
-import { indexEntryBytes, writeUnitsOf, type IndexShape } from './index-writes.js';
-import { WRITE_MODES, type WriteMode } from '../../lambdas/contract/import-request.js';
-import { writeUnitsOf as modeWriteUnitsOf } from '../../lambdas/write/write-units.js';
+import type { ResolvedRequest } from '../../../lambdas/contract/import-request.js';
+import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
+import { itemSize } from '../../../lambdas/formats/attribute-size.js';
+import { isBlankRecord } from '../../../lambdas/formats/csv/csv-records.js';
+import type { RawRecord } from '../../../lambdas/formats/record-format.js';
+import { createRecordFormat } from '../../../lambdas/formats/record-formats.js';
+import { checkComputedAttributes, knownNames } from '../../../lambdas/preflight/attribute-check.js';
+import { resolveColumns } from '../../../lambdas/preflight/columns.js';
+import { RecordScanner, type ScannerDialect } from '../../../lambdas/source/record-scanner.js';
+import { indexEntryBytes, writeUnitsOf, type IndexShape } from '../table/index-writes.js';
+import { WRITE_MODES, type WriteMode } from '../../../lambdas/contract/import-request.js';
+import { writeUnitsOf as modeWriteUnitsOf } from '../../../lambdas/write/write-units.js';
 
 /** How much of the object is read to measure its rows: the first MiB, one range GET. */
 export const SAMPLE_BYTES = 1024 * 1024;
