@@ -1,13 +1,12 @@
-import { StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { basename, resolve } from 'node:path';
 import type { CommandLine, FlagTable } from '../command-line/command-spec.js';
 import { defineCommand } from '../command-line/parse-command-line.js';
 import { UsageError } from '../command-line/usage-error.js';
-import { CloudCommandError, createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
 import { followExecution } from '../cloud/follow/follow.js';
-import { watchedPrefixOf, type StackTarget } from '../cloud/aws/stack-outputs.js';
-import { executionName, stamp, type StartRequest } from '../cloud/start/start-request.js';
-import { buildRequest, readRequestFile, type Location } from '../flags/request-file.js';
+import { executionName, stamp } from '../cloud/start/start-request.js';
+import { startExecution } from '../cloud/start/start-execution.js';
+import { locateStart, uploadLocalSource } from '../cloud/start/start-location.js';
+import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import {
   JSON_FLAG,
   REQUEST_FILE_FLAG,
@@ -18,9 +17,8 @@ import {
 import { parseNumber } from '../flags/values.js';
 import { checkDeploymentScope } from '../../lambdas/request/deployment-scope.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
-import { resolveSource, type Source } from '../cloud/source/source.js';
-import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/source/upload.js';
-import { createProgressRenderer } from '../progress/renderer.js';
+import { resolveSource } from '../cloud/source/source.js';
+import { DEFAULT_PART_BYTES, MIN_PART_BYTES } from '../cloud/source/upload.js';
 import type { Output } from '../output/summary.js';
 import { reportingFailures } from './cloud-failure.js';
 import {
@@ -137,7 +135,7 @@ export async function runStartCommand(
   const target = await resolveTarget(clients, command.target);
   const source = await resolveSource(command.source);
   const at = now();
-  const location = locate(source, target, `${command.uploadPrefix}${stamp(at)}/`);
+  const location = locateStart(source, target, `${command.uploadPrefix}${stamp(at)}/`);
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const { input: request, resolved } = buildRequest(command.request, file, location.location);
   // The stack's roles read its bucket only: refuse another here, as preflight would, before uploading or starting.
@@ -145,8 +143,8 @@ export async function runStartCommand(
   // Before uploading or starting: an unprotected delete is refused here as preflight would refuse it.
   await noticeBeforeStart(clients.dynamodb, resolved, output);
   const name = command.name ?? executionName(request, at);
-  if (source.kind === 'local') await upload(clients, source, location, { ...command, target }, output);
-  const executionArn = await startExecution(clients, target.stateMachineArn, name, request);
+  if (source.kind === 'local') await uploadLocalSource(clients.s3, source, location, { ...command, target }, output);
+  const executionArn = await startExecution(clients.sfn, target.stateMachineArn, name, request);
   output.err(`started ${executionArn}`);
   if (command.follow)
     return followExecution(clients, executionArn, output, {
@@ -163,79 +161,4 @@ export async function runStartCommand(
     output.out(`follow it with: s3-ddb-import status ${name} --follow`);
   }
   return 0;
-}
-
-interface Located {
-  readonly location: Location;
-  /** For a local source: the key prefix the files are uploaded under. */
-  readonly uploadPrefix?: string;
-}
-
-/**
- * Where the request points. A local source goes under the upload prefix of the stack's bucket, which must not
- * be a watched prefix: there the bucket's own rule would start a second import of the same upload.
- */
-function locate(source: Source, target: StackTarget, uploadPrefix: string): Located {
-  if (source.kind === 's3-object') return { location: { bucket: source.bucket, key: source.key } };
-  if (source.kind === 's3-prefix') return { location: { bucket: source.bucket, prefix: source.prefix } };
-  if (!target.bucketName) {
-    throw new CloudCommandError(
-      "a local source is uploaded to the stack's bucket: name the stack with --stack NAME, or give --bucket B with --state-machine",
-    );
-  }
-  const folderPrefix = source.folder ? `${uploadPrefix}${basename(resolve(source.root))}/` : uploadPrefix;
-  for (const file of source.files) {
-    const watched = watchedPrefixOf(`${folderPrefix}${file.name}`, target.watchedPrefixes);
-    if (watched) {
-      throw new CloudCommandError(
-        `the upload key ${folderPrefix}${file.name} is under the watched prefix ${JSON.stringify(watched)}, whose rule would ` +
-          `start an import of its own: give another --upload-prefix, or upload with \`aws s3 cp\` and let the watch import it`,
-      );
-    }
-  }
-  const bucket = target.bucketName;
-  const location = source.folder
-    ? { bucket, prefix: folderPrefix }
-    : { bucket, key: `${folderPrefix}${source.files[0].name}` };
-  return { location, uploadPrefix: folderPrefix };
-}
-
-async function upload(
-  clients: CloudClients,
-  source: Extract<Source, { kind: 'local' }>,
-  located: Located,
-  { partBytes, target }: { partBytes: number; target: StackTarget },
-  output: Output,
-): Promise<void> {
-  const renderer = createProgressRenderer(output);
-  await uploadFiles(clients.s3, located.location.bucket, located.uploadPrefix ?? '', source.files, {
-    partBytes,
-    kmsKeyArn: target.bucketKmsKeyArn,
-    onProgress: (loaded, total) => renderer.render({ phase: 'uploading', upload: { loaded, total } }),
-  });
-  renderer.done();
-}
-
-/** StartExecution (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html). */
-async function startExecution(
-  clients: CloudClients,
-  stateMachineArn: string,
-  name: string,
-  request: StartRequest,
-): Promise<string> {
-  try {
-    const started = await clients.sfn.send(
-      new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(request) }),
-    );
-    return started.executionArn ?? '';
-  } catch (error) {
-    const e = error as Error;
-    const fixes: Record<string, string> = {
-      ExecutionAlreadyExists: `an execution named ${name} ran with another input (names last 90 days): give another --name`,
-      InvalidName: `--name ${JSON.stringify(name)}: use only letters, digits, - and _ (at most 80)`,
-      StateMachineDoesNotExist: `the state machine ${stateMachineArn} does not exist: redeploy the stack, or check --stack/--state-machine and AWS_REGION`,
-    };
-    if (fixes[e.name]) throw new CloudCommandError(`${e.name}: ${fixes[e.name]}`, { cause: error });
-    throw error;
-  }
 }
