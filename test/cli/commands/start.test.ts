@@ -396,3 +396,31 @@ describe('the safety check before starting (lambdas/preflight/table-safety.ts, w
     expect(startRequests()).toHaveLength(1);
   });
 });
+
+describe('StartExecution refused (the API error classes: API_StartExecution.html)', () => {
+  it.each([
+    [
+      'ExecutionAlreadyExists',
+      'an execution named mine ran with another input (names last 90 days): give another --name',
+    ],
+    ['InvalidName', '--name "mine": use only letters, digits, - and _ (at most 80)'],
+    [
+      'StateMachineDoesNotExist',
+      `the state machine ${MACHINE} does not exist: redeploy the stack, or check --stack/--state-machine and AWS_REGION`,
+    ],
+  ])('fails with %s as a CloudCommandError that names the fix', async (type, fix) => {
+    deployedStack();
+    standIn.answers[START] = () => ({ status: 400, json: { __type: type, message: 'refused' } });
+    const command = parseStartCommand([`s3://${bucket}/k.csv`, '--table', 'ngrams', '--name', 'mine']);
+    const error = await runStartCommand(command, cloudClients(standIn), capture().output).catch((e: Error) => e);
+    expect(error).toMatchObject({ name: 'CloudCommandError', message: `${type}: ${fix}` });
+  });
+
+  it('passes any other error on as the SDK gives it', async () => {
+    deployedStack();
+    standIn.answers[START] = () => ({ status: 400, json: { __type: 'ExecutionLimitExceeded', message: 'too many' } });
+    const command = parseStartCommand([`s3://${bucket}/k.csv`, '--table', 'ngrams', '--name', 'mine']);
+    const error = await runStartCommand(command, cloudClients(standIn), capture().output).catch((e: Error) => e);
+    expect(error).toMatchObject({ name: 'ExecutionLimitExceeded', message: 'too many' });
+  });
+});
