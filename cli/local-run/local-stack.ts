@@ -2,9 +2,17 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  ResourceInUseException,
+  ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  BucketAlreadyOwnedByYou,
+  CreateBucketCommand,
+  HeadBucketCommand,
+  NotFound,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/admission/ledger-items.js';
 import type { KeyFlag } from '../flags/values.js';
 
@@ -16,13 +24,13 @@ export async function ensureBucket(s3: S3Client, bucket: string): Promise<void> 
     await s3.send(new HeadBucketCommand({ Bucket: bucket }));
     return;
   } catch (error) {
-    if ((error as Error).name !== 'NotFound') throw error;
+    if (!(error instanceof NotFound)) throw error;
   }
   try {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   } catch (error) {
     // Two `local` runs started together both see no bucket and both create it; the loser is fine.
-    if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
+    if (!(error instanceof BucketAlreadyOwnedByYou)) throw error;
   }
 }
 
@@ -37,7 +45,7 @@ export async function ensureTable(
     await dynamodb.send(new DescribeTableCommand({ TableName: table }));
     return false;
   } catch (error) {
-    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    if (!(error instanceof ResourceNotFoundException)) throw error;
   }
   const keys = sortKey ? [partitionKey, sortKey] : [partitionKey];
   const created = await dynamodb
@@ -52,7 +60,7 @@ export async function ensureTable(
     .then(
       () => true,
       (error: Error) => {
-        if (error.name === 'ResourceInUseException') return false; // another local run made it first
+        if (error instanceof ResourceInUseException) return false; // another local run made it first
         throw error;
       },
     );

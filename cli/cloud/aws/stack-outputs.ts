@@ -42,7 +42,8 @@ export async function readStackOutputs(cloudformation: CloudFormationClient, sta
     const stack = answer.Stacks?.[0];
     outputs = Object.fromEntries((stack?.Outputs ?? []).map((o) => [o.OutputKey ?? '', o.OutputValue ?? '']));
   } catch (error) {
-    // CloudFormation answers a missing stack with ValidationError "Stack with id X does not exist".
+    // CloudFormation answers a missing stack with ValidationError "Stack with id X does not exist" (an error the
+    // SDK models no class for: its name is what there is to match).
     if ((error as Error).name !== 'ValidationError') throw error;
     throw new CloudCommandError(
       `stack ${JSON.stringify(stackName)} not found (${(error as Error).message}): deploy it with ` +

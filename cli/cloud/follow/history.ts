@@ -1,4 +1,4 @@
-import { GetExecutionHistoryCommand, type HistoryEvent, type SFNClient } from '@aws-sdk/client-sfn';
+import { paginateGetExecutionHistory, type HistoryEvent, type SFNClient } from '@aws-sdk/client-sfn';
 import type { ScanState } from '../../../lambdas/contract/workflow-payloads.js';
 import { CHUNKS_MAP_LABEL } from '../../../lib/workflow-tasks.js';
 
@@ -23,24 +23,15 @@ export interface HistoryPosition {
  */
 export async function readHistoryPosition(sfn: SFNClient, executionArn: string): Promise<HistoryPosition> {
   let state: string | null = null;
-  let nextToken: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await sfn.send(
-      new GetExecutionHistoryCommand({
-        executionArn,
-        reverseOrder: true,
-        includeExecutionData: true,
-        maxResults: PAGE_SIZE,
-        nextToken,
-      }),
-    );
+  let pages = 0;
+  const input = { executionArn, reverseOrder: true, includeExecutionData: true };
+  for await (const answer of paginateGetExecutionHistory({ client: sfn, pageSize: PAGE_SIZE }, input)) {
     for (const event of answer.events ?? []) {
       state ??= enteredState(event);
       const scan = preflightOutput(event);
       if (scan) return { state: state ?? 'Preflight', scan };
     }
-    nextToken = answer.nextToken;
-    if (!nextToken) break;
+    if (++pages >= MAX_PAGES) break;
   }
   return { state, scan: null };
 }

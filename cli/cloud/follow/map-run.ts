@@ -1,7 +1,7 @@
 import {
   DescribeExecutionCommand,
   DescribeMapRunCommand,
-  ListExecutionsCommand,
+  paginateListExecutions,
   ListMapRunsCommand,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
@@ -62,12 +62,9 @@ export async function readFinishedChunks(
   mapRunArn: string,
   cache: Map<string, ChunkResult>,
 ): Promise<ChunkResult[]> {
-  let nextToken: string | undefined;
   let described = 0;
-  do {
-    const page = await sfn.send(
-      new ListExecutionsCommand({ mapRunArn, statusFilter: 'SUCCEEDED', maxResults: PAGE_SIZE, nextToken }),
-    );
+  const pages = paginateListExecutions({ client: sfn, pageSize: PAGE_SIZE }, { mapRunArn, statusFilter: 'SUCCEEDED' });
+  for await (const page of pages) {
     for (const child of page.executions ?? []) {
       const arn = child.executionArn;
       if (!arn || cache.has(arn) || described >= MAX_DESCRIBED_PER_LOOK) continue;
@@ -76,8 +73,7 @@ export async function readFinishedChunks(
       const result = parseChunkResult(answer.output);
       if (result) cache.set(arn, result);
     }
-    nextToken = page.nextToken;
-  } while (nextToken);
+  }
   return [...cache.values()];
 }
 

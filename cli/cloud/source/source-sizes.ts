@@ -1,4 +1,4 @@
-import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, NoSuchKey, NotFound, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { CloudCommandError } from '../aws/clients.js';
 import type { Source } from './source.js';
 
@@ -19,21 +19,16 @@ export async function sourceSizes(s3: S3Client, source: Source): Promise<SizedOb
     const head = await s3
       .send(new HeadObjectCommand({ Bucket: source.bucket, Key: source.key }))
       .catch((error: Error) => {
-        if (error.name !== 'NotFound' && error.name !== 'NoSuchKey') throw error;
+        if (!(error instanceof NotFound) && !(error instanceof NoSuchKey)) throw error;
         throw new CloudCommandError(`s3://${source.bucket}/${source.key}: no such object (a folder ends with "/")`);
       });
     return [{ name: source.key, size: head.ContentLength ?? 0 }];
   }
   const objects: SizedObject[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3.send(
-      new ListObjectsV2Command({ Bucket: source.bucket, Prefix: source.prefix, ContinuationToken: token }),
-    );
+  for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: source.bucket, Prefix: source.prefix })) {
     for (const o of page.Contents ?? [])
       if (o.Key && (o.Size ?? 0) > 0) objects.push({ name: o.Key, size: o.Size ?? 0 });
-    token = page.NextContinuationToken;
-  } while (token);
+  }
   if (objects.length === 0)
     throw new CloudCommandError(`s3://${source.bucket}/${source.prefix}: no objects under this prefix`);
   return objects;

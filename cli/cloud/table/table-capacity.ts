@@ -1,5 +1,6 @@
 import {
   DescribeTableCommand,
+  ResourceNotFoundException,
   type DynamoDBClient,
   type GlobalSecondaryIndexDescription,
   type TableDescription,
@@ -63,7 +64,7 @@ export async function readTableCapacity(dynamodb: DynamoDBClient, name: string):
   const table = await dynamodb.send(new DescribeTableCommand({ TableName: name })).then(
     (answer) => answer.Table ?? {},
     (error: Error) => {
-      if (error.name !== 'ResourceNotFoundException') throw error;
+      if (!(error instanceof ResourceNotFoundException)) throw error;
       throw new CloudCommandError(
         `table ${JSON.stringify(name)} not found: create it first (the import writes existing tables), or check AWS_REGION`,
       );
