@@ -85,7 +85,7 @@ function importing(outputs: Record<string, string>, item?: { maxWriteRate: strin
   };
 }
 
-/** status as the CLI wires it for the default stack (cli/commands/index.ts): its clients read the stack's ledger. */
+/** status as the CLI wires it for the default stack (withLiveSettings, cli/commands/cloud-flags.ts): its clients read the stack's ledger. */
 async function status(args: string[], stack: string | null = 'S3DdbImport') {
   const shown = capture();
   const look: LookClients = { ...clients, liveSettings: stackLiveSettings(clients, stack) };
