@@ -18,7 +18,7 @@ import type { ImportLedger } from '../admission/ledger.js';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../environment/config.js';
 import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
-import type { WriteModeTable } from '../write/write-modes.js';
+import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import type { ImportRequest, ResolvedRequest } from '../contract/import-request.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
@@ -107,7 +107,8 @@ function budgetOf(request: ResolvedRequest, sources: SourceSet) {
 }
 
 async function startScan(event: PreflightEvent, io: PreflightIo, options: PreflightOptions): Promise<ScanState> {
-  const asSent = resolveImportRequest(event.input, undefined, options.writeModes);
+  const modeNames = Object.keys(options.writeModes ?? WRITE_MODE_TABLE);
+  const asSent = resolveImportRequest(event.input, undefined, modeNames);
   checkDeploymentScope(asSent, options);
   const stagingPrefix = (options.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, '');
   const ownPrefixes = [options.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX, stagingPrefix];
@@ -124,7 +125,7 @@ async function startScan(event: PreflightEvent, io: PreflightIo, options: Prefli
   const formatKey = withoutCompressionSuffix(objectKey(found.sources, 0));
   const input = await withSniffedFormat(event.input as ImportRequest, found.sources, formatKey, io);
   const request: ResolvedRequest = {
-    ...resolveImportRequest(withExportFormat(input, found.exportFormat), formatKey, options.writeModes),
+    ...resolveImportRequest(withExportFormat(input, found.exportFormat), formatKey, modeNames),
     ...(asSent.key ? { key: found.request.key } : {}),
   };
   const sources = markStaged(found.sources, request, `${stagingPrefix}/${event.executionName}`);

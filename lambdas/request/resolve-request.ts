@@ -9,9 +9,9 @@ import {
   type ResolvedFormat,
   type ResolvedJsonFormat,
   type ResolvedRequest,
+  WRITE_MODES,
   type WriteMode,
 } from '../contract/import-request.js';
-import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { parseTemplates } from './attribute-template.js';
 import { detectFormat } from './detect-format.js';
 import { InvalidRequestError } from '../contract/errors.js';
@@ -43,12 +43,15 @@ const WHOLE_WRITE_UNITS = 'a whole number of write units/s above 0';
  * Checks an execution input and applies defaults. Collects every problem, then throws one
  * InvalidRequestError that names each field, so a user fixes a request in one go. `formatKey` names the
  * object whose extension picks the format defaults (preflight passes a prefix's first object); by
- * default the request's `key` (or `prefix`). `modes` are the write modes `mode` may name (the wiring's table).
+ * default the request's `key` (or `prefix`). `modeNames` are the names `mode` may take:
+ * the write mode table's (lambdas/write/write-modes.ts, which the contract's WRITE_MODES types; preflight passes the
+ * wiring's). The validator does not import the table itself: the construct (lib/watch-input.ts) validates requests
+ * too, and the writers' dependencies are not the package's.
  */
 export function resolveImportRequest(
   input: unknown,
   formatKey?: string,
-  modes: WriteModeTable = WRITE_MODE_TABLE,
+  modeNames: readonly string[] = WRITE_MODES,
 ): ResolvedRequest {
   const problems: string[] = [];
   if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
@@ -73,8 +76,8 @@ export function resolveImportRequest(
   if (typeof spread !== 'boolean') problems.push(`spread: must be true or false, got ${show(spread)}`);
   const warm = optionalNumber(input, 'warmThroughput', 0, isWholeAboveZero, WHOLE_WRITE_UNITS, problems);
   const mode = input.mode ?? 'put';
-  if (typeof mode !== 'string' || !Object.hasOwn(modes, mode)) {
-    problems.push(`mode: must be one of ${Object.keys(modes).join(', ')}, got ${show(mode)}`);
+  if (typeof mode !== 'string' || !modeNames.includes(mode)) {
+    problems.push(`mode: must be one of ${modeNames.join(', ')}, got ${show(mode)}`);
   }
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);
