@@ -4,14 +4,7 @@ import { indexesHolding, writeUnitsOf } from '../write/write-units.js';
 import { itemSize } from '../formats/attribute-size.js';
 import { keyOf } from '../write/item-requests.js';
 import type { Item, ItemSink } from '../write/item-sink.js';
-import {
-  chunkWriteRate,
-  createChunkLimiter,
-  createLiveLimiter,
-  systemClock,
-  type Clock,
-  type RateLimiter,
-} from '../write/rate-limiter.js';
+import { chunkWriteRate, type RateLimiter } from '../write/rate-limiter.js';
 import { keepLater, SpreadingSink, type CombineRows } from '../write/spreading-sink.js';
 import { StatementWriter, type StatementWriteCalls } from '../write/statement-writer.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
@@ -23,12 +16,11 @@ export interface ImportSinkOptions {
   readonly write: WriteConfig;
   /** Aborted when the invocation stops at its deadline (see BatchWriterOptions.stopping). */
   readonly stopping?: AbortSignal;
-  readonly clock?: Clock;
   /**
-   * The import's rate can change while it runs (the ledger's live settings): the writer then always waits on a
-   * limiter, uncapped until a rate is set. @default false
+   * The limiter the writer's requests wait on: this chunk's share of `maxWriteRate`, followed live when the ledger
+   * holds the import's settings (import-chunk.ts makes it). @default - none: requests go out unthrottled
    */
-  readonly live?: boolean;
+  readonly limiter?: RateLimiter;
 }
 
 /** This chunk's share of `maxWriteRate` (the request's, or the live one) in items/s (0 when uncapped). */
@@ -98,9 +90,7 @@ export function createImportSink(
   calls: ImportWriteCalls,
   options: ImportSinkOptions,
 ): ImportSink {
-  const clock = options.clock ?? systemClock;
-  const rate = chunkRate(job, chunk);
-  const limiter = options.live ? createLiveLimiter(rate, clock) : createChunkLimiter(rate, clock);
+  const { limiter } = options;
   const mode = writeModeOf(job);
   const common = {
     table: job.request.table,
