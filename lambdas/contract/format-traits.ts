@@ -9,6 +9,8 @@ export type ChunkLayout = 'records' | 'row-groups';
 
 /** What a format is, as every layer may read it: the request's checks, the planners, the importers. */
 export interface FormatTraits {
+  /** The format's name in messages. */
+  readonly title: string;
   readonly layout: ChunkLayout;
   /**
    * Its records carry their own types: the request's `types` may only type computed `attributes` or give `TTL`
@@ -21,12 +23,7 @@ export interface FormatTraits {
   readonly compressedInside: boolean;
 }
 
-const TEXT_RECORDS: FormatTraits = {
-  layout: 'records',
-  typedRecords: true,
-  textColumns: false,
-  compressedInside: false,
-};
+const TEXT_RECORDS = { layout: 'records', typedRecords: true, textColumns: false, compressedInside: false } as const;
 
 /**
  * The traits of every format: data only, at the bottom of the layers, so request/ checks a request by them; the
@@ -34,11 +31,11 @@ const TEXT_RECORDS: FormatTraits = {
  * in preflight/ and import/ (import/chunk-importers.ts).
  */
 export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
-  csv: { ...TEXT_RECORDS, typedRecords: false },
-  jsonl: TEXT_RECORDS,
-  'dynamodb-json': TEXT_RECORDS,
-  'dynamodb-ion': TEXT_RECORDS,
-  parquet: { layout: 'row-groups', typedRecords: true, textColumns: true, compressedInside: true },
+  csv: { ...TEXT_RECORDS, title: 'CSV', typedRecords: false },
+  jsonl: { ...TEXT_RECORDS, title: 'JSON Lines' },
+  'dynamodb-json': { ...TEXT_RECORDS, title: 'DynamoDB JSON' },
+  'dynamodb-ion': { ...TEXT_RECORDS, title: 'DynamoDB Ion' },
+  parquet: { title: 'Parquet', layout: 'row-groups', typedRecords: true, textColumns: true, compressedInside: true },
 };
 
 /** The traits of a request's format; a format without `type` is CSV (state from before formats had types). */
