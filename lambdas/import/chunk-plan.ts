@@ -1,6 +1,7 @@
 import type { Checkpoint, Chunk, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import { formatTraits, type ChunkLayout } from '../contract/format-traits.js';
+import type { ChunkLayout } from '../contract/format-traits.js';
+import { sourceFormatOf, type SourceFormatTable } from '../formats/record-formats.js';
 import { relativeRejectsKey } from '../contract/relative-rejects.js';
 import { compressionOf, type Compression } from '../source/compression.js';
 import type { SourceObject } from '../source/source-object.js';
@@ -40,7 +41,7 @@ export type ReadEnd =
 /**
  * Where this invocation starts: `at` a known record boundary (the checkpoint, or the chunk's first record when
  * preflight knows its line), or at the first record that starts at or after `offset` (a byte range's first
- * invocation: lane-range.ts finds it, and numbers it line 1).
+ * invocation: byte-range.ts finds it, and numbers it line 1).
  */
 export type InvocationStart =
   { readonly kind: 'at'; readonly at: Checkpoint } | { readonly kind: 'first-record-from'; readonly offset: number };
@@ -78,14 +79,17 @@ export interface ChunkPlan {
   readonly rejects: RejectsNaming;
 }
 
-/** The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig). */
-export function planChunk(event: ImportChunkEvent, rejectsPrefix: string): ChunkPlan {
+/**
+ * The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig), `formats` the
+ * table the request's format is looked up in.
+ */
+export function planChunk(event: ImportChunkEvent, rejectsPrefix: string, formats?: SourceFormatTable): ChunkPlan {
   const { job, chunk, chunkIndex } = event;
   const { bucket, format } = job.request;
   const entry = job.sources.objects[chunk.object];
   const key = objectKey(job.sources, chunk.object);
   const compression = compressionOf(entry.key, format.compression);
-  const layout = formatTraits(format).layout;
+  const { layout } = sourceFormatOf(format, formats).traits;
   const lines = chunk.line === undefined ? 'relative' : 'absolute';
   return {
     chunk,
@@ -94,7 +98,7 @@ export function planChunk(event: ImportChunkEvent, rejectsPrefix: string): Chunk
     where: s3Url(bucket, key),
     size: entry.size,
     compression,
-    ...sourceAndEnd(event, compression),
+    ...sourceAndEnd(event, compression, layout),
     start: invocationStart(event),
     lines,
     rejects: {
@@ -109,15 +113,17 @@ export function planChunk(event: ImportChunkEvent, rejectsPrefix: string): Chunk
 function sourceAndEnd(
   { job, chunk }: ImportChunkEvent,
   compression: Compression,
+  layout: ChunkLayout,
 ): Pick<ChunkPlan, 'source' | 'readEnd'> {
   const { bucket } = job.request;
   const object = sourceObject(bucket, job.sources, chunk.object);
   if (compression === 'none') {
     const { size } = job.sources.objects[chunk.object];
-    const ownsWholeRecords = formatTraits(job.request.format).layout === 'row-groups';
-    const readEnd: ReadEnd = ownsWholeRecords
-      ? { kind: 'chunk-end', end: chunk.end }
-      : { kind: 'last-record-past-end', end: chunk.end, size };
+    // Row groups lie whole inside their chunk; a byte range's last record may end past it.
+    const readEnd: ReadEnd =
+      layout === 'row-groups'
+        ? { kind: 'chunk-end', end: chunk.end }
+        : { kind: 'last-record-past-end', end: chunk.end, size };
     return { source: { kind: 'ranges', object }, readEnd };
   }
   if (job.sources.objects[chunk.object].staged) {

@@ -10,7 +10,7 @@ import {
   type StopDeadline,
 } from '../environment/lambda-context.js';
 import { invocationLogger, type Logger } from '../observability/logger.js';
-import { createRecordFormat, type RecordFormatTable } from '../formats/record-formats.js';
+import { createRecordFormat, type SourceFormatTable } from '../formats/record-formats.js';
 import type { RecordFormat } from '../formats/record-format.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { createLiveLimiter, type RateLimiter } from '../write/rate-limiter.js';
@@ -37,8 +37,8 @@ export interface ImportChunkOptions {
   /** The container's logger and metrics (one per container; the invocation's keys go with each line). */
   readonly logger: PowertoolsLogger;
   readonly metrics: Metrics;
-  /** The record formats by `format.type`. @default RECORD_FORMATS */
-  readonly formats?: RecordFormatTable;
+  /** The source formats by `format.type`. @default SOURCE_FORMATS */
+  readonly formats?: SourceFormatTable;
 }
 
 /** One started invocation: its plan, reader, start, write path, rejects file and how it stops. */
@@ -74,7 +74,7 @@ export async function runImportChunk(
 ): Promise<ChunkProgress> {
   const { job, chunk, progress } = event;
   const { config } = options;
-  const plan = planChunk(event, config.rejectsPrefix);
+  const plan = planChunk(event, config.rejectsPrefix, options.formats);
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
   const live = await followLiveSettings(options.ledger, job.executionName, {
