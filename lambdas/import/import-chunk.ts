@@ -2,26 +2,22 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { ImportLedger } from '../admission/ledger.js';
-import { DEFAULT_WRITE_CONFIG, type LambdaConfig, type WriteConfig } from '../environment/config.js';
-import {
-  fitStopMargin,
-  stopDeadline,
-  type LambdaContextLike,
-  type StopDeadline,
-} from '../environment/lambda-context.js';
+import { DEFAULT_WRITE_CONFIG, type LambdaConfig } from '../environment/config.js';
+import type { LambdaContextLike, StopDeadline } from '../environment/lambda-context.js';
 import { invocationLogger, type Logger } from '../observability/logger.js';
 import { createRecordFormat, type SourceFormatTable } from '../formats/record-formats.js';
 import type { RecordFormat } from '../formats/record-format.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { createLiveLimiter, type RateLimiter } from '../write/rate-limiter.js';
 import { invocationFrom } from './byte-range.js';
+import { importDeadline } from './import-deadline.js';
 import { CHUNK_IMPORTERS } from './chunk-importers.js';
 import type { ImportChunkResult } from './chunk-importer.js';
 import { chunkLines, heldCheckpoint, planChunk, rejectsKey, type ChunkPlan } from './chunk-plan.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { importMetricsPublisher } from './import-metrics.js';
-import { chunkRate, chunkStopMarginMs, createImportSink, type ImportSink } from './import-sink.js';
+import { chunkRate, createImportSink, type ImportSink } from './import-sink.js';
 import { followLiveSettings } from './live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
 import { RejectsFile } from './rejects-file.js';
@@ -62,10 +58,11 @@ interface Invocation {
  * to read and how; the chunk's layout picks its importer (chunk-importers.ts); a paused import returns at once.
  *
  * @example
- * const progress = await runImportChunk(event, importChunkIo(s3, batchWrites), {
- *   config, ledger, context, logger: createContainerLogger(), metrics: createImportMetrics(),
- * });
- * if (progress.next === null) console.log(`chunk ${event.chunkIndex}: ${progress.written} written`);
+ * const io = importChunkIo(s3, batchWrites, { kmsKeyArn: config.bucketKmsKeyArn });
+ * const logger = createContainerLogger();
+ * const metrics = createImportMetrics();
+ * const progress = await runImportChunk(event, io, { config, ledger, context, logger, metrics });
+ * // progress.next: null once the chunk is done, else the checkpoint the workflow hands the next invocation
  */
 export async function runImportChunk(
   event: ImportChunkEvent,
@@ -162,25 +159,6 @@ async function finishInvocation(
     await io.deleteObject(source.piece.bucket, source.piece.key);
   const lines = plan.lines === 'relative' ? { lines: chunkLines(result.lineAfter) } : {};
   return { next: result.next, ...counts, ...lines };
-}
-
-/** When this invocation stops: the write path's margin (write/stop-margin.ts), fitted to the invocation. */
-function importDeadline(
-  { job, chunk }: ImportChunkEvent,
-  write: WriteConfig,
-  context: LambdaContextLike,
-  log: Logger,
-): StopDeadline {
-  const requiredMs = chunkStopMarginMs(job, chunk, write);
-  const { marginMs, fits } = fitStopMargin(requiredMs, context.getRemainingTimeInMillis());
-  if (!fits) {
-    log.warn('timeout too short for the write retry policy: a throttled batch may outlast it', {
-      requiredMarginMs: requiredMs,
-      marginMs,
-      suggestedTimeoutMs: 2 * requiredMs,
-    });
-  }
-  return stopDeadline(context, marginMs);
 }
 
 /** Stores this invocation's rejected rows, with where a compressed object broke off as the last. */
