@@ -72,7 +72,7 @@ export interface ChunkPlan {
   readonly readEnd: ReadEnd;
   readonly start: InvocationStart;
   /**
-   * `absolute`: lines count in the object (the chunk knows its first line); `relative`: from the lane's first record
+   * `absolute`: lines count in the object (the chunk knows its first line); `relative`: from the range's first record
    * as line 1, and the invocation returns the LFs its records hold (ChunkProgress.lines) for Summarize.
    */
   readonly lines: 'absolute' | 'relative';

@@ -13,7 +13,7 @@ const READ_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 
 
 /**
  * A range is read in GETs of at most this many bytes first, then twice the last one's, up to MAX_GET_BYTES. A reader
- * that stops early (a header, a record start, a lane's last record) never asks for the rest of the object, and the
+ * that stops early (a header, a record start, a byte range's last record) never asks for the rest of the object, and the
  * first bytes of a large range come back as soon as a small range's. A server may build a response from its whole
  * range before it sends a byte: the local engine (ministack) slices the range from memory and writes it out whole;
  * there 32 lanes asking 32 MiB each waited up to 4.3 s for their first bytes, against 0.26 s at 1 MiB, and one GET
