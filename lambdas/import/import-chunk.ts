@@ -83,7 +83,8 @@ export async function runImportChunk(
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
-    const result = await importRange(invocation, () => live.paused);
+    // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
+    const result = await importRange(invocation, () => live.paused).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
     return result.next && live.paused ? { ...pausedProgress(progress, result.next, config), ...done } : done;
   } finally {
