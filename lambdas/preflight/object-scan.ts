@@ -8,6 +8,7 @@ import { stageObject } from './stager.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { Checkpoint, Chunk, ScanCheckpoint, SourceSet } from '../contract/workflow-payloads.js';
 import { SourceTooLargeError } from '../contract/errors.js';
+import { formatTraits } from '../contract/format-traits.js';
 import { DEFAULT_IMPORT_MEMORY_MB } from '../environment/config.js';
 import { compressionOf } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
@@ -81,7 +82,7 @@ async function scanObject(
   before: readonly Chunk[],
 ): Promise<ObjectScan> {
   const { request, sources, io, budget, shouldStop } = params;
-  if (request.format.type === 'parquet') {
+  if (formatTraits(request.format).layout === 'row-groups') {
     const where = s3Url(request.bucket, objectKey(sources, index));
     const memoryMb = params.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB;
     const footer = await readObjectFooter(request, sources, index, io);

@@ -20,6 +20,7 @@ import { checkDeploymentScope } from '../request/deployment-scope.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import type { ImportRequest, ResolvedRequest } from '../contract/import-request.js';
+import { formatTraits } from '../contract/format-traits.js';
 import { checkDecompressible, compressionOf, withoutCompressionSuffix } from '../source/compression.js';
 import { objectData } from '../source/object-data.js';
 import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
@@ -171,7 +172,7 @@ function markStaged(sources: SourceSet, request: ResolvedRequest, staging: strin
  * a Parquet schema's columns (from every footer), else the CSV header or the JSON objects' first records.
  */
 async function recordNames(request: ResolvedRequest, sources: SourceSet, keys: KeyAttribute[], io: PreflightIo) {
-  if (request.format.type === 'parquet') {
+  if (formatTraits(request.format).layout === 'row-groups') {
     const columns = await parquetColumns(request, sources, keys, io);
     checkComputedAttributes(request, { names: columns, what: 'the Parquet columns' }, keys);
     return { columns, dataLine: 1 };

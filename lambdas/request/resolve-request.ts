@@ -8,6 +8,7 @@ import {
   type ResolvedCsvFormat,
   type ResolvedFormat,
   type ResolvedJsonFormat,
+  type ResolvedParquetFormat,
   type ResolvedRequest,
   WRITE_MODES,
   type WriteMode,
@@ -16,6 +17,7 @@ import { parseTemplates } from './attribute-template.js';
 import { detectFormat } from './detect-format.js';
 import { InvalidRequestError } from '../contract/errors.js';
 import { DEFAULT_CHUNK_MIB } from '../contract/limits.js';
+import { FORMAT_TRAITS } from '../contract/format-traits.js';
 
 const KNOWN_FIELDS = [
   'bucket',
@@ -142,12 +144,13 @@ function checkTypesOfRecordsWithTypes(
   attributes: Record<string, string>,
   problems: string[],
 ): void {
-  if (formatType === 'csv') return;
+  const { typedRecords, textColumns } = FORMAT_TRAITS[formatType];
+  if (!typedRecords) return;
   for (const [name, type] of Object.entries(types)) {
-    if (Object.hasOwn(attributes, name) || type === 'TTL' || (formatType === 'parquet' && type === 'S')) continue;
+    if (Object.hasOwn(attributes, name) || type === 'TTL' || (textColumns && type === 'S')) continue;
     problems.push(
       `types.${name}: ${formatType} records carry their own types; types may only name computed attributes ` +
-        `(attributes) or give TTL${formatType === 'parquet' ? ' or S' : ''} (format.type is ${show(formatType)})`,
+        `(attributes) or give TTL${textColumns ? ' or S' : ''} (format.type is ${show(formatType)})`,
     );
   }
 }
@@ -202,11 +205,12 @@ function resolveFormat(value: unknown, key: string, problems: string[]): Resolve
   for (const field of CSV_ONLY_FIELDS.filter((f) => format[f] !== undefined)) {
     problems.push(`format.${field}: only for CSV; ${type} records need none (format.type is ${show(type)})`);
   }
-  if (type === 'parquet') {
+  const traits = FORMAT_TRAITS[type as FormatType];
+  if (traits.compressedInside) {
     if (compression !== undefined) {
-      problems.push('format.compression: Parquet files compress their pages inside the file; give none');
+      problems.push(`format.compression: ${traits.title} files compress their pages inside the file; give none`);
     }
-    return { type: 'parquet' };
+    return { type: type as ResolvedParquetFormat['type'] };
   }
   return { type: type as ResolvedJsonFormat['type'], ...compressed };
 }
