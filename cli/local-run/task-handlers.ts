@@ -12,7 +12,7 @@ import type { TASK_STATE_FUNCTIONS, TaskStateName } from '../../lib/workflow-tas
 import type { ReleaseLanesEvent } from '../../lambdas/summarize/handler.js';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { nameServiceError, withNamedServiceErrors } from '../../lambdas/wiring/service-error-names.js';
-import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
+import { loadHandlerFactories, loadHandlerFactory, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
 import { invocationContext } from './lambda-clock.js';
 import { localConcurrency } from './local-concurrency.js';
@@ -38,14 +38,27 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName),
   ]);
   const settings = invocationSettings(options);
-  const summarize = summarizeTask(factories.Summarize(wiring), settings);
+  // Built on first use: the Map's end (or a failure) is the first that needs them (handler-bundles.ts).
+  const summarize = summarizeTask(
+    once(async () => (await loadHandlerFactory('Summarize'))(wiring)),
+    settings,
+  );
+  const findFailedChunk = once(async () =>
+    (await loadHandlerFactory('FindFailedChunk'))({ sfn: options.sfn ?? new SFNClient({}) }),
+  );
   return {
     Preflight: preflightTask(factories.Preflight(wiring), settings),
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
     Summarize: summarize,
     ReleaseLanes: summarize,
-    FindFailedChunk: findFailedChunkTask(factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) })),
+    FindFailedChunk: findFailedChunkTask(findFailedChunk),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
+}
+
+/** `make`'s promise, made on the first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 /**
@@ -127,18 +140,29 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
   };
 }
 
-/** Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). */
-function summarizeTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
+type SummarizeHandler = ReturnType<HandlerFactories['Summarize']>;
+type FindFailedChunkHandler = ReturnType<HandlerFactories['FindFailedChunk']>;
+
+/**
+ * Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). Its
+ * handler is built before the timeout starts, as Lambda's init runs before the handler's clock.
+ */
+function summarizeTask(handler: () => Promise<SummarizeHandler>, settings: InvocationSettings) {
   return <E extends SummarizeEvent | ReleaseLanesEvent>(input: E) =>
-    runningTask.run('Summarize', () =>
-      invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)).catch(named),
-    );
+    runningTask
+      .run('Summarize', async () => {
+        const summarize = await handler();
+        return invokeWithTimeout(settings.timeoutsMs.Summarize, () => summarize(input));
+      })
+      .catch(named);
 }
 
 /** FindFailedChunk, named and attributed to its own function as deployed (running-task.ts). */
-function findFailedChunkTask(handler: ReturnType<HandlerFactories['FindFailedChunk']>) {
-  const named = withNamedServiceErrors(handler);
-  return (input: Parameters<typeof handler>[0]) => runningTask.run('FindFailedChunk', () => named(input));
+function findFailedChunkTask(handler: () => Promise<FindFailedChunkHandler>) {
+  const named = withNamedServiceErrors(async (input: Parameters<FindFailedChunkHandler>[0]) =>
+    (await handler())(input),
+  );
+  return (input: Parameters<FindFailedChunkHandler>[0]) => runningTask.run('FindFailedChunk', () => named(input));
 }
 
 /** Rethrows an error named as the deployed handlers name it (lambdas/wiring/service-error-names.ts). */

@@ -4,7 +4,7 @@ import { BatchWriteItemCommand, DescribeTableCommand } from '@aws-sdk/client-dyn
 import { describe, expect, it } from 'vitest';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import type { TaskStateName } from '../../../lib/workflow-tasks.js';
-import { handlerBundlePath, loadHandlerFactories } from '../../../cli/local-run/handler-bundles.js';
+import { handlerBundlePath, loadHandlerFactories, loadHandlerFactory } from '../../../cli/local-run/handler-bundles.js';
 import { runLocalImport } from '../../../cli/local-run/runner.js';
 import { runningTask } from '../../../cli/local-run/running-task.js';
 import { createBucket, createTable, putText, scanAll } from '../../e2e/harness.js';
@@ -46,11 +46,13 @@ describe('local runner', () => {
       Preflight: await import(handlerBundlePath('Preflight')),
       ImportChunk: await import(handlerBundlePath('ImportChunk')),
       Summarize: await import(handlerBundlePath('Summarize')),
+      FindFailedChunk: await import(handlerBundlePath('FindFailedChunk')),
     };
     // Node keeps one instance per module: the bundle's export is the very function the runner calls.
     expect(factories.Preflight).toBe(bundles.Preflight.createPreflightHandler);
     expect(factories.ImportChunk).toBe(bundles.ImportChunk.createImportHandler);
-    expect(factories.Summarize).toBe(bundles.Summarize.createSummarizeHandler);
+    expect(await loadHandlerFactory('Summarize')).toBe(bundles.Summarize.createSummarizeHandler);
+    expect(await loadHandlerFactory('FindFailedChunk')).toBe(bundles.FindFailedChunk.createFailedChunkHandler);
   });
 
   it('runs the handlers from dist/: every command they send is a class written in their bundle', async () => {
