@@ -38,24 +38,20 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName),
   ]);
   const settings = invocationSettings(options);
-  // Built on first use: the Map's end (or a failure) is the first that needs them (handler-bundles.ts).
-  const summarize = summarizeTask(
-    once(async () => (await loadHandlerFactory('Summarize'))(wiring)),
-    settings,
-  );
-  const findFailedChunk = once(async () =>
-    (await loadHandlerFactory('FindFailedChunk'))({ sfn: options.sfn ?? new SFNClient({}) }),
-  );
+  const summarize = summarizeTask(wiring, settings);
   return {
     Preflight: preflightTask(factories.Preflight(wiring), settings),
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
     Summarize: summarize,
     ReleaseLanes: summarize,
-    FindFailedChunk: findFailedChunkTask(findFailedChunk),
+    FindFailedChunk: findFailedChunkTask(options),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 
-/** `make`'s promise, made on the first call and shared by every later one. */
+/**
+ * `make`'s promise, made on the first call and shared by every later one: Summarize's and FindFailedChunk's handlers
+ * are built when first called, since the Map's end (or its failure) is the first that needs their bundles.
+ */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => (made ??= make());
@@ -140,14 +136,12 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
   };
 }
 
-type SummarizeHandler = ReturnType<HandlerFactories['Summarize']>;
-type FindFailedChunkHandler = ReturnType<HandlerFactories['FindFailedChunk']>;
-
 /**
  * Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). Its
  * handler is built before the timeout starts, as Lambda's init runs before the handler's clock.
  */
-function summarizeTask(handler: () => Promise<SummarizeHandler>, settings: InvocationSettings) {
+function summarizeTask(wiring: Wiring, settings: InvocationSettings) {
+  const handler = once(async () => (await loadHandlerFactory('Summarize'))(wiring));
   return <E extends SummarizeEvent | ReleaseLanesEvent>(input: E) =>
     runningTask
       .run('Summarize', async () => {
@@ -157,12 +151,15 @@ function summarizeTask(handler: () => Promise<SummarizeHandler>, settings: Invoc
       .catch(named);
 }
 
+type FindFailedChunkEvent = Parameters<ReturnType<HandlerFactories['FindFailedChunk']>>[0];
+
 /** FindFailedChunk, named and attributed to its own function as deployed (running-task.ts). */
-function findFailedChunkTask(handler: () => Promise<FindFailedChunkHandler>) {
-  const named = withNamedServiceErrors(async (input: Parameters<FindFailedChunkHandler>[0]) =>
-    (await handler())(input),
+function findFailedChunkTask(options: LocalRunOptions) {
+  const handler = once(async () =>
+    (await loadHandlerFactory('FindFailedChunk'))({ sfn: options.sfn ?? new SFNClient({}) }),
   );
-  return (input: Parameters<FindFailedChunkHandler>[0]) => runningTask.run('FindFailedChunk', () => named(input));
+  const named = withNamedServiceErrors(async (input: FindFailedChunkEvent) => (await handler())(input));
+  return (input: FindFailedChunkEvent) => runningTask.run('FindFailedChunk', () => named(input));
 }
 
 /** Rethrows an error named as the deployed handlers name it (lambdas/wiring/service-error-names.ts). */
