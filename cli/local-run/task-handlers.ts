@@ -3,6 +3,8 @@ import type {
   ImportChunkEvent,
   PreflightEvent,
   ReleaseLanesEvent,
+  ReleasedLanes,
+  ImportSummary,
   ScanState,
   SummarizeEvent,
 } from '../../lambdas/contract/workflow-payloads.js';
@@ -12,7 +14,7 @@ import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import type { TASK_STATE_FUNCTIONS, TaskStateName } from '../../lib/workflow-tasks.js';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { nameServiceError, withNamedServiceErrors } from '../../lambdas/wiring/service-error-names.js';
-import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
+import { loadHandlerFactories, loadHandlerFactory, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
 import { invocationContext } from './lambda-clock.js';
 import { localConcurrency } from './local-concurrency.js';
@@ -38,14 +40,23 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName),
   ]);
   const settings = invocationSettings(options);
-  const summarizeFunction = factories.Summarize(wiring);
+  const summarize = summarizeTask(wiring, settings);
   return {
     Preflight: preflightTask(factories.Preflight(wiring), settings),
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
-    Summarize: summarizeTask((input: SummarizeEvent) => summarizeFunction(input), settings),
-    ReleaseLanes: summarizeTask((input: ReleaseLanesEvent) => summarizeFunction(input), settings),
-    FindFailedChunk: findFailedChunkTask(factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) })),
+    Summarize: summarize,
+    ReleaseLanes: summarize,
+    FindFailedChunk: findFailedChunkTask(options),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
+}
+
+/**
+ * `make`'s promise, made on the first call and shared by every later one: Summarize's and FindFailedChunk's handlers
+ * are built when first called, since the Map's end (or its failure) is the first that needs their bundles.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 /**
@@ -127,18 +138,31 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
   };
 }
 
-/** Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). */
-function summarizeTask<E, R>(handler: (input: E) => Promise<R>, settings: InvocationSettings) {
-  return (input: E) =>
-    runningTask.run('Summarize', () =>
-      invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)).catch(named),
-    );
+/**
+ * Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). Its
+ * handler is built before the timeout starts, as Lambda's init runs before the handler's clock.
+ */
+function summarizeTask(wiring: Wiring, settings: InvocationSettings) {
+  const handler = once(async () => (await loadHandlerFactory('Summarize'))(wiring));
+  const invoke = async (input: SummarizeEvent | ReleaseLanesEvent) => {
+    const summarize = await handler();
+    // The function hands each event to its task's handler by shape, as deployed (lambdas/summarize/handler.ts).
+    const run = (): Promise<ImportSummary | ReleasedLanes> =>
+      'releaseLanes' in input ? summarize(input) : summarize(input);
+    return invokeWithTimeout(settings.timeoutsMs.Summarize, run);
+  };
+  return (input: SummarizeEvent | ReleaseLanesEvent) => runningTask.run('Summarize', () => invoke(input)).catch(named);
 }
 
+type FindFailedChunkEvent = Parameters<ReturnType<HandlerFactories['FindFailedChunk']>>[0];
+
 /** FindFailedChunk, named and attributed to its own function as deployed (running-task.ts). */
-function findFailedChunkTask(handler: ReturnType<HandlerFactories['FindFailedChunk']>) {
-  const named = withNamedServiceErrors(handler);
-  return (input: Parameters<typeof handler>[0]) => runningTask.run('FindFailedChunk', () => named(input));
+function findFailedChunkTask(options: LocalRunOptions) {
+  const handler = once(async () =>
+    (await loadHandlerFactory('FindFailedChunk'))({ sfn: options.sfn ?? new SFNClient({}) }),
+  );
+  const named = withNamedServiceErrors(async (input: FindFailedChunkEvent) => (await handler())(input));
+  return (input: FindFailedChunkEvent) => runningTask.run('FindFailedChunk', () => named(input));
 }
 
 /** Rethrows an error named as the deployed handlers name it (lambdas/wiring/service-error-names.ts). */

@@ -4,7 +4,7 @@ import { BatchWriteItemCommand, DescribeTableCommand } from '@aws-sdk/client-dyn
 import { describe, expect, it } from 'vitest';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import type { TaskStateName } from '../../../lib/workflow-tasks.js';
-import { handlerBundlePath, loadHandlerFactories } from '../../../cli/local-run/handler-bundles.js';
+import { handlerBundlePath, loadHandlerFactories, loadHandlerFactory } from '../../../cli/local-run/handler-bundles.js';
 import { runLocalImport } from '../../../cli/local-run/runner.js';
 import { runningTask } from '../../../cli/local-run/running-task.js';
 import { createBucket, createTable, putText, scanAll } from '../../e2e/harness.js';
@@ -40,17 +40,20 @@ function recordingWiring() {
 }
 
 describe('local runner', () => {
-  it('runs each Task with the factory its bundle exports', async () => {
+  it('runs each Task with the factory its bundle exports, loaded once', async () => {
     const factories = await loadHandlerFactories();
-    const bundles = {
-      Preflight: await import(handlerBundlePath('Preflight')),
-      ImportChunk: await import(handlerBundlePath('ImportChunk')),
-      Summarize: await import(handlerBundlePath('Summarize')),
+    const exported = {
+      Preflight: (await import(handlerBundlePath('Preflight'))).createPreflightHandler,
+      ImportChunk: (await import(handlerBundlePath('ImportChunk'))).createImportHandler,
+      Summarize: (await import(handlerBundlePath('Summarize'))).createSummarizeFunctionHandler,
+      FindFailedChunk: (await import(handlerBundlePath('FindFailedChunk'))).createFailedChunkHandler,
     };
-    // Node keeps one instance per module: the bundle's export is the very function the runner calls.
-    expect(factories.Preflight).toBe(bundles.Preflight.createPreflightHandler);
-    expect(factories.ImportChunk).toBe(bundles.ImportChunk.createImportHandler);
-    expect(factories.Summarize).toBe(bundles.Summarize.createSummarizeFunctionHandler);
+    // Loaded through the compile cache (bundle-compile-cache.ts), the factory is the bundle's own text, compiled again.
+    expect(String(factories.Preflight)).toBe(String(exported.Preflight));
+    expect(String(factories.ImportChunk)).toBe(String(exported.ImportChunk));
+    expect(String(await loadHandlerFactory('Summarize'))).toBe(String(exported.Summarize));
+    expect(String(await loadHandlerFactory('FindFailedChunk'))).toBe(String(exported.FindFailedChunk));
+    expect(await loadHandlerFactory('ImportChunk')).toBe(factories.ImportChunk);
   });
 
   it('runs the handlers from dist/: every command they send is a class written in their bundle', async () => {
