@@ -1,4 +1,4 @@
-import type { ByteRange } from './chunk-planner.js';
+import type { ByteRange } from './range-planner.js';
 import { planRanges } from './range-planner.js';
 import { pieceBytes, type ChunkBudget } from './chunk-budget.js';
 import { readObjectStart } from './object-headers.js';

@@ -1,6 +1,6 @@
 import { SourceTooLargeError } from '../contract/errors.js';
 import type { RowGroupSpan } from '../formats/parquet/parquet-footer.js';
-import type { ByteRange } from './chunk-planner.js';
+import type { ByteRange } from './range-planner.js';
 
 const MIB = 1024 * 1024;
 /**

@@ -1,5 +1,7 @@
-import type { ByteRange } from './chunk-planner.js';
-import type { Checkpoint } from '../contract/workflow-payloads.js';
+import type { Checkpoint, Chunk } from '../contract/workflow-payloads.js';
+
+/** A chunk's range within its object: the planners cut one object; their caller names which. */
+export type ByteRange = Omit<Chunk, 'object'>;
 
 /**
  * Cuts a plain object's data [from, size) into byte ranges of `chunkBytes` from its size alone: no byte of it is

@@ -1,6 +1,6 @@
 import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import { stagedPieceKey } from '../source/staged-piece.js';
-import type { ByteRange } from './chunk-planner.js';
+import type { ByteRange } from './range-planner.js';
 import type { Checkpoint } from '../contract/workflow-payloads.js';
 
 /** Stores one staged piece (a PutObject of the bytes under its key). */
