@@ -12,14 +12,14 @@ import {
   parseManifestSummary,
   resolveDataFiles,
 } from '../source/dynamodb-export.js';
-import { listSourceObjects, type SendListObjects } from '../source/s3-listing.js';
+import { listSourceObjects, type ListPages } from '../source/s3-listing.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
 import { s3Url, sourceSet, type ListedObject } from '../source/source-set.js';
 
 /** The S3 calls that find an import's objects. */
 export interface SourceIo {
   headObject(bucket: string, key: string): Promise<{ size: number; etag: string }>;
-  listObjects: SendListObjects;
+  listPages: ListPages;
   /** Streams the object from an offset to `size`, its end. */
   readFrom(source: SourceObject, size: number): ReadFrom;
 }
@@ -49,7 +49,7 @@ export async function resolveSources(
       return { request: { ...request, key }, ...(await exportSources(io, bucket, key, object)) };
     return { request: { ...request, key }, sources: sourceSet([{ key, ...object }]) };
   }
-  const listed = await listSourceObjects(io.listObjects, bucket, prefix, { max: MAX_SOURCE_OBJECTS, ownPrefixes });
+  const listed = await listSourceObjects(io.listPages, bucket, prefix, { max: MAX_SOURCE_OBJECTS, ownPrefixes });
   const manifests = listed.objects.filter((o) => isManifestSummary(o.key));
   if (manifests.length > 1) {
     throw new InvalidRequestError([
@@ -89,7 +89,7 @@ async function exportSources(
   const readText = (key: string, object: { size: number; etag: string }) =>
     readAll(io.readFrom({ bucket, key, etag: object.etag }, object.size));
   const summary = parseManifestSummary(await readText(manifestKey, head), s3Url(bucket, manifestKey));
-  const listed = await listSourceObjects(io.listObjects, bucket, folder, {
+  const listed = await listSourceObjects(io.listPages, bucket, folder, {
     max: MAX_SOURCE_OBJECTS + 8,
     ownPrefixes: [],
   });
