@@ -1,6 +1,8 @@
-import { SourceTooLargeError } from '../contract/errors.js';
-import type { RowGroupSpan } from '../formats/parquet/parquet-footer.js';
+import { readObjectFooter, type FooterIo } from './parquet-objects.js';
+import type { PlannedObject } from './planning-inputs.js';
 import type { ByteRange } from './range-planner.js';
+import { SourceTooLargeError } from '../contract/errors.js';
+import type { ParquetFooter, RowGroupSpan } from '../formats/parquet/parquet-footer.js';
 
 const MIB = 1024 * 1024;
 /**
@@ -66,4 +68,18 @@ export function parquetObjectChunks(
   const last = groups.at(-1);
   const end = { offset: last?.end ?? 0, line: (last ? last.firstRow + last.rows : 0) + 1 };
   return { ranges: planRowGroupChunks(groups, chunkBytes), end };
+}
+
+/**
+ * Plans one Parquet object from its footer: the one the columns step kept (`footers`, by object index), else read
+ * now (an invocation that resumes planning).
+ */
+export async function planParquetObject(
+  object: PlannedObject,
+  footers: readonly ParquetFooter[] | undefined,
+  chunkBytes: number,
+  { importMemoryMb, io }: { readonly importMemoryMb: number; readonly io: FooterIo },
+) {
+  const footer = footers?.[object.index] ?? (await readObjectFooter(object, io));
+  return { ...parquetObjectChunks(footer.rowGroups, chunkBytes, importMemoryMb, object.where), next: null };
 }
