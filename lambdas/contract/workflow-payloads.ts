@@ -39,7 +39,7 @@ export interface Chunk {
 }
 
 /**
- * Where a scan or a chunk import resumes: always a record boundary. In a Parquet chunk, `line` is the 1-based row
+ * Where planning or a chunk import resumes: always a record boundary. In a Parquet chunk, `line` is the 1-based row
  * number of the next row and `offset` the start of its row group (read again whole; rows before `line` skipped).
  */
 export interface Checkpoint {
@@ -123,7 +123,7 @@ export interface PlanningState {
   readonly checkpoint: PlanningCheckpoint;
   /** Every object is planned into chunks. */
   readonly scanComplete: boolean;
-  /** Whether this import waits for lanes (the workflow's WaitForLanes loop), once its scan is complete. */
+  /** Whether this import waits for lanes (the workflow's WaitForLanes loop), once every object is planned. */
   readonly queue: QueueState;
   /** The Map's MaxConcurrency: the lanes the ledger granted (0 until then). */
   readonly lanes: Lanes;

@@ -56,7 +56,7 @@ export function checkRowGroupMemory(groups: readonly RowGroupSpan[], importMemor
 
 /**
  * One Parquet object's chunks, from its footer alone (never its data), after the memory check; `end` is where its
- * data ends, as the scan's final checkpoint names it.
+ * data ends, as the final planning checkpoint names it.
  */
 export function parquetObjectChunks(
   groups: readonly RowGroupSpan[],

@@ -8,7 +8,7 @@ import { columnKind, columnSignature } from '../formats/parquet/parquet-columns.
 import { readParquetFooter, type FetchRange, type ParquetFooter } from '../formats/parquet/parquet-footer.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
 
-/** Range reads of the objects (preflight's ScanIo.readFrom). */
+/** Range reads of the objects (preflight's PlanIo.readFrom). */
 export interface FooterIo {
   readFrom(source: SourceObject, size: number): ReadFrom;
 }
