@@ -35,14 +35,14 @@ async function admitted(
   };
 }
 
-/** A client whose BatchWriteItem calls pass through a middleware stack: the SDK's, or the import's BatchWriteClient. */
+/** A client whose BatchWriteItem calls pass through a middleware stack: the SDK's, or the import's DynamoDbWriteTransport. */
 interface WithMiddleware {
   readonly middlewareStack: { add(middleware: never, options: never): void };
 }
 
 /**
  * Puts `admit` where DynamoDB's reply would be: middleware in finalizeRequest at low priority, inside the
- * SDK client's retry (which retries a throttle there, as it would a real one); the BatchWriteClient has no
+ * SDK client's retry (which retries a throttle there, as it would a real one); the DynamoDbWriteTransport has no
  * retry, so there each request meets it once.
  */
 export function injectBatchWriteFaults(client: WithMiddleware, admit: Admit): void {

@@ -79,7 +79,7 @@ export async function faultedImport(
 ) {
   const wiring = createWiring();
   const replies = { calls: 0, throttled: 0, partial: 0 };
-  injectBatchWriteFaults(wiring.batchWrites, (n) => {
+  injectBatchWriteFaults(wiring.writeTransport, (n) => {
     const taken = admit(n);
     replies.calls++;
     if (taken === 0) replies.throttled++;
@@ -109,7 +109,7 @@ export async function faultedImport(
     };
   } finally {
     wiring.dynamodb.destroy();
-    wiring.batchWrites.destroy();
+    wiring.writeTransport.destroy();
     wiring.s3.destroy();
   }
 }

@@ -8,7 +8,12 @@ import { grantConcurrencyReads } from './control-plane-grants.js';
 import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
 import { createImportStateMachine } from './private/import-state-machine.js';
 import { createLedgerTable, grantLedger } from './private/import-ledger-table.js';
-import { expireStagedPieces, grantBucketAccess, grantTableAccess } from './private/pipeline-data-grants.js';
+import {
+  abortUnfinishedRejectsUploads,
+  expireStagedPieces,
+  grantBucketAccess,
+  grantTableAccess,
+} from './private/pipeline-data-grants.js';
 import { createPipelineFunctions } from './private/pipeline-functions.js';
 import { resolvePipelineSettings } from './private/pipeline-settings.js';
 import type { ImportPipelineProps } from './import-pipeline-props.js';
@@ -63,6 +68,7 @@ export class ImportPipeline extends Construct {
     this.summarizeFunction = functions.summarize;
     grantBucketAccess(props, settings, functions);
     expireStagedPieces(props, settings);
+    abortUnfinishedRejectsUploads(props, settings);
     grantTableAccess(props, functions);
     this.ledgerTable = createLedgerTable(this);
     grantLedger(this.ledgerTable, functions);

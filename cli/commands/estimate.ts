@@ -1,46 +1,64 @@
-import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
-import { parseConcurrency, parseRequestFlags, parseSourceCommandArgs, type RequestFlags } from '../flags/cli-args.js';
-import type { CloudClients } from '../cloud/clients.js';
-import { estimateModes } from '../cloud/estimate-modes.js';
-import { readEstimateSafety } from '../cloud/estimate-safety.js';
-import { printEstimate } from '../cloud/estimate-report.js';
-import { measureSample, readSample } from '../cloud/sample.js';
-import { sourceSizes } from '../cloud/source-sizes.js';
-import { resolveSource } from '../cloud/source.js';
+import { defineCommand } from '../command-line/parse-command-line.js';
+import { createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { estimateModes } from '../cloud/estimate/estimate-modes.js';
+import { readEstimateSafety } from '../cloud/estimate/estimate-safety.js';
+import { printEstimate } from '../cloud/estimate/estimate-report.js';
+import { measureSample, readSample } from '../cloud/source/sample.js';
+import { sourceSizes } from '../cloud/source/source-sizes.js';
+import { resolveSource } from '../cloud/source/source.js';
+import { LOCAL_FLAGS, parseConcurrency } from '../flags/local-flags.js';
 import { buildRequest, readRequestFile } from '../flags/request-file.js';
-import { readTableCapacity, withWarmThroughput } from '../cloud/table-capacity.js';
+import {
+  JSON_FLAG,
+  REQUEST_FILE_FLAG,
+  REQUEST_FLAGS,
+  requestFlagsOf,
+  type RequestFlags,
+} from '../flags/request-flags.js';
+import { readTableCapacity, withWarmThroughput } from '../cloud/table/table-capacity.js';
 import type { Output } from '../output/summary.js';
-
-export const ESTIMATE_USAGE = `usage: s3-ddb-import estimate <source> --table T [--format csv|jsonl|dynamodb-json|dynamodb-ion|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
-         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--warm-throughput N] [--mode M] [--request req.json]
-         [--attr NAME=TEMPLATE ...] [--exclude a,b]
-         [--concurrency N] [--json]
-  Reads sizes, the first MiB and the table's capacity, its global secondary indexes' too (no import, no upload),
-  and prints rows, write units (1 KB rounding, each index's on top of the table's), time, what binds first (the
-  table, an index, the Lambda lanes or the preflight scan), cost, and a warning for an index that would throttle
-  the table. --concurrency is the stack's maxConcurrency (default 40).`;
+import { reportingFailures } from './cloud-failure.js';
 
 export interface EstimateCommand {
   readonly source: string;
-  readonly flags: RequestFlags;
+  readonly request: RequestFlags;
   readonly requestFile?: string;
   readonly lanes: number;
+  readonly json: boolean;
 }
 
-/** Parses the arguments after `estimate`; throws UsageError naming the bad flag. */
-export function parseEstimateCommand(args: string[]): EstimateCommand {
-  const { values, source } = parseSourceCommandArgs(
-    args,
-    { concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    'source',
-  );
-  return {
-    source,
-    flags: parseRequestFlags(values),
+/** `s3-ddb-import estimate <source>`: what an import will take, before spending anything. */
+export const ESTIMATE = defineCommand({
+  name: 'estimate',
+  summary: 'what an import will take (rows, write units, time, what binds first, cost), read without importing',
+  positionals: [{ name: 'source', description: 's3://bucket/key, s3://bucket/folder/, or a local file or folder' }],
+  flags: {
+    ...REQUEST_FLAGS,
+    request: REQUEST_FILE_FLAG,
+    concurrency: { ...LOCAL_FLAGS.concurrency, description: "the stack's maxConcurrency: Lambda lanes at once" },
+    json: JSON_FLAG,
+  },
+  details: [
+    "Reads sizes, the first MiB and the table's capacity, its global secondary indexes' too (no import, no " +
+      "upload), and prints rows, write units (1 KB rounding, each index's on top of the table's), time, what binds " +
+      'first (the table, an index, the Lambda lanes or the preflight scan), cost per write mode, and a warning for an ' +
+      'index that would throttle the table.',
+  ],
+  input: ({ values, positionals }): EstimateCommand => ({
+    source: positionals[0],
+    request: requestFlagsOf(values),
     ...(values.request ? { requestFile: values.request } : {}),
     lanes: parseConcurrency(values.concurrency),
-  };
-}
+    json: values.json === true,
+  }),
+  run: (command, output) =>
+    reportingFailures('estimate', command.json, output, () =>
+      runEstimateCommand(command, createCloudClients(), output),
+    ),
+});
+
+/** The arguments after `estimate`, as the CLI parses them; throws UsageError naming the bad flag. */
+export const parseEstimateCommand = (args: readonly string[]): EstimateCommand => ESTIMATE.parse(args);
 
 /** `s3-ddb-import estimate`: sizes, a sample and the table's capacity in; the estimate out. */
 export async function runEstimateCommand(
@@ -54,8 +72,7 @@ export async function runEstimateCommand(
   const where =
     source.kind === 'local' ? { bucket: 'local', key: first.name } : { bucket: source.bucket, key: first.name };
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
-  const asked = buildRequest(command.flags, file, where);
-  const request = resolveImportRequest(asked);
+  const request = buildRequest(command.request, file, where).resolved;
   // An import with warmThroughput meets the table pre-warmed (lambdas/preflight/warm-throughput.ts).
   const table = withWarmThroughput(await readTableCapacity(clients.dynamodb, request.table), request.warmThroughput);
   const sampleBytes = await readSample(
@@ -85,7 +102,7 @@ export async function runEstimateCommand(
       modes,
       safety: await readEstimateSafety(clients.dynamodb, request),
     },
-    command.flags.json,
+    command.json,
     output,
   );
   return 0;

@@ -1,27 +1,7 @@
-import { parseArgs } from 'node:util';
-import { UsageError } from '../flags/cli-args.js';
-
-/** Where the running import is: `local` or `local watch` on this machine, or a deployed stack. */
-const WHERE = `[--local | --stack NAME | --ledger-table T] [--json]`;
-const TAIL = `  <execution> is the execution's name or ARN. --local: an import of a running \`local\` or \`local watch\` (or of
-  the DynamoDB at AWS_ENDPOINT_URL_DYNAMODB); else the stack's (--stack, default S3DdbImport; --ledger-table T
-  skips CloudFormation). Exit 0, or 1 when no running import of that name holds lanes.`;
-
-export const RATE_USAGE = `usage: s3-ddb-import rate <execution> <items/s> ${WHERE}
-  Sets a running import's maxWriteRate (items/s for the whole import, 0 = uncapped); every lane follows it
-  within about 5 s.
-${TAIL}`;
-
-export const PAUSE_USAGE = `usage: s3-ddb-import pause <execution> ${WHERE}
-  Pauses a running import: each lane reads the pause within about 5 s, writes the rows it has read, stops at
-  that record boundary and holds its checkpoint, writing nothing until \`resume\`. A pause of more than
-  about 16 hours can fail a chunk.
-${TAIL}`;
-
-export const RESUME_USAGE = `usage: s3-ddb-import resume <execution> ${WHERE}
-  Resumes a paused import: its lanes go on from their checkpoints at their next ask (10 s after a short
-  pause, up to 5 minutes after a long one).
-${TAIL}`;
+import type { CommandLine, FlagTable } from '../command-line/command-spec.js';
+import { UsageError } from '../command-line/usage-error.js';
+import { DEFAULT_STACK_NAME } from '../cloud/aws/stack-outputs.js';
+import { JSON_FLAG } from '../flags/request-flags.js';
 
 /** What to change. */
 export type LiveAction =
@@ -39,20 +19,31 @@ export interface LiveCommand {
   readonly json: boolean;
 }
 
-/** Parses the arguments after `rate`, `pause` or `resume`; throws UsageError naming the bad flag or argument. */
-export function parseLiveCommand(kind: LiveAction['kind'], args: string[]): LiveCommand {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      local: { type: 'boolean', default: false },
-      stack: { type: 'string' },
-      'ledger-table': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+/** Where the running import is: `local` or `local watch` on this machine, or a deployed stack. */
+export const LIVE_FLAGS = {
+  local: {
+    type: 'boolean',
+    description: 'an import of a running `local` or `local watch` (or of the DynamoDB at AWS_ENDPOINT_URL_DYNAMODB)',
+  },
+  stack: {
+    type: 'string',
+    value: 'NAME',
+    description: 'the deployed stack whose ledger holds it',
+    default: DEFAULT_STACK_NAME,
+  },
+  'ledger-table': {
+    type: 'string',
+    value: 'T',
+    description: 'the deployed ledger table itself (skips CloudFormation)',
+  },
+  json: { ...JSON_FLAG, description: 'print the live settings as one JSON object' },
+} as const satisfies FlagTable;
+
+/** The live command's input from its parsed line; throws UsageError naming the bad argument. */
+export function liveInput(
+  kind: LiveAction['kind'],
+  { values, positionals }: CommandLine<typeof LIVE_FLAGS>,
+): LiveCommand {
   const wanted = kind === 'rate' ? 2 : 1;
   if (positionals.length !== wanted) {
     const shape = kind === 'rate' ? '<execution> <items/s>' : '<execution>';

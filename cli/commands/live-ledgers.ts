@@ -1,7 +1,7 @@
 import { ImportLedger } from '../../lambdas/admission/ledger.js';
 import { createDynamoDbClient } from '../../lambdas/wiring/clients.js';
-import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
-import { DEFAULT_STACK_NAME, STACK_OUTPUTS, readStackOutputs } from '../cloud/stack-outputs.js';
+import { CloudCommandError, type CloudClients } from '../cloud/aws/clients.js';
+import { DEFAULT_STACK_NAME, STACK_OUTPUTS, readStackOutputs } from '../cloud/aws/stack-outputs.js';
 import { DEFAULT_LEDGER_TABLE, readLambdaConfig } from '../../lambdas/environment/config.js';
 import { listRunning, runningDir } from '../local-run/running-registry.js';
 import type { LedgerTarget } from './live-args.js';

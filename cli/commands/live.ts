@@ -1,3 +1,4 @@
+import { ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import type { ImportLedger, LiveSettings } from '../../lambdas/admission/ledger.js';
 import { runningDir } from '../local-run/running-registry.js';
 import { EXIT_OK, type Output } from '../output/summary.js';
@@ -47,7 +48,8 @@ function change(ledger: ImportLedger, execution: string, action: LiveAction): Pr
  */
 function unreachable(error: Error & { code?: string }): boolean {
   return (
-    error.name === 'ResourceNotFoundException' ||
+    error instanceof ResourceNotFoundException ||
+    // the SDK's HTTP handler gives a plain Error named TimeoutError (no class to match)
     error.name === 'TimeoutError' ||
     ['ECONNREFUSED', 'ECONNRESET'].includes(error.code ?? '')
   );

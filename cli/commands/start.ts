@@ -1,48 +1,42 @@
-import { StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { basename, resolve } from 'node:path';
+import type { CommandLine, FlagTable } from '../command-line/command-spec.js';
+import { defineCommand } from '../command-line/parse-command-line.js';
+import { UsageError } from '../command-line/usage-error.js';
+import { createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { followExecution } from '../cloud/follow/follow.js';
+import { executionName, stamp } from '../cloud/start/start-request.js';
+import { startExecution } from '../cloud/start/start-execution.js';
+import { locateStart, uploadLocalSource } from '../cloud/start/start-location.js';
+import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import {
-  UsageError,
-  parseNumber,
-  parseRequestFlags,
-  parseSourceCommandArgs,
+  JSON_FLAG,
+  REQUEST_FILE_FLAG,
+  REQUEST_FLAGS,
+  requestFlagsOf,
   type RequestFlags,
-} from '../flags/cli-args.js';
-import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
-import { followExecution } from '../cloud/follow.js';
-import { watchedPrefixOf, type StackTarget } from '../cloud/stack-outputs.js';
-import { executionName, stamp, type StartRequest } from '../cloud/start-request.js';
-import { buildRequest, readRequestFile, type Location } from '../flags/request-file.js';
+} from '../flags/request-flags.js';
+import { parseNumber } from '../flags/values.js';
 import { checkDeploymentScope } from '../../lambdas/request/deployment-scope.js';
-import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
-import { resolveSource, type Source } from '../cloud/source.js';
-import { DEFAULT_PART_BYTES, MIN_PART_BYTES, uploadFiles } from '../cloud/upload.js';
-import { createProgressRenderer } from '../progress/renderer.js';
+import { resolveSource } from '../cloud/source/source.js';
+import { DEFAULT_PART_BYTES, MIN_PART_BYTES } from '../cloud/source/upload.js';
 import type { Output } from '../output/summary.js';
+import { reportingFailures } from './cloud-failure.js';
 import {
-  FOLLOW_FLAG_OPTIONS,
-  TARGET_FLAG_OPTIONS,
+  FOLLOW_FLAGS,
+  TARGET_FLAGS,
   parsePollSeconds,
   parseTargetFlags,
   resolveTarget,
+  withLiveSettings,
   type TargetFlags,
 } from './cloud-flags.js';
-
-export const START_USAGE = `usage: s3-ddb-import start <source> --table T [--format csv|jsonl|dynamodb-json|dynamodb-ion|parquet] [--delimiter C|tab] [--no-header] [--columns a,b,c]
-         [--types col=N,col2=BOOL] [--chunk-mib N] [--max-write-rate N] [--spread] [--warm-throughput N]
-         [--mode put|insert|update|delete] [--dry-run] [--allow-without-backup]
-         [--attr NAME=TEMPLATE ...] [--exclude a,b]
-         [--request req.json] [--stack NAME | --state-machine ARN [--bucket B]] [--upload-prefix P] [--part-mib N]
-         [--name NAME] [--follow] [--poll-s N] [--json]
-  <source>: s3://bucket/key, s3://bucket/folder/ (every object under it), or a local file or folder,
-  uploaded first to the stack's bucket under --upload-prefix (default ${'s3-ddb-import/uploads/'}<UTC time>/)`;
 
 /** Where local files go in the stack's bucket; must not be under a watched prefix (checked). */
 export const DEFAULT_UPLOAD_PREFIX = 's3-ddb-import/uploads/';
 
 export interface StartCommand {
   readonly source: string;
-  readonly flags: RequestFlags;
+  readonly request: RequestFlags;
   readonly requestFile?: string;
   readonly target: TargetFlags;
   readonly uploadPrefix: string;
@@ -50,21 +44,61 @@ export interface StartCommand {
   readonly name?: string;
   readonly follow: boolean;
   readonly pollSeconds: number;
+  readonly json: boolean;
 }
 
-/** Parses the arguments after `start`; throws UsageError naming the bad flag. */
-export function parseStartCommand(args: string[]): StartCommand {
-  const { values, source } = parseSourceCommandArgs(
-    args,
+const START_FLAGS = {
+  ...REQUEST_FLAGS,
+  request: REQUEST_FILE_FLAG,
+  ...TARGET_FLAGS,
+  'upload-prefix': {
+    type: 'string',
+    value: 'P',
+    description: "where a local source goes in the stack's bucket (ends with /), under a folder of the UTC time",
+    default: DEFAULT_UPLOAD_PREFIX,
+  },
+  'part-mib': {
+    type: 'string',
+    value: 'N',
+    description: `multipart upload part size in MiB (at least ${MIN_PART_BYTES / 2 ** 20})`,
+    default: DEFAULT_PART_BYTES / 2 ** 20,
+  },
+  name: {
+    type: 'string',
+    value: 'NAME',
+    description: "the execution's name (default <table>-<file>-<UTC second>-<hash>)",
+  },
+  ...FOLLOW_FLAGS,
+  json: JSON_FLAG,
+} as const satisfies FlagTable;
+
+/** `s3-ddb-import start <source>`: an import in AWS, started (and with --follow, followed) from this terminal. */
+export const START = defineCommand({
+  name: 'start',
+  summary: "start an import on the deployed stack (a local source is uploaded to the stack's bucket first)",
+  positionals: [
     {
-      ...TARGET_FLAG_OPTIONS,
-      ...FOLLOW_FLAG_OPTIONS,
-      'upload-prefix': { type: 'string' },
-      'part-mib': { type: 'string' },
-      name: { type: 'string' },
+      name: 'source',
+      description:
+        "s3://bucket/key, s3://bucket/folder/ (every object under it), or a local file or folder, uploaded first to the stack's bucket",
     },
-    'source',
-  );
+  ],
+  flags: START_FLAGS,
+  details: [
+    "Prints the execution's ARN (and how to follow it) and exits 0; with --follow, its progress to the end, its " +
+      'summary, and exit 0 (every row landed), 2 (rejects, copied to ./s3-ddb-import-rejects/) or 1 (failed).',
+  ],
+  input: startInput,
+  run: (command, output) =>
+    reportingFailures('start', command.json, output, () =>
+      runStartCommand(command, withLiveSettings(createCloudClients(), command.target), output),
+    ),
+});
+
+/** The arguments after `start`, as the CLI parses them; throws UsageError naming the bad flag. */
+export const parseStartCommand = (args: readonly string[]): StartCommand => START.parse(args);
+
+function startInput({ values, positionals }: CommandLine<typeof START_FLAGS>): StartCommand {
   const uploadPrefix = values['upload-prefix'] ?? DEFAULT_UPLOAD_PREFIX;
   if (uploadPrefix !== '' && !uploadPrefix.endsWith('/'))
     throw new UsageError(`--upload-prefix: must end with "/", got ${JSON.stringify(uploadPrefix)}`);
@@ -75,8 +109,8 @@ export function parseStartCommand(args: string[]): StartCommand {
     (n) => n * 2 ** 20 >= MIN_PART_BYTES,
   );
   return {
-    source,
-    flags: parseRequestFlags(values),
+    source: positionals[0],
+    request: requestFlagsOf(values),
     ...(values.request ? { requestFile: values.request } : {}),
     target: parseTargetFlags(values),
     uploadPrefix,
@@ -84,6 +118,7 @@ export function parseStartCommand(args: string[]): StartCommand {
     ...(values.name ? { name: values.name } : {}),
     follow: values.follow === true,
     pollSeconds: parsePollSeconds(values['poll-s']),
+    json: values.json === true,
   };
 }
 
@@ -100,27 +135,24 @@ export async function runStartCommand(
   const target = await resolveTarget(clients, command.target);
   const source = await resolveSource(command.source);
   const at = now();
-  const location = locate(source, target, `${command.uploadPrefix}${stamp(at)}/`);
-  const request = buildRequest(
-    command.flags,
-    command.requestFile ? await readRequestFile(command.requestFile) : {},
-    location.location,
-  );
+  const location = locateStart(source, target, `${command.uploadPrefix}${stamp(at)}/`);
+  const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
+  const { input: request, resolved } = buildRequest(command.request, file, location.location);
   // The stack's roles read its bucket only: refuse another here, as preflight would, before uploading or starting.
-  checkDeploymentScope(request, { bucketName: target.bucketName });
+  checkDeploymentScope(resolved, { bucketName: target.bucketName });
   // Before uploading or starting: an unprotected delete is refused here as preflight would refuse it.
-  await noticeBeforeStart(clients.dynamodb, resolveImportRequest(request), output);
+  await noticeBeforeStart(clients.dynamodb, resolved, output);
   const name = command.name ?? executionName(request, at);
-  if (source.kind === 'local') await upload(clients, source, location, { ...command, target }, output);
-  const executionArn = await startExecution(clients, target.stateMachineArn, name, request);
+  if (source.kind === 'local') await uploadLocalSource(clients.s3, source, location, { ...command, target }, output);
+  const executionArn = await startExecution(clients.sfn, target.stateMachineArn, name, request);
   output.err(`started ${executionArn}`);
   if (command.follow)
     return followExecution(clients, executionArn, output, {
-      json: command.flags.json,
+      json: command.json,
       pollSeconds: command.pollSeconds,
     });
   const where = request.key !== undefined ? { key: request.key } : { prefix: request.prefix };
-  if (command.flags.json)
+  if (command.json)
     output.out(
       JSON.stringify({ status: 'RUNNING', executionArn, executionName: name, bucket: request.bucket, ...where }),
     );
@@ -129,79 +161,4 @@ export async function runStartCommand(
     output.out(`follow it with: s3-ddb-import status ${name} --follow`);
   }
   return 0;
-}
-
-interface Located {
-  readonly location: Location;
-  /** For a local source: the key prefix the files are uploaded under. */
-  readonly uploadPrefix?: string;
-}
-
-/**
- * Where the request points. A local source goes under the upload prefix of the stack's bucket, which must not
- * be a watched prefix: there the bucket's own rule would start a second import of the same upload.
- */
-function locate(source: Source, target: StackTarget, uploadPrefix: string): Located {
-  if (source.kind === 's3-object') return { location: { bucket: source.bucket, key: source.key } };
-  if (source.kind === 's3-prefix') return { location: { bucket: source.bucket, prefix: source.prefix } };
-  if (!target.bucketName) {
-    throw new CloudCommandError(
-      "a local source is uploaded to the stack's bucket: name the stack with --stack NAME, or give --bucket B with --state-machine",
-    );
-  }
-  const folderPrefix = source.folder ? `${uploadPrefix}${basename(resolve(source.root))}/` : uploadPrefix;
-  for (const file of source.files) {
-    const watched = watchedPrefixOf(`${folderPrefix}${file.name}`, target.watchedPrefixes);
-    if (watched) {
-      throw new CloudCommandError(
-        `the upload key ${folderPrefix}${file.name} is under the watched prefix ${JSON.stringify(watched)}, whose rule would ` +
-          `start an import of its own: give another --upload-prefix, or upload with \`aws s3 cp\` and let the watch import it`,
-      );
-    }
-  }
-  const bucket = target.bucketName;
-  const location = source.folder
-    ? { bucket, prefix: folderPrefix }
-    : { bucket, key: `${folderPrefix}${source.files[0].name}` };
-  return { location, uploadPrefix: folderPrefix };
-}
-
-async function upload(
-  clients: CloudClients,
-  source: Extract<Source, { kind: 'local' }>,
-  located: Located,
-  { partBytes, target }: { partBytes: number; target: StackTarget },
-  output: Output,
-): Promise<void> {
-  const renderer = createProgressRenderer(output);
-  await uploadFiles(clients.s3, located.location.bucket, located.uploadPrefix ?? '', source.files, {
-    partBytes,
-    kmsKeyArn: target.bucketKmsKeyArn,
-    onProgress: (loaded, total) => renderer.render({ phase: 'uploading', upload: { loaded, total } }),
-  });
-  renderer.done();
-}
-
-/** StartExecution (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html). */
-async function startExecution(
-  clients: CloudClients,
-  stateMachineArn: string,
-  name: string,
-  request: StartRequest,
-): Promise<string> {
-  try {
-    const started = await clients.sfn.send(
-      new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(request) }),
-    );
-    return started.executionArn ?? '';
-  } catch (error) {
-    const e = error as Error;
-    const fixes: Record<string, string> = {
-      ExecutionAlreadyExists: `an execution named ${name} ran with another input (names last 90 days): give another --name`,
-      InvalidName: `--name ${JSON.stringify(name)}: use only letters, digits, - and _ (at most 80)`,
-      StateMachineDoesNotExist: `the state machine ${stateMachineArn} does not exist: redeploy the stack, or check --stack/--state-machine and AWS_REGION`,
-    };
-    if (fixes[e.name]) throw new CloudCommandError(`${e.name}: ${fixes[e.name]}`, { cause: error });
-    throw error;
-  }
 }

@@ -1,24 +1,22 @@
-import { parseArgs } from 'node:util';
-import { UsageError } from '../flags/cli-args.js';
-import { CloudCommandError, type CloudClients } from '../cloud/clients.js';
-import { lookAtExecution, newFollowMemory } from '../cloud/execution-snapshot.js';
-import { finishExecution } from '../cloud/finish.js';
-import { followExecution } from '../cloud/follow.js';
+import { ExecutionDoesNotExist } from '@aws-sdk/client-sfn';
+import { defineCommand } from '../command-line/parse-command-line.js';
+import { CloudCommandError, createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
+import { lookAtExecution, newFollowMemory } from '../cloud/follow/execution-snapshot.js';
+import { finishExecution } from '../cloud/follow/finish.js';
+import { followExecution } from '../cloud/follow/follow.js';
+import { JSON_FLAG } from '../flags/request-flags.js';
 import { describe } from '../progress/renderer.js';
 import type { Output } from '../output/summary.js';
 import {
-  FOLLOW_FLAG_OPTIONS,
-  TARGET_FLAG_OPTIONS,
+  FOLLOW_FLAGS,
+  TARGET_FLAGS,
   parsePollSeconds,
   parseTargetFlags,
   resolveTarget,
+  withLiveSettings,
   type TargetFlags,
 } from './cloud-flags.js';
-
-export const STATUS_USAGE = `usage: s3-ddb-import status <execution-arn|name> [--stack NAME | --state-machine ARN]
-         [--follow] [--poll-s N] [--json]
-  A running import prints where it is (phase, chunks, rows, rows/s, ETA) and exits 0; a finished one
-  prints its summary, copies its rejects home and exits 0 (every row landed), 2 (rejects) or 1 (failed).`;
+import { reportingFailures } from './cloud-failure.js';
 
 export interface StatusCommand {
   readonly execution: string;
@@ -28,23 +26,39 @@ export interface StatusCommand {
   readonly json: boolean;
 }
 
-/** Parses the arguments after `status`; throws UsageError naming the bad flag. */
-export function parseStatusCommand(args: string[]): StatusCommand {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: { ...TARGET_FLAG_OPTIONS, ...FOLLOW_FLAG_OPTIONS, json: { type: 'boolean', default: false } },
-  });
-  if (positionals.length !== 1) throw new UsageError(`expected one <execution-arn|name>, got ${positionals.length}`);
-  return {
+/** `s3-ddb-import status <execution>`: where a deployed import is, or its end. */
+export const STATUS = defineCommand({
+  name: 'status',
+  summary: "one look at a deployed import (or --follow it to its end); a finished one's summary and exit code",
+  positionals: [{ name: 'execution-arn|name', description: "the execution's ARN, or its name (start prints it)" }],
+  flags: {
+    ...TARGET_FLAGS,
+    bucket: {
+      ...TARGET_FLAGS.bucket,
+      description: 'taken with --state-machine, as start takes it; status reads no bucket',
+    },
+    ...FOLLOW_FLAGS,
+    json: JSON_FLAG,
+  },
+  details: [
+    'A running import prints where it is (phase, chunks, rows, rows/s, ETA) and exits 0; a finished one prints its ' +
+      'summary, copies its rejects home and exits 0 (every row landed), 2 (rejects) or 1 (failed).',
+  ],
+  input: ({ values, positionals }): StatusCommand => ({
     execution: positionals[0],
     target: parseTargetFlags(values),
     follow: values.follow === true,
     pollSeconds: parsePollSeconds(values['poll-s']),
     json: values.json === true,
-  };
-}
+  }),
+  run: (command, output) =>
+    reportingFailures('status', command.json, output, () =>
+      runStatusCommand(command, withLiveSettings(createCloudClients(), command.target), output),
+    ),
+});
+
+/** The arguments after `status`, as the CLI parses them; throws UsageError naming the bad flag. */
+export const parseStatusCommand = (args: readonly string[]): StatusCommand => STATUS.parse(args);
 
 /** `s3-ddb-import status`: one look at an execution (or, with --follow, every few seconds to its end). */
 export async function runStatusCommand(
@@ -67,7 +81,7 @@ export async function runStatusCommand(
     else output.out(describe(look.snapshot));
     return 0;
   } catch (error) {
-    if ((error as Error).name !== 'ExecutionDoesNotExist') throw error;
+    if (!(error instanceof ExecutionDoesNotExist)) throw error;
     throw new CloudCommandError(
       `no execution ${executionArn}: check the name (s3-ddb-import start prints it), --stack and AWS_REGION`,
       { cause: error },

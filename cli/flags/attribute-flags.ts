@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../command-line/usage-error.js';
 
 /** The request fields `--attr` and `--exclude` give, each present only when its flag is. */
 export interface AttributeFlags {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
-import { type ImportRequest } from '../../lambdas/contract/import-request.js';
-import type { RequestFlags } from './cli-args.js';
+import type { ImportRequest, ResolvedRequest } from '../../lambdas/contract/import-request.js';
+import type { RequestFlags } from './request-flags.js';
 
 /** The --request file cannot be read or is not JSON (a bad payload is an InvalidRequestError, as in the cloud). */
 export class RequestFileError extends Error {
@@ -36,40 +36,31 @@ export async function readRequestFile(path: string): Promise<Record<string, unkn
   return value as Record<string, unknown>;
 }
 
+/** A request as the CLI sends it (the execution input) and as the handlers' validator resolved it, once. */
+export interface BuiltRequest {
+  readonly input: ImportRequest;
+  readonly resolved: ResolvedRequest;
+}
+
 /**
  * The request every CLI command runs (`local`, `start`, `estimate`): a request file's fields, then the flags
  * given on the command line over them, then the source's bucket and key (or prefix), which always win.
- * Checked with the handlers' own validator, so a bad request fails here, before anything is uploaded or
- * started, naming each field (InvalidRequestError, as a deployed execution would).
+ * Resolved with the handlers' own validator, here and only here, so a bad request fails before anything is
+ * uploaded or started, naming each field (InvalidRequestError, as a deployed execution would).
  */
-export function buildRequest(
-  flags: Omit<RequestFlags, 'json'>,
-  file: Record<string, unknown>,
-  location: Location,
-): ImportRequest {
+export function buildRequest(flags: RequestFlags, file: Record<string, unknown>, location: Location): BuiltRequest {
   const { key: _key, prefix: _prefix, bucket: _bucket, ...fromFile } = file;
-  const fileFormat = typeof file.format === 'object' && file.format !== null ? file.format : {};
-  const fileTypes = typeof file.types === 'object' && file.types !== null ? file.types : {};
-  const format = { ...fileFormat, ...flags.format };
-  const types = { ...fileTypes, ...flags.types };
-  const fileAttributes = typeof file.attributes === 'object' && file.attributes !== null ? file.attributes : {};
-  const attributes = { ...fileAttributes, ...flags.attributes };
-  const request = {
-    ...fromFile,
-    ...location,
-    ...(flags.table !== undefined ? { table: flags.table } : {}),
-    ...(Object.keys(format).length > 0 ? { format } : {}),
-    ...(Object.keys(types).length > 0 ? { types } : {}),
-    ...(flags.chunkMiB !== undefined ? { chunkMiB: flags.chunkMiB } : {}),
-    ...(flags.maxWriteRate > 0 ? { maxWriteRate: flags.maxWriteRate } : {}),
-    ...(flags.spread ? { spread: true } : {}),
-    ...(flags.warmThroughput !== undefined ? { warmThroughput: flags.warmThroughput } : {}),
-    ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
-    ...(flags.dryRun ? { dryRun: true } : {}),
-    ...(flags.attributes !== undefined ? { attributes } : {}),
-    ...(flags.exclude !== undefined ? { exclude: flags.exclude } : {}),
-    ...(flags.allowWithoutBackup ? { allowWithoutBackup: true } : {}),
-  } as ImportRequest;
-  resolveImportRequest(request);
-  return request;
+  const input = { ...fromFile, ...location, ...flags, ...mergedWithFile(flags, file) } as ImportRequest;
+  return { input, resolved: resolveImportRequest(input) };
+}
+
+/** `format`, `types` and `attributes` given both ways: the file's entries, the flags' over them. */
+function mergedWithFile(flags: RequestFlags, file: Record<string, unknown>): RequestFlags {
+  const fromFile = (field: 'format' | 'types' | 'attributes') =>
+    typeof file[field] === 'object' && file[field] !== null ? file[field] : {};
+  return {
+    ...(flags.format ? { format: { ...fromFile('format'), ...flags.format } } : {}),
+    ...(flags.types ? { types: { ...fromFile('types'), ...flags.types } } : {}),
+    ...(flags.attributes ? { attributes: { ...fromFile('attributes'), ...flags.attributes } } : {}),
+  };
 }

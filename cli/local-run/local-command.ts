@@ -1,39 +1,50 @@
 import { randomUUID } from 'node:crypto';
-import type { LocalCommand } from '../flags/cli-args.js';
-import { LOCAL_BUCKET, checkLocalSource, ensureBucket, ensureTable, uploadKey, uploadSource } from './local-stack.js';
+import { LOCAL_BUCKET, ensureBucket, ensureTable } from './local-stack.js';
+import { planUpload, uploadPlanned, type UploadPlan } from './local-upload.js';
 import { createProgressPrinter } from './progress-printer.js';
-import { buildRequest, readRequestFile } from '../flags/request-file.js';
+import { buildRequest, readRequestFile, type BuiltRequest } from '../flags/request-file.js';
+import type { TableKeys } from '../flags/local-flags.js';
+import type { RequestFlags } from '../flags/request-flags.js';
 import { runLocalImport } from './runner.js';
-import { createWiring } from '../../lambdas/wiring/wiring.js';
+import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import { startLocalServices } from '../services/index.js';
 import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
-import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
 
+/** `s3-ddb-import local` as its command line gives it (cli/commands/local.ts). */
+export interface LocalCommand {
+  /** The file, folder or DynamoDB export to import. */
+  readonly file: string;
+  /** `--request`: a StartExecution payload to run as it is, bucket and key replaced by the uploaded file's. */
+  readonly requestFile?: string;
+  /** The request fields the flags give (none with `requestFile`, whose payload says them). */
+  readonly request: RequestFlags;
+  /** `--create-table`: the table's key. */
+  readonly createTable: TableKeys | null;
+  readonly concurrency: number;
+  readonly timeoutSeconds: number;
+  readonly json: boolean;
+}
+
 /**
- * `s3-ddb-import local`: start local services, upload the file (or folder, or DynamoDB export), run the workflow,
- * print the summary.
+ * `s3-ddb-import local`: resolve the request, start local services, upload the file (or folder, or DynamoDB
+ * export), run the workflow, print the summary.
  */
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
-  let checked: Awaited<ReturnType<typeof checkBeforeServers>>;
-  try {
-    checked = await checkBeforeServers(command);
-  } catch (error) {
-    return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
-  }
-  const { flags, file, table } = checked;
+  const failed = (error: Error) =>
+    printFailure(error, { json: command.json, durationMs: Date.now() - started }, output);
+  const checked = await checkBeforeServers(command).catch((error: Error) => error);
+  if (checked instanceof Error) return failed(checked);
   // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
   const services = await startLocalServices({ log: output.err }).catch((error: Error) => error);
-  if (services instanceof Error)
-    return printFailure(services, { json: command.json, durationMs: Date.now() - started }, output);
+  if (services instanceof Error) return failed(services);
   // The first run installs the engine (about 10 s): the import's time and rate leave the servers' start out.
   const servicesReadyMs = Date.now() - started;
-  const importStarted = Date.now();
   let unregister = () => undefined as void;
   try {
     // Handler logs are for CloudWatch; the CLI shows its own progress (see cli/watch/watch-command.ts).
@@ -42,35 +53,9 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
     // So that `rate`/`pause`/`resume --local`, in another terminal, find this import's ledger.
     const ledgerTable = wiring.ledger.tableName;
     unregister = (await registerRunning({ dynamodbEndpoint: services.dynamodbEndpoint, ledgerTable })).remove;
-    const { s3, dynamodb } = wiring;
-    await ensureBucket(s3, LOCAL_BUCKET);
-    const source = await uploadSource(s3, LOCAL_BUCKET, command.file);
-    if (command.createTable && command.partitionKey) {
-      await ensureTable(dynamodb, table, command.partitionKey, command.sortKey);
-    }
-    const request = buildRequest(flags, file, { bucket: LOCAL_BUCKET, ...source });
-    // A table without point-in-time recovery (a new one) refuses a delete here without --allow-without-backup.
-    await noticeBeforeStart(dynamodb, resolveImportRequest(request), output);
-    const progress = createProgressPrinter(output);
-    // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.
-    const executionName = randomUUID();
-    output.err(
-      `execution ${executionName} (change it while it runs: s3-ddb-import rate|pause|resume ${executionName} --local)`,
-    );
-    const summary = await runLocalImport(request, {
-      timeoutMs: command.timeoutSeconds * 1000,
-      maxConcurrency: command.concurrency,
-      onEvent: progress.onEvent,
-      wiring,
-      executionName,
-    });
-    progress.done();
-    const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;
-    const durationMs = Date.now() - importStarted;
-    printSummary(summary, { json: command.json, durationMs, servicesReadyMs, rejectsDir }, output);
-    return exitCodeOf(summary);
+    return await importOnServices(command, checked, { wiring, servicesReadyMs }, output);
   } catch (error) {
-    return printFailure(error as Error, { json: command.json, durationMs: Date.now() - started }, output);
+    return failed(error as Error);
   } finally {
     unregister();
     await services.stop();
@@ -78,17 +63,46 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
 }
 
 /**
- * The source must exist, and a --request payload is read and checked, before any server starts, as if the file were
- * uploaded as one key (the upload's real key or folder prefix replaces that later), so a bad payload costs nothing.
+ * The source must exist, and the request (a --request payload and the flags) is read and resolved, before any
+ * server starts, with the key or prefix the upload will have, so a bad request costs nothing.
  */
-async function checkBeforeServers(command: LocalCommand) {
-  const flags = { ...command, table: command.table || undefined };
-  let file: Record<string, unknown> = {};
-  let table = command.table;
-  if (command.requestFile) {
-    file = await readRequestFile(command.requestFile);
-    ({ table } = buildRequest(flags, file, { bucket: LOCAL_BUCKET, key: uploadKey(command.file) }));
-  }
-  await checkLocalSource(command.file);
-  return { flags, file, table };
+async function checkBeforeServers(command: LocalCommand): Promise<{ plan: UploadPlan; request: BuiltRequest }> {
+  const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
+  const plan = await planUpload(command.file);
+  return { plan, request: buildRequest(command.request, file, { bucket: LOCAL_BUCKET, ...plan.location }) };
+}
+
+/** Upload, table, the safety notice, the workflow, the summary: the import on the started servers. */
+async function importOnServices(
+  command: LocalCommand,
+  { plan, request }: { plan: UploadPlan; request: BuiltRequest },
+  { wiring, servicesReadyMs }: { wiring: Wiring; servicesReadyMs: number },
+  output: Output,
+): Promise<number> {
+  const importStarted = Date.now();
+  const { s3, dynamodb } = wiring;
+  await ensureBucket(s3, LOCAL_BUCKET);
+  await uploadPlanned(s3, LOCAL_BUCKET, plan);
+  const keys = command.createTable;
+  if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
+  // A table without point-in-time recovery (a new one) refuses a delete here without --allow-without-backup.
+  await noticeBeforeStart(dynamodb, request.resolved, output);
+  const progress = createProgressPrinter(output);
+  // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.
+  const executionName = randomUUID();
+  output.err(
+    `execution ${executionName} (change it while it runs: s3-ddb-import rate|pause|resume ${executionName} --local)`,
+  );
+  const summary = await runLocalImport(request.input, {
+    timeoutMs: command.timeoutSeconds * 1000,
+    maxConcurrency: command.concurrency,
+    onEvent: progress.onEvent,
+    wiring,
+    executionName,
+  });
+  progress.done();
+  const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;
+  const durationMs = Date.now() - importStarted;
+  printSummary(summary, { json: command.json, durationMs, servicesReadyMs, rejectsDir }, output);
+  return exitCodeOf(summary);
 }

@@ -1,4 +1,4 @@
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
@@ -16,19 +16,14 @@ export async function keepRejects(s3: S3Client, summary: ImportSummary, output: 
 export async function downloadPrefix(s3: S3Client, bucket: string, prefix: string, dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const files: string[] = [];
-  let token: string | undefined;
-  do {
-    // A deployed import of 1,000 chunks can leave more rejects files than one page of 1,000 keys.
-    const listed = await s3.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-    );
+  // A deployed import of 1,000 chunks can leave more rejects files than one page of 1,000 keys.
+  for await (const listed of paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: prefix })) {
     for (const object of listed.Contents ?? []) {
       const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
       const target = join(dir, basename(object.Key ?? 'object'));
       await writeFile(target, await response.Body!.transformToByteArray());
       files.push(target);
     }
-    token = listed.NextContinuationToken;
-  } while (token);
+  }
   return files;
 }

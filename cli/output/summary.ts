@@ -1,4 +1,5 @@
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
+import { writeModeEntry } from '../../lambdas/write/write-modes.js';
 
 /** Exit codes are public contract: 0 every row landed, 2 some rows were rejected, 1 the import failed. */
 export const EXIT_OK = 0;
@@ -113,11 +114,9 @@ function summaryLine(summary: ImportSummary, durationMs: number): string {
       `units, ${summary.rejected} rejected, ${where} ${timed(summary.rows)}`
     );
   }
-  const counts =
-    mode === 'delete'
-      ? `${summary.deleted} deleted`
-      : `${summary.written} written${mode === 'update' ? '' : `, ${summary.skipped ?? 0} skipped`}`;
-  const done = mode === 'delete' ? summary.deleted : summary.written;
+  const { reports } = writeModeEntry(mode); // the counts the mode reports, the first its items/s
+  const counts = reports.map((name) => `${summary[name] ?? 0} ${name}`).join(', ');
+  const done = summary[reports[0]] ?? 0;
   return `${summary.status}: ${summary.rows} rows, ${counts}, ${summary.rejected} rejected, ${where} ${timed(done)}`;
 }
 

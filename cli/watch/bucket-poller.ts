@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 
 /**
  * How `local watch` learns of uploads: it lists the watched prefixes every second and reports each object that
@@ -35,9 +35,7 @@ export interface PollOptions {
 
 async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<ListedObject[]> {
   const objects: ListedObject[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+  for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: prefix })) {
     for (const o of page.Contents ?? []) {
       objects.push({
         key: o.Key!,
@@ -46,8 +44,7 @@ async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<Li
         lastModified: o.LastModified ?? new Date(0),
       });
     }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  }
   return objects;
 }
 

@@ -3,14 +3,27 @@ import { readLambdaConfig } from '../../lambdas/environment/config.js';
 import { createWiring } from '../../lambdas/wiring/wiring.js';
 import { readWatches } from '../../lib/app-context.js';
 import { checkWatchPrefix, checkWatchRequest, type WatchedPrefix } from '../../lib/watch-input.js';
-import { UsageError } from '../flags/cli-args.js';
+import { UsageError } from '../command-line/usage-error.js';
+import type { TableKeys } from '../flags/local-flags.js';
 import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
 import { registerRunning } from '../local-run/running-registry.js';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
 import { startLocalServices } from '../services/index.js';
 import { startLocalWatch } from './local-watch.js';
-import { parseWatchCommand, WATCH_USAGE, type WatchCommand } from './watch-args.js';
 import { createWatchPrinter } from './watch-printer.js';
+
+/** `s3-ddb-import local watch` as its command line gives it (cli/commands/local-watch.ts). */
+export interface WatchCommand {
+  /** The watch the flags describe; without --prefix, the command reads `cdkJson`'s context.watches. */
+  readonly watch?: WatchedPrefix;
+  readonly cdkJson: string;
+  readonly bucket: string;
+  /** Create each watched table that does not exist yet, with this key (on demand). */
+  readonly createTable?: TableKeys;
+  readonly concurrency: number;
+  readonly timeoutSeconds: number;
+  readonly json: boolean;
+}
 
 /** The watches to run: the flags' one, else cdk.json's context.watches; each checked as the construct checks it. */
 async function loadWatches(command: WatchCommand): Promise<WatchedPrefix[]> {
@@ -33,20 +46,17 @@ async function loadWatches(command: WatchCommand): Promise<WatchedPrefix[]> {
   return watches;
 }
 
-/** `s3-ddb-import local watch ...`: parses, runs until Ctrl-C, returns the exit code. */
-export async function runLocalWatchCli(args: string[], output: Output): Promise<number> {
-  if (args.includes('--help')) {
-    output.out(WATCH_USAGE);
-    return EXIT_OK;
-  }
-  let command: WatchCommand;
+/**
+ * `s3-ddb-import local watch`: loads the watches, then runs until Ctrl-C; the exit code. A watch that cannot be
+ * loaded is said in one line (a missing one is a UsageError, which the CLI prints with the usage).
+ */
+export async function runLocalWatchCommand(command: WatchCommand, output: Output): Promise<number> {
   let watches: WatchedPrefix[];
   try {
-    command = parseWatchCommand(args);
     watches = await loadWatches(command);
   } catch (error) {
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    output.err(usage ? `${(error as Error).message}\n${WATCH_USAGE}` : `local watch: ${(error as Error).message}`);
+    if (error instanceof UsageError) throw error;
+    output.err(`local watch: ${(error as Error).message}`);
     return EXIT_FAILED;
   }
   return runLocalWatch(command, watches, output);

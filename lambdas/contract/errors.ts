@@ -107,11 +107,15 @@ export class SourceTooLargeError extends ImportError {
   }
 }
 
-/** A single-item write (`insert`'s PutItem, `update`'s UpdateItem) failed for good: not retryable, or out of retries. */
-export class ItemWriteFailedError extends ImportError {
+/**
+ * A write of the modes sent as PartiQL statements (`insert`, `update`) failed for good: a BatchExecuteStatement, one
+ * of its statements, or the single-item request of an item that cannot be a statement; not retryable, or out of
+ * retries.
+ */
+export class StatementWriteFailedError extends ImportError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'ItemWriteFailedError';
+    this.name = 'StatementWriteFailedError';
   }
 }
 

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * Where the clock offset lives: the DynamoDB client's resolved configuration, whose `systemClockOffset` the
- * SDK's own signer keeps (milliseconds to add to the local clock for the server's). BatchWriteClient signs
+ * SDK's own signer keeps (milliseconds to add to the local clock for the server's). DynamoDbWriteTransport signs
  * with it and corrects it, so the lean path and the SDK client's other calls share one offset.
  */
 export interface ClockOffset {

@@ -14,7 +14,7 @@ const NAME_ESCAPE = /[^!$%&'*+\-.^_`|~\w]/g;
 const VALUE_ESCAPE = /[^!$%&'*+\-.^_`|~\w#]/g;
 
 /**
- * The User-Agent of BatchWriteClient's requests, in the SDK's format: space-separated sections
+ * The User-Agent of DynamoDbWriteTransport's requests, in the SDK's format: space-separated sections
  * `prefix/name#value` (@aws-sdk/core's user-agent middleware, escapeUserAgent; the sections of
  * createDefaultUserAgentProvider), here the application, the language, the runtime and, in Lambda, the
  * execution environment, e.g. `s3-ddb-import/0.1.0 lang/js md/nodejs#22.11.0 exec-env/AWS_Lambda_nodejs22.x`.

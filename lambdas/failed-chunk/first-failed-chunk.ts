@@ -1,7 +1,7 @@
 import {
   DescribeExecutionCommand,
-  ListExecutionsCommand,
   ListMapRunsCommand,
+  paginateListExecutions,
   type ExecutionListItem,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
@@ -52,14 +52,11 @@ export async function firstFailedChunk(sfn: SFNClient, executionArn: string): Pr
 
 async function earliestFailedChild(sfn: SFNClient, mapRunArn: string): Promise<ExecutionListItem | null> {
   let earliest: ExecutionListItem | null = null;
-  let nextToken: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await sfn.send(
-      new ListExecutionsCommand({ mapRunArn, statusFilter: 'FAILED', maxResults: PAGE_SIZE, nextToken }),
-    );
+  let pages = 0;
+  const input = { mapRunArn, statusFilter: 'FAILED' } as const;
+  for await (const answer of paginateListExecutions({ client: sfn, pageSize: PAGE_SIZE }, input)) {
     for (const child of answer.executions ?? []) if (!earliest || stopOf(child) < stopOf(earliest)) earliest = child;
-    nextToken = answer.nextToken;
-    if (!nextToken) break;
+    if (++pages >= MAX_PAGES) break;
   }
   return earliest;
 }

@@ -94,14 +94,9 @@ function pausedProgress(event: ImportChunkEvent, from: Checkpoint, config: Lambd
 }
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring) {
+export function createImportHandler({ s3, writeTransport, writeModes, config, ledger }: Wiring) {
   const getObject = sendGetObject(s3);
-  const calls = {
-    send: batchWrites.send.bind(batchWrites),
-    putItem: batchWrites.putItem.bind(batchWrites),
-    updateItem: batchWrites.updateItem.bind(batchWrites),
-    executeStatements: batchWrites.executeStatements.bind(batchWrites),
-  };
+  const calls = writeTransport; // the calls of every write mode (write/write-mode.ts WriteCalls)
   const write = config.write ?? DEFAULT_WRITE_CONFIG;
   const containerLogger = createContainerLogger();
   const containerMetrics = createImportMetrics();
@@ -124,7 +119,12 @@ export function createImportHandler({ s3, batchWrites, config, ledger }: Wiring)
     const log = invocationLogger(containerLogger, context, keys);
     const deadline = importDeadline(event, write, context, log);
     const stopping = deadline.signal;
-    const created = createImportSink(job, chunk, calls, { write, stopping, live: live.settings !== null });
+    const created = createImportSink(job, chunk, calls, {
+      write,
+      stopping,
+      live: live.settings !== null,
+      modes: writeModes,
+    });
     const { sink, writer } = created;
     limiter.current = created.limiter;
     if (live.settings) onRate(live.settings.maxWriteRate);

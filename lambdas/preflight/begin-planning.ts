@@ -10,6 +10,7 @@ import type { PlanningState, PreflightEvent } from '../contract/workflow-payload
 import { checkDeploymentScope, type DeploymentScope } from '../request/deployment-scope.js';
 import { requestTarget } from '../request/request-target.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
+import type { WriteModeTable } from '../write/write-modes.js';
 
 /** The I/O of the first invocation: finding the objects, reading their starts, checking and pre-warming the table. */
 export interface BeginIo extends SourceIo, FooterIo, WarmThroughputIo, TableSafetyIo {
@@ -24,6 +25,8 @@ export interface BeginOptions extends DeploymentScope {
   readonly stagingPrefix: string;
   /** May a request's warmThroughput raise the table's (LambdaConfig.warmThroughputAllowed)? */
   readonly warmThroughputAllowed: boolean;
+  /** The write modes a request's `mode` may name (the wiring's: write/write-modes.ts). */
+  readonly writeModes: WriteModeTable;
 }
 
 /** A planning invocation's inputs: the state so far, what it plans from, and the objects' starts it read already. */
@@ -50,9 +53,12 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
   const ownPrefixes = [options.rejectsPrefix, options.stagingPrefix];
   // Without a usable bucket, table and key or prefix there is nothing to find: the resolve names every problem.
   const { sources, found } = target ? await findSources(target, io, ownPrefixes) : NOTHING_FOUND;
-  const request = resolveImportRequest(event.input, found);
+  const request = resolveImportRequest(event.input, found, options.writeModes);
   // The safety check refuses an unprotected delete here, before any write or pre-warm (table-safety.ts).
-  const [table, safety] = await Promise.all([io.describeTable(request.table), checkTableSafety(request, io)]);
+  const [table, safety] = await Promise.all([
+    io.describeTable(request.table),
+    checkTableSafety(request, io, options.writeModes),
+  ]);
   // Refuses a provisioned table, and a raise the deployment does not allow.
   const warmTo = warmThroughputToSet(request.table, request.warmThroughput, table, options.warmThroughputAllowed);
   const planning = resolvePlanning(request, sources, `${options.stagingPrefix}/${event.executionName}`);

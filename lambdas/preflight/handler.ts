@@ -7,12 +7,18 @@ import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { isPlanningState, runPreflight } from './preflight.js';
 
 /** Preflight task: validate and plan into chunks, returning a checkpoint before the deadline. */
-export function createPreflightHandler({ s3, dynamodb, config, control, ledger }: Wiring) {
+export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes }: Wiring) {
   const settings = resolveLambdaConfig(config);
   const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn);
   const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<PlanningState> => {
-    const state = await runPreflight(event, io, { ...settings, shouldStop: deadlineCheck(context), control, ledger });
+    const state = await runPreflight(event, io, {
+      ...settings,
+      shouldStop: deadlineCheck(context),
+      control,
+      ledger,
+      writeModes,
+    });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };
     const logger = invocationLogger(containerLogger, context, keys);

@@ -1,6 +1,7 @@
 import { BackupRequiredError } from '../contract/errors.js';
-import type { ResolvedRequest, WriteMode } from '../contract/import-request.js';
+import type { ResolvedRequest } from '../contract/import-request.js';
 import type { PointInTimeRecovery, TableSafety } from '../contract/table-safety.js';
+import { WRITE_MODE_TABLE, writeModeEntry, type WriteModeTable } from '../write/write-modes.js';
 
 /** The two reads the safety check makes (table-safety-io.ts binds them to DynamoDB). */
 export interface TableSafetyIo {
@@ -14,11 +15,12 @@ export interface TableSafetyIo {
 export type SafetyRequest = Pick<ResolvedRequest, 'table' | 'mode' | 'dryRun' | 'allowWithoutBackup'>;
 
 /**
- * Checks the target table before an import that can destroy data, before any write: `delete` always, `put` and
- * `update` when the table already holds items (they replace or change what is there); `insert` never replaces, so
- * it is not checked (null). With point-in-time recovery on, nothing is at risk. With it off, a `delete` import is
- * refused (BackupRequiredError) unless the request says `allowWithoutBackup` or is a dry run (which writes nothing
- * and reports the refusal as its warning); the other cases return a warning.
+ * Checks the target table before an import that can destroy data, before any write, as the mode's entry says
+ * (contract BackupRequirement): `always` (`delete`), `when-table-holds-items` (`put`, `update`: they replace or
+ * change what is there), `never` (`insert` never replaces: not checked, null). With point-in-time recovery on,
+ * nothing is at risk. With it off, an `always` import is refused (BackupRequiredError) unless the request says
+ * `allowWithoutBackup` or is a dry run (which writes nothing and reports the refusal as its warning); the other
+ * cases return a warning naming what the mode puts at risk.
  *
  * Whether the table holds items is asked with one Scan of Limit 1 rather than read from DescribeTable's ItemCount,
  * which "DynamoDB updates approximately every six hours"
@@ -26,12 +28,17 @@ export type SafetyRequest = Pick<ResolvedRequest, 'table' | 'mode' | 'dryRun' | 
  * hour ago would read as empty, which is the very case to warn about. The Scan reads at most one item: half a read
  * unit up to 4 KB, eventually consistent. It is made only when point-in-time recovery is off.
  */
-export async function checkTableSafety(request: SafetyRequest, io: TableSafetyIo): Promise<TableSafety | null> {
-  const { table, mode } = request;
-  if (mode === 'insert') return null;
+export async function checkTableSafety(
+  request: SafetyRequest,
+  io: TableSafetyIo,
+  modes: WriteModeTable = WRITE_MODE_TABLE,
+): Promise<TableSafety | null> {
+  const { table } = request;
+  const { backup } = writeModeEntry(request.mode, modes);
+  if (backup.check === 'never') return null;
   const pointInTimeRecovery = await io.pointInTimeRecovery(table);
   if (pointInTimeRecovery === 'ENABLED') return { pointInTimeRecovery, holdsItems: null, warning: null };
-  if (mode === 'delete') {
+  if (backup.check === 'always') {
     if (!request.allowWithoutBackup && !request.dryRun) {
       throw new BackupRequiredError(refusal(table, pointInTimeRecovery));
     }
@@ -45,7 +52,7 @@ export async function checkTableSafety(request: SafetyRequest, io: TableSafetyIo
   return {
     pointInTimeRecovery,
     holdsItems,
-    warning: holdsItems ? overwriting(table, mode, pointInTimeRecovery) : null,
+    warning: holdsItems ? `${pitrOff(table, pointInTimeRecovery)} and already holds items: ${backup.atRisk}` : null,
   };
 }
 
@@ -71,12 +78,4 @@ export function refusal(table: string, pitr: PointInTimeRecovery): string {
 
 function deleting(table: string, pitr: PointInTimeRecovery): string {
   return `${pitrOff(table, pitr)}, and allowWithoutBackup is set: the items this import deletes cannot be restored`;
-}
-
-function overwriting(table: string, mode: WriteMode, pitr: PointInTimeRecovery): string {
-  const what =
-    mode === 'update'
-      ? 'the attributes this import sets replace their old values, which cannot be restored'
-      : 'items with the keys this import writes are replaced, and cannot be restored';
-  return `${pitrOff(table, pitr)} and already holds items: ${what}`;
 }

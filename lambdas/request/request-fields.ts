@@ -1,4 +1,5 @@
-import { COLUMN_TYPES, type ColumnType, WRITE_MODES, type WriteMode } from '../contract/import-request.js';
+import { COLUMN_TYPES, type ColumnType, type WriteMode } from '../contract/import-request.js';
+import type { WriteModeTable } from '../write/write-modes.js';
 import { DEFAULT_CHUNK_MIB } from '../contract/limits.js';
 import { isObject, show } from './field-values.js';
 
@@ -11,14 +12,14 @@ import { isObject, show } from './field-values.js';
 const WHOLE_WRITE_UNITS = 'a whole number of write units/s above 0';
 
 /** The numbers and switches: chunk size, write rate, spread, pre-warm, mode, dry run, deletes without backup. */
-export function resolveSettings(input: Record<string, unknown>, problems: string[]) {
+export function resolveSettings(input: Record<string, unknown>, modes: WriteModeTable, problems: string[]) {
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
   const spread = optionalBoolean(input, 'spread', problems);
   const warm = optionalNumber(input, 'warmThroughput', 0, isWholeAboveZero, WHOLE_WRITE_UNITS, problems);
   const mode = input.mode ?? 'put';
-  if (!WRITE_MODES.includes(mode as WriteMode)) {
-    problems.push(`mode: must be one of ${WRITE_MODES.join(', ')}, got ${show(mode)}`);
+  if (typeof mode !== 'string' || !Object.hasOwn(modes, mode)) {
+    problems.push(`mode: must be one of ${Object.keys(modes).join(', ')}, got ${show(mode)}`);
   }
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);

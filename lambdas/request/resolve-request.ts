@@ -12,6 +12,7 @@ import {
   resolveTypes,
 } from './request-fields.js';
 import { InvalidRequestError } from '../contract/errors.js';
+import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 
 const KNOWN_FIELDS = [
   'bucket',
@@ -50,6 +51,7 @@ export interface FoundSource {
  * Checks an execution input and applies every default, once: the ResolvedRequest every handler works from. Collects every
  * problem, then throws one InvalidRequestError that names each field, so a user fixes a request in one go.
  * Preflight passes what it `found` (the objects pick the format's defaults); without it the request's key does.
+ * `modes` are the write modes `mode` may name (the wiring's table).
  *
  * @example
  * resolveImportRequest({ bucket: 'imports', key: 'ngrams/1gram.tsv', table: 'ngrams', types: { year: 'N' } });
@@ -60,7 +62,11 @@ export interface FoundSource {
  * resolveImportRequest({ bucket: 'imports', key: 'ngrams/1gram.tsv' });
  * // InvalidRequestError: invalid request: table: required, a non-empty string
  */
-export function resolveImportRequest(input: unknown, found?: FoundSource): ResolvedRequest {
+export function resolveImportRequest(
+  input: unknown,
+  found?: FoundSource,
+  modes: WriteModeTable = WRITE_MODE_TABLE,
+): ResolvedRequest {
   if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
   const head = Object.keys(input)
     .filter((field) => !KNOWN_FIELDS.includes(field))
@@ -77,7 +83,7 @@ export function resolveImportRequest(input: unknown, found?: FoundSource): Resol
     overlap.push(`exclude: ${show(name)} is also computed (attributes.${name}); exclude names columns not stored`);
   }
   const tail: string[] = [];
-  const settings = resolveSettings(input, tail);
+  const settings = resolveSettings(input, modes, tail);
   const detected = detectFormat(found?.formatKey ?? source.key ?? source.prefix ?? '');
   const format = resolveFormat(input.format, { ...found, detected }, { types, attributes });
   const templates = parseTemplates(attributes).problems;

@@ -4,7 +4,7 @@ import { Agent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { DEFAULT_WRITE_CONFIG } from '../environment/config.js';
 
-/** Sockets per client: an import's S3 reads and control calls (BatchWriteItem has its own: batch-write-client.ts). */
+/** Sockets per client: an import's S3 reads and control calls (BatchWriteItem has its own: write-transport.ts). */
 const MAX_SOCKETS = 64;
 
 /**

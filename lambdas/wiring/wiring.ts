@@ -1,7 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { BatchWriteClient } from '../dynamodb-transport/batch-write-client.js';
+import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
+import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
 import {
   DEFAULT_LEDGER_TABLE,
@@ -24,8 +25,13 @@ import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js
 export interface Wiring {
   readonly s3: S3Client;
   readonly dynamodb: DynamoDBClient;
-  /** BatchWriteItem, the import's one hot call, on its own lean path over the DynamoDB client's configuration. */
-  readonly batchWrites: BatchWriteClient;
+  /**
+   * The DynamoDB write transport: the four calls of the write modes (BatchWriteItem, the import's hot call, among
+   * them) on their own lean path over the DynamoDB client's configuration.
+   */
+  readonly writeTransport: DynamoDbWriteTransport;
+  /** The write modes a request's `mode` names (write/write-modes.ts WRITE_MODE_TABLE; tests add their own). */
+  readonly writeModes: WriteModeTable;
   readonly config: LambdaConfig;
   /** The Lambda concurrency the imports share, for preflight's lanes. */
   readonly control: ConcurrencySource;
@@ -35,8 +41,8 @@ export interface Wiring {
 
 /**
  * A wiring with fresh keep-alive clients. The DynamoDB clients' request timeout is the config's
- * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its control plane is Lambda's
- * (a client made now, called only by preflight); the local runner replaces it with its own.
+ * `write.requestTimeoutMs`, so the import's stop margin and the client agree. Its concurrency source is Lambda's
+ * (a client made here, called only by preflight); the local runner replaces it with its own.
  */
 export function createWiring(options: ClientOptions & { readonly config?: LambdaConfig } = {}): Wiring {
   const config = options.config ?? readLambdaConfig();
@@ -46,7 +52,8 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
   return {
     s3: createS3Client(options),
     dynamodb,
-    batchWrites: new BatchWriteClient(dynamodb, write.requestTimeoutMs),
+    writeTransport: new DynamoDbWriteTransport(dynamodb, write.requestTimeoutMs),
+    writeModes: WRITE_MODE_TABLE,
     config,
     control: deployTimeConcurrency(
       config.importReservedConcurrency ?? null,

@@ -34,21 +34,13 @@ export function retryErrorType(error: unknown): RetryErrorType {
 }
 
 /**
- * Whether a failed BatchWriteItem is worth another try: throttling and transient errors, as the SDK's
- * StandardRetryStrategy decides (isRetryableError). The SDK does not retry BatchWriteItem
- * (dynamodb-transport/batch-write-client.ts), so every such error comes here, once each.
+ * Whether a failed write call is worth another try: throttling and transient errors, as the SDK's
+ * StandardRetryStrategy decides (isRetryableError). The write transport does not retry
+ * (dynamodb-transport/write-transport.ts), so every such error comes to the retry loop (retry-loop.ts), once each.
  */
 export function isRetryable(error: unknown): boolean {
   const type = retryErrorType(error);
   return type === 'THROTTLING' || type === 'TRANSIENT';
-}
-
-/**
- * The wait before the next attempt of a single-item request (write/item-writer.ts): its `stalled`-th failed
- * reply in a row climbs the ladder; `progressed` waits at the base level (at most baseDelayMs).
- */
-export function retryDelayMs(policy: RetryPolicy, stalled: number, progressed: boolean, random?: () => number): number {
-  return fullJitterDelay(policy, progressed ? 0 : Math.max(0, stalled - 1), random);
 }
 
 /** The stalled waits' ceilings of one run of `maxAttempts` stalls: levels 0 to maxAttempts - 2 (the last fails). */
@@ -68,7 +60,8 @@ export function longestBackoffMs(policy: RetryPolicy): number {
 }
 
 /**
- * The retry budget of one batch. A reply that wrote nothing (a throttle, an error worth retrying, every item
+ * The retry budget of one write (a batch, or one single-item request): the decision of the retry loop
+ * (retry-loop.ts). A reply that wrote nothing (a throttle, an error worth retrying, every item
  * unprocessed) is a stall: it climbs the backoff ladder, and the batch fails after `maxAttempts` stalls in a row.
  * A reply that wrote some items shows the table is taking writes: its leftovers go again after a base-level wait
  * and the next stall starts the ladder from its foot, so a batch that keeps progressing under scattered throttles

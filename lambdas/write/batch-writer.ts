@@ -1,9 +1,10 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE, BatchRetryBudget, isRetryable } from './batch-retry.js';
-import { sleep } from '../async/backoff.js';
+import { BATCH_SIZE } from './batch-retry.js';
+import { keepLater, type CombineRows } from './combine-rows.js';
+import { sendWithRetries, type AttemptReply } from './retry-loop.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
-import type { Item } from './item-sink.js';
+import type { Item, ItemSink } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
 
 export { BATCH_SIZE } from './batch-retry.js';
@@ -19,29 +20,47 @@ export interface BatchWriterOptions extends WriterOptions {
   readonly send: SendBatchWrite;
   /** The request each item becomes. @default - a PutRequest of the item (`delete` sends a DeleteRequest of its key) */
   readonly toRequest?: (item: Item) => WriteRequest;
+  /** How a later row of a key already in the batch combines with the held one. @default keepLater */
+  readonly combine?: CombineRows;
 }
 
 const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
 
 /**
- * Writes items in 25-item BatchWriteItem requests with several in flight. Within a batch a repeated key
- * keeps the last item; a key repeated in a later batch waits for the earlier batch to finish, so the
- * table ends with the last row of the file for each key. Throttles and UnprocessedItems are retried with
- * bounded backoff; a batch that still fails makes `add` and `flush` throw BatchWriteFailedError.
+ * Writes items in 25-item BatchWriteItem requests with several in flight (the `put` and `delete` modes). Within a
+ * batch a repeated key is combined by `combine` (the last row by default); a key repeated in a later batch waits for
+ * the earlier batch to finish, so the table ends with the last row of the file for each key. Throttles and
+ * UnprocessedItems are retried with bounded backoff; a batch that still fails makes `add` and `flush` throw
+ * BatchWriteFailedError.
+ *
+ * @example
+ * ```ts
+ * const transport = new DynamoDbWriteTransport(dynamodb, 5_000);
+ * const writer = new BatchWriter({ table: 'ngrams', send: (input) => transport.batchWriteItem(input) });
+ * for (const item of items) {
+ *   const queued = writer.add(item, item.ngram.S!); // the key's canonical text
+ *   if (queued) await queued; // only the item that completes a batch waits, for a free request slot
+ * }
+ * await writer.flush(); // sends the last batch and waits for every request in flight
+ * console.log(writer.written, writer.replaced);
+ * ```
  */
-export class BatchWriter extends RequestWriter {
+export class BatchWriter extends RequestWriter implements ItemSink {
   /** Items acknowledged by DynamoDB. */
   written = 0;
-  /** Items replaced inside a batch by a later row with the same key. */
+  /** Rows combined inside a batch with another row of their key (`combine`), so not sent on their own. */
   replaced = 0;
-  /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
-  throttledRetries = 0;
-  /** Requests sent again for the items a reply left unprocessed (the UnprocessedRetries metric). */
-  unprocessedRetries = 0;
   private batch = new Map<string, Item>();
+  private readonly combine: CombineRows;
 
   constructor(private readonly options: BatchWriterOptions) {
     super(options, DEFAULT_MAX_IN_FLIGHT);
+    this.combine = options.combine ?? keepLater;
+  }
+
+  /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
+  get throttledRetries(): number {
+    return this.retries.afterError;
   }
 
   /**
@@ -51,9 +70,11 @@ export class BatchWriter extends RequestWriter {
    */
   add(item: Item, key: string): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.batch.has(key)) {
-      this.batch.delete(key);
+    const held = this.batch.get(key);
+    if (held !== undefined) {
+      this.batch.delete(key); // set again below: the key moves to its latest row's place
       this.replaced++;
+      item = this.combine(held, item);
     }
     this.batch.set(key, item);
     return this.batch.size >= BATCH_SIZE ? this.dispatch() : undefined;
@@ -78,46 +99,29 @@ export class BatchWriter extends RequestWriter {
   }
 
   /**
-   * Throttles and leftovers go again under the batch's BatchRetryBudget (write/batch-retry.ts): it fails after
-   * `maxAttempts` replies in a row that wrote nothing, while a reply that wrote some items starts the ladder
-   * again, so a batch making progress under scattered throttles is not failed. Its waits are bounded by
-   * longestBackoffMs.
+   * Throttles and leftovers go again through the one retry loop (write/retry-loop.ts) under the batch's
+   * BatchRetryBudget: it fails after `maxAttempts` replies in a row that wrote nothing, while a reply that wrote some
+   * items starts the ladder again, so a batch making progress under scattered throttles is not failed. Its waits are
+   * bounded by longestBackoffMs.
    */
-  private async sendWithRetry(requests: WriteRequest[]): Promise<void> {
+  private sendWithRetry(requests: WriteRequest[]): Promise<void> {
     const { table, send } = this.options;
-    const budget = new BatchRetryBudget(this.retry, this.options.random);
     let pending = requests;
-    for (let attempt = 1; ; attempt++) {
-      let lastError: unknown;
+    const attempt = async (): Promise<AttemptReply> => {
       const before = pending.length;
-      await this.options.beforeSend?.(pending.length);
-      const ticket = this.limit.started();
-      try {
-        const output = await send({ RequestItems: { [table]: pending } });
-        const unprocessed = output.UnprocessedItems?.[table] ?? [];
-        this.written += pending.length - unprocessed.length;
-        pending = unprocessed;
-      } catch (error) {
-        if (!isRetryable(error))
-          throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, {
-            cause: error,
-          });
-        lastError = error;
-      }
-      this.limit.replied(ticket, pending.length > 0);
-      if (pending.length === 0) return;
-      this.options.onThrottle?.();
-      const wait = budget.next(pending.length < before);
-      if (wait === undefined) {
-        const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-        throw new BatchWriteFailedError(
-          `${pending.length} items not written to ${table} after ${attempt} attempts (${why})`,
-          { cause: lastError },
-        );
-      }
-      if (lastError) this.throttledRetries++;
-      else this.unprocessedRetries++;
-      await (this.options.sleep ?? sleep)(wait);
-    }
+      const output = await send({ RequestItems: { [table]: pending } });
+      const unprocessed = output.UnprocessedItems?.[table] ?? [];
+      this.written += before - unprocessed.length;
+      pending = unprocessed;
+      return { pushedBack: unprocessed.length > 0, progressed: unprocessed.length < before };
+    };
+    const failed = (error: unknown) =>
+      new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
+    const exhausted = (attempts: number, lastError: unknown) => {
+      const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
+      const message = `${pending.length} items not written to ${table} after ${attempts} attempts (${why})`;
+      return new BatchWriteFailedError(message, { cause: lastError });
+    };
+    return sendWithRetries({ pending: () => pending.length, attempt, failed, exhausted }, this.retrying, this.retries);
   }
 }

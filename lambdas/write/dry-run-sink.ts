@@ -2,7 +2,7 @@ import type { Item, ItemSink } from './item-sink.js';
 
 /**
  * A dry run's writer: takes every item the import would write, sends nothing, and adds up the write units the
- * writes would consume (`unitsOf`, by the mode: write/write-units.ts).
+ * writes would consume (`unitsOf`: the mode's `writeUnits`, write/write-modes.ts openWritePath).
  */
 export class DryRunSink implements ItemSink {
   /** Nothing is written in a dry run. */

@@ -2,8 +2,8 @@ import type { RequestSlots } from './request-slots.js';
 
 /**
  * Keeps the rows of one key in file order across requests in flight: a request holding a key that an earlier request
- * in flight also holds is sent only once that one has settled. The BatchWriter, the StatementWriter and the
- * ItemWriter share it; each request takes one of the writer's slots.
+ * in flight also holds is sent only once that one has settled. The BatchWriter and the StatementWriter share
+ * it; each request takes one of the writer's slots.
  */
 export class KeyOrder {
   /** The latest request in flight holding each key. */

@@ -1,8 +1,8 @@
 import type { AdaptiveLimit } from './adaptive-limit.js';
 
 /**
- * The requests a writer has in flight, at most its adaptive limit: the BatchWriter's batches and the ItemWriter's
- * single items wait here alike. Once the import is stopping (its deadline signal), a request starts at once instead
+ * The requests a writer has in flight, at most its adaptive limit: the BatchWriter's and the StatementWriter's
+ * batches wait here alike. Once the import is stopping (its deadline signal), a request starts at once instead
  * of waiting for a slot, so the drain takes one request's longest retry, not that plus a wait.
  */
 export class RequestSlots {
@@ -29,7 +29,7 @@ export class RequestSlots {
   /**
    * Holds a slot for `sent` until it settles: its error goes to `onError` (so the tracked promise never rejects),
    * then `onSettled` runs with the tracked promise and whoever waits for a slot looks again. A Promise.race over the
-   * requests in flight did the same, but left a reaction on each of them per wait: ~16 no-op callbacks to run for
+   * requests in flight would do the same, but leaves a reaction on each of them per wait: ~16 no-op callbacks to run for
    * every request that finished.
    */
   track(sent: Promise<void>, onError: (error: Error) => void, onSettled: (tracked: Promise<void>) => void) {

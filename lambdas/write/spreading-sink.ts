@@ -1,3 +1,4 @@
+import { keepLater, type CombineRows } from './combine-rows.js';
 import type { Item, ItemSink } from './item-sink.js';
 
 /** Items reordered at a time: 80 batches of 25, so each batch draws from rows ~80 apart in the file. */
@@ -5,18 +6,10 @@ export const SPREAD_WINDOW = 2000;
 const BATCH = 25;
 
 /**
- * How two rows of one key in the window become one, so the reordering can never change the outcome: `put` keeps
- * the later row (last row wins), `insert` the earlier (first row wins), `update` merges them (the later row's
- * values over the earlier's: what applying both in order leaves).
- */
-export type CombineRows = (earlier: Item, later: Item) => Item;
-export const keepLater: CombineRows = (_earlier, later) => later;
-
-/**
  * Reorders writes inside a window so that a file sorted by partition key does not send 25 rows of the
  * same key range at once: the window's items go out strided (item 0, 80, 160, ... then 1, 81, ...),
  * so consecutive batches touch far-apart keys. A key repeated in the window is sent once, its rows
- * combined by the mode's rule (CombineRows).
+ * combined by the mode's rule (combine-rows.ts), so the reordering can never change the outcome.
  */
 export class SpreadingSink implements ItemSink {
   /** Rows combined into another row of their key in the window, so not sent on their own. */

@@ -1,15 +1,14 @@
 import type { BatchStatementRequest, BatchStatementResponse } from '@aws-sdk/client-dynamodb';
 import type { Item } from './item-sink.js';
-import { ItemWriteFailedError } from '../contract/errors.js';
+import type { StatementKind, StatementMode } from './statement-mode.js';
+import { StatementWriteFailedError } from '../contract/errors.js';
 
 /** One item on its way as a PartiQL statement: which statement it goes as now, and its statements once built. */
 export interface Pending {
   readonly item: Item;
   /** The key's canonical text, for error messages. */
   readonly key: string;
-  kind: 'insert' | 'update';
-  /** An update of key attributes only: nothing to SET, so its INSERT alone merges it (a DuplicateItem is done). */
-  readonly keyOnly: boolean;
+  kind: StatementKind;
   /** Times it went from UPDATE to INSERT or back. */
   switches: number;
   /** Its last statement came back throttled (it goes again after the backoff). */
@@ -50,14 +49,14 @@ export interface StatementOutcome {
 }
 
 /**
- * Reads a BatchExecuteStatement reply, whose responses come in the order of the statements. `insert`: INSERT
- * written, or skipped on DuplicateItem. `update`: an UPDATE written, or on ConditionalCheckFailed (no item) its
- * INSERT next; an INSERT written, or on DuplicateItem its UPDATE next (an item of key attributes only has nothing
- * to set: written). Throws ItemWriteFailedError for an error no retry mends, naming the item's key.
+ * Reads a BatchExecuteStatement reply, whose responses come in the order of the statements: a statement written;
+ * an UPDATE that found no item (ConditionalCheckFailed) goes again as its INSERT; an INSERT that found an item
+ * (DuplicateItem) is what the mode says (`onDuplicate`: skipped, written, or its UPDATE next). Throws
+ * StatementWriteFailedError for an error no retry mends, naming the item's key.
  */
 export function statementOutcomes(
-  mode: 'insert' | 'update',
-  table: string,
+  mode: StatementMode,
+  { table, keyCount }: { readonly table: string; readonly keyCount: number },
   sent: readonly Pending[],
   responses: readonly BatchStatementResponse[],
 ): StatementOutcome {
@@ -72,10 +71,9 @@ export function statementOutcomes(
       outcome.next.push(entry);
     } else if (code === 'DuplicateItem' && entry.kind === 'insert') {
       outcome.found++;
-      if (mode === 'insert') outcome.skipped++;
-      else if (entry.keyOnly)
-        outcome.written++; // key attributes only: the item is there
-      else outcome.next.push(switched(entry, 'update', table));
+      const duplicate = mode.onDuplicate(entry.item, keyCount);
+      if (duplicate === 'update') outcome.next.push(switched(entry, 'update', table));
+      else outcome[duplicate]++;
     } else if (code === 'ConditionalCheckFailed' && entry.kind === 'update') {
       outcome.missing++;
       outcome.next.push(switched(entry, 'insert', table));
@@ -86,7 +84,7 @@ export function statementOutcomes(
   return outcome;
 }
 
-function switched(entry: Pending, kind: 'insert' | 'update', table: string): Pending {
+function switched(entry: Pending, kind: StatementKind, table: string): Pending {
   if (++entry.switches > MAX_SWITCHES)
     throw statementError(table, entry, 'Conflict', 'another writer keeps creating and deleting the item');
   entry.kind = kind;
@@ -95,7 +93,7 @@ function switched(entry: Pending, kind: 'insert' | 'update', table: string): Pen
 
 function statementError(table: string, entry: Pending, code: string, message: string | undefined) {
   const statement = entry.kind === 'insert' ? 'INSERT' : 'UPDATE';
-  return new ItemWriteFailedError(
+  return new StatementWriteFailedError(
     `${statement} into ${table} failed with ${code}${message ? ` (${message})` : ''} for the item of key ${entry.key}`,
   );
 }

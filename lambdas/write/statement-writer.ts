@@ -4,24 +4,26 @@ import type {
   BatchStatementRequest,
 } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE, BatchRetryBudget, isRetryable } from './batch-retry.js';
+import { BATCH_SIZE } from './batch-retry.js';
 import { DEFAULT_MAX_IN_FLIGHT } from './batch-writer.js';
 import { ItemWriter, type ItemWriteCalls } from './item-writer.js';
 import type { Item, ItemSink } from './item-sink.js';
 import { insertStatement, updateStatement } from './partiql-statements.js';
+import { sendWithRetries, type AttemptReply } from './retry-loop.js';
+import type { StatementMode } from './statement-mode.js';
 import type { WriterOptions } from './writer-options.js';
 import { statementOutcomes, type Pending } from './statement-outcomes.js';
-import { sleep } from '../async/backoff.js';
-import { ItemWriteFailedError } from '../contract/errors.js';
+import { StatementWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
-/** The calls of the `insert` and `update` modes: batches of PartiQL statements, and single items for the rest. */
+/** The calls of the statement modes: batches of PartiQL statements, and single items for the rest. */
 export interface StatementWriteCalls extends ItemWriteCalls {
   executeStatements(input: BatchExecuteStatementCommandInput): Promise<BatchExecuteStatementCommandOutput>;
 }
 
 export interface StatementWriterOptions extends WriterOptions {
-  readonly mode: 'insert' | 'update';
+  /** What the mode decides (write/modes/insert.ts, update.ts). */
+  readonly mode: StatementMode;
   readonly keys: readonly KeyAttribute[];
   readonly calls: StatementWriteCalls;
 }
@@ -46,11 +48,8 @@ export interface StatementWriterOptions extends WriterOptions {
 export class StatementWriter extends RequestWriter implements ItemSink {
   /** Rows combined with an earlier row of their key in the same batch (skipped in insert, merged in update). */
   replaced = 0;
-  /** Statements sent again after a throttle of their own (the UnprocessedRetries metric). */
-  unprocessedRetries = 0;
   private statementsWritten = 0;
   private statementsSkipped = 0;
-  private requestRetries = 0;
   private batch = new Map<string, Item>();
   /** Items that cannot be statements. */
   private readonly single: ItemWriter;
@@ -74,7 +73,7 @@ export class StatementWriter extends RequestWriter implements ItemSink {
 
   /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
   get throttledRetries(): number {
-    return this.requestRetries + this.single.throttledRetries;
+    return this.retries.afterError + this.single.throttledRetries;
   }
 
   /** Queues one item; only the item that completes a batch gets a promise (settled once the batch is sent). */
@@ -83,7 +82,7 @@ export class StatementWriter extends RequestWriter implements ItemSink {
     const held = this.batch.get(key);
     if (held) {
       this.replaced++;
-      if (this.options.mode === 'update') this.batch.set(key, { ...held, ...item });
+      this.batch.set(key, this.options.mode.combine(held, item)); // the key keeps its place
       return undefined;
     }
     this.batch.set(key, item);
@@ -106,11 +105,9 @@ export class StatementWriter extends RequestWriter implements ItemSink {
 
   private async write(batch: Map<string, Item>): Promise<void> {
     const { mode, keys } = this.options;
-    const kind = mode === 'insert' || this.missing > 0 ? 'insert' : 'update';
     const entries: Pending[] = [];
     for (const [key, item] of batch) {
-      const keyOnly = mode === 'update' && Object.keys(item).length <= keys.length;
-      entries.push({ item, key, kind: keyOnly ? 'insert' : kind, keyOnly, switches: 0 });
+      entries.push({ item, key, kind: mode.first(item, keys.length, this.missing > 0), switches: 0 });
     }
     let singleFailure: Error | undefined;
     const singles: Promise<void>[] = [];
@@ -132,58 +129,49 @@ export class StatementWriter extends RequestWriter implements ItemSink {
   }
 
   /**
-   * Sends until every statement is written or skipped; an entry whose statement cannot be built goes to `sendAlone`.
-   * As in the BatchWriter, only a reply that settled nothing (a request error, every statement throttled) spends the
-   * retry budget and climbs the backoff ladder; statements that only switched between UPDATE and INSERT go at once.
+   * Sends until every statement is written or skipped, through the writers' one retry loop (write/retry-loop.ts); an
+   * entry whose statement cannot be built goes to `sendAlone`. As in the BatchWriter, only a reply that settled
+   * nothing (a request error, every statement throttled) spends the retry budget and climbs the backoff ladder;
+   * statements that only switched between UPDATE and INSERT go again at once.
    */
-  private async sendWithRetry(entries: Pending[], sendAlone: (entry: Pending) => void): Promise<void> {
-    const { table } = this.options;
+  private sendWithRetry(entries: Pending[], sendAlone: (entry: Pending) => void): Promise<void> {
+    const { table, mode, keys } = this.options;
     let pending = entries;
-    const budget = new BatchRetryBudget(this.retry, this.options.random);
-    for (let attempt = 1; ; attempt++) {
-      const statements: BatchStatementRequest[] = [];
+    let statements: BatchStatementRequest[] = [];
+    const pendingCount = () => {
+      statements = [];
       pending = pending.filter((entry) => {
         const statement = this.statementOf(entry);
         if (statement) statements.push(statement);
         else sendAlone(entry);
         return statement !== undefined;
       });
-      if (pending.length === 0) return;
-      await this.options.beforeSend?.(pending.length);
-      const ticket = this.limit.started();
-      let lastError: unknown;
-      let next = pending;
-      try {
-        const output = await this.options.calls.executeStatements({ Statements: statements });
-        const outcome = statementOutcomes(this.options.mode, table, pending, output.Responses ?? []);
-        this.statementsWritten += outcome.written;
-        this.statementsSkipped += outcome.skipped;
-        this.missing = Math.max(-8, Math.min(8, this.missing + outcome.missing - outcome.found));
-        next = outcome.next;
-      } catch (error) {
-        if (!isRetryable(error)) {
-          const why = (error as Error).message;
-          throw new ItemWriteFailedError(`BatchExecuteStatement on ${table} failed: ${why}`, { cause: error });
-        }
-        lastError = error;
-      }
-      const throttled = lastError !== undefined || next.some((entry) => entry.throttled);
-      this.limit.replied(ticket, throttled);
-      if (!throttled) {
-        pending = next; // nothing, or statements that switched between UPDATE and INSERT: at once
-        continue;
-      }
-      this.options.onThrottle?.();
-      const wait = budget.next(next.length < pending.length);
-      if (wait === undefined) {
-        const why = lastError ? `last error: ${(lastError as Error).name}` : 'still throttled';
-        const message = `${next.length} items not written to ${table} after ${attempt} attempts (${why})`;
-        throw new ItemWriteFailedError(message, { cause: lastError });
-      }
-      if (lastError) this.requestRetries++;
-      else this.unprocessedRetries++;
-      pending = next;
-      await (this.options.sleep ?? sleep)(wait);
-    }
+      return pending.length;
+    };
+    const attempt = async (): Promise<AttemptReply> => {
+      const output = await this.options.calls.executeStatements({ Statements: statements });
+      const outcome = statementOutcomes(mode, { table, keyCount: keys.length }, pending, output.Responses ?? []);
+      this.statementsWritten += outcome.written;
+      this.statementsSkipped += outcome.skipped;
+      this.missing = Math.max(-8, Math.min(8, this.missing + outcome.missing - outcome.found));
+      const progressed = outcome.next.length < pending.length;
+      pending = outcome.next;
+      return { pushedBack: pending.some((entry) => entry.throttled), progressed };
+    };
+    const failed = (error: unknown) => requestFailed(table, error);
+    const exhausted = (attempts: number, lastError: unknown) =>
+      outOfRetries(table, pending.length, attempts, lastError);
+    return sendWithRetries({ pending: pendingCount, attempt, failed, exhausted }, this.retrying, this.retries);
   }
+}
+
+function requestFailed(table: string, error: unknown): StatementWriteFailedError {
+  const message = `BatchExecuteStatement on ${table} failed: ${(error as Error).message}`;
+  return new StatementWriteFailedError(message, { cause: error });
+}
+
+function outOfRetries(table: string, left: number, attempts: number, lastError: unknown): StatementWriteFailedError {
+  const why = lastError ? `last error: ${(lastError as Error).name}` : 'still throttled';
+  const message = `${left} items not written to ${table} after ${attempts} attempts (${why})`;
+  return new StatementWriteFailedError(message, { cause: lastError });
 }

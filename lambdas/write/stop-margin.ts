@@ -11,7 +11,15 @@ export interface StopMarginInputs {
   readonly writeRate: number;
 }
 
-/** After the drain: the rejects PutObject (one small object) and the return. */
+/**
+ * After the drain: the end of the rejects upload (one PutObject, or the last part of at most 8 MiB and
+ * CompleteMultipartUpload: wiring/s3-stream-upload.ts) and the return. S3 promises no time for these
+ * (CompleteMultipartUpload "could take several minutes",
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_CompleteMultipartUpload.html), so an overrun is made safe
+ * rather than impossible: the invocation then times out, the workflow retries it (Lambda.Unknown, Sandbox.Timedout)
+ * from the same checkpoint, which writes the same rows and the same rejects key again, and the bucket's
+ * AbortUnfinishedRejectsUploads rule drops the abandoned upload's parts (lib/private/pipeline-data-grants.ts).
+ */
 export const FINISH_RESERVE_MS = 1000;
 
 /**

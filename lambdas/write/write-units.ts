@@ -1,5 +1,3 @@
-import type { WriteMode } from '../contract/import-request.js';
-
 /**
  * DynamoDB's write unit: one write of an item up to 1 KB; a bigger item takes one more unit per KB begun
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html): a 1,500-byte
@@ -13,7 +11,8 @@ export function unitsOfOneWrite(bytes: number): number {
 }
 
 /**
- * The write units one record's write consumes, by the mode, in the table and in each secondary index it lands in.
+ * The write units one record's write consumes in the table and in each secondary index it lands in (every mode's
+ * `writeUnits` in write/modes/).
  * `indexesItLandsIn` is either how many indexes the item lands in (each entry counted at the item's size: an upper
  * bound, what the dry run knows) or the bytes of its entry in each (exact for the projection: `estimate` computes
  * them, cli/cloud/index-writes.ts), each rounded up to 1 KB like any write.
@@ -24,11 +23,7 @@ export function unitsOfOneWrite(bytes: number): number {
  * - delete: the deleted item's size, which the file does not tell: the row's size stands for it (exact for a file
  *   of the items, as an export is; 1 unit for a file of keys, the floor).
  */
-export function writeUnitsOf(
-  itemBytes: number,
-  _mode: WriteMode,
-  indexesItLandsIn: number | readonly number[],
-): number {
+export function itemWriteUnits(itemBytes: number, indexesItLandsIn: number | readonly number[]): number {
   const units = unitsOfOneWrite(itemBytes);
   if (typeof indexesItLandsIn === 'number') return units * (1 + indexesItLandsIn);
   return units + indexesItLandsIn.reduce((sum, bytes) => sum + unitsOfOneWrite(bytes), 0);

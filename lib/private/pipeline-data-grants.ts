@@ -14,6 +14,13 @@ import type { PipelineSettings } from './pipeline-settings.js';
 const NONCURRENT_PIECE_EXPIRATION = Duration.days(1);
 
 /**
+ * A rejects upload lives within one ImportChunk invocation (at most 15 minutes); one left unfinished (an invocation
+ * that timed out or crashed between its parts and CompleteMultipartUpload, so never sent AbortMultipartUpload) is
+ * useless a day later. One day is the least DaysAfterInitiation takes.
+ */
+const UNFINISHED_REJECTS_UPLOAD_AGE = Duration.days(1);
+
+/**
  * What the functions may do with the bucket: preflight and import read sources; import and summarize write
  * rejects and reports; preflight stages big compressed objects as plain pieces (the S3 trampoline), and each
  * chunk's import deletes its own. With SSE-KMS, exactly the bucket's key is granted.
@@ -88,4 +95,20 @@ export function grantTableAccess(props: ImportPipelineProps, { preflight, import
   }
   // Preflight refuses a request whose warmThroughput needs a raise it may not make (lambdas/environment/config.ts).
   if (props.allowWarmThroughput) preflight.addEnvironment('WARM_THROUGHPUT_ALLOWED', 'true');
+}
+
+/**
+ * The backstop for rejects uploads, on a bucket of this app only (an imported one cannot change): S3 keeps and bills
+ * the parts of a multipart upload that is neither completed nor aborted until a lifecycle rule aborts it
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpu-abort-incomplete-mpu-lifecycle-config.html). An
+ * invocation that timed out mid-upload is retried from the same checkpoint and writes the same rejects key again, so
+ * the abandoned upload holds nothing that is not written anew.
+ */
+export function abortUnfinishedRejectsUploads(props: ImportPipelineProps, settings: PipelineSettings): void {
+  if (!(props.bucket instanceof s3.Bucket)) return;
+  props.bucket.addLifecycleRule({
+    id: 'AbortUnfinishedRejectsUploads',
+    prefix: `${settings.rejectsPrefix}/`,
+    abortIncompleteMultipartUploadAfter: UNFINISHED_REJECTS_UPLOAD_AGE,
+  });
 }

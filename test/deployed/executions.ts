@@ -1,4 +1,9 @@
-import { DescribeExecutionCommand, ListExecutionsCommand, ListMapRunsCommand } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  ListExecutionsCommand,
+  ListMapRunsCommand,
+  paginateGetExecutionHistory,
+} from '@aws-sdk/client-sfn';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sfn, stackOutputs } from './aws.js';
 
@@ -42,4 +47,16 @@ export async function failedChildren(executionArn: string): Promise<Array<{ erro
       .map((e) => sfn.send(new DescribeExecutionCommand({ executionArn: e.executionArn }))),
   );
   return described.map((d) => ({ error: d.error, cause: d.cause }));
+}
+
+/** The causes of the execution's failed Task attempts (TaskFailed events), in the order they happened. */
+export async function failedTaskCauses(executionArn: string): Promise<string[]> {
+  const causes: string[] = [];
+  for await (const page of paginateGetExecutionHistory({ client: sfn }, { executionArn })) {
+    for (const event of page.events ?? []) {
+      const cause = event.taskFailedEventDetails?.cause ?? event.lambdaFunctionFailedEventDetails?.cause;
+      if (cause !== undefined) causes.push(cause);
+    }
+  }
+  return causes;
 }

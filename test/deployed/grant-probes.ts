@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { DeleteItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { dynamodb, s3, stackOutputs } from './aws.js';
 import { cloudCli } from './cli.js';
-import { failedChildren } from './executions.js';
+import { failedChildren, failedTaskCauses } from './executions.js';
 import type { GrantRemoval } from './grant-removals.js';
 import { ngramArgs, ngramFileWithBadRows } from './ngram-file.js';
 
@@ -15,6 +15,15 @@ const PLAIN = 'grants/plain/probe.tsv';
  */
 const STAGED = 'grants/staged/probe.tsv.gz';
 const STAGED_ROWS = 40_000;
+/**
+ * A CSV whose one record holds a quoted field longer than the 16 MiB a lane looks back for the quote state
+ * (MAX_LOOK_BACK_BYTES): its chunk fails for good with RecordTooLongError whatever the timing, so the Map Run fails
+ * over its threshold and FindFailedChunk runs (the only probe that needs FindFailedChunk's grants).
+ */
+const FAILING = 'grants/failing/long-record.csv';
+const FAILING_FIELD_BYTES = 16 * 1024 * 1024 + 1024;
+/** One chunk for the whole object: a single lane meets the long record from its start. */
+const ONE_CHUNK = ['--chunk-mib', '64'];
 
 /** A probe: which object, and what the request adds to a plain put. */
 interface Probe {
@@ -29,6 +38,9 @@ const PROBES: Record<string, Probe> = {
   'Preflight s3:ListBucket': { key: PLAIN, source: 'prefix' },
   'Preflight s3:PutObject': { key: STAGED },
   'Import s3:DeleteObject': { key: STAGED },
+  'FailedChunk states:ListMapRuns': { key: FAILING, flags: ONE_CHUNK },
+  'FailedChunk states:ListExecutions': { key: FAILING, flags: ONE_CHUNK },
+  'FailedChunk states:DescribeExecution': { key: FAILING, flags: ONE_CHUNK },
 };
 
 export function probeFor(removal: GrantRemoval): Probe {
@@ -42,6 +54,8 @@ export async function putProbeObjects(): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket, Key: PLAIN, Body: ngramFileWithBadRows(300, 9).text }));
   const staged = gzipSync(ngramFileWithBadRows(STAGED_ROWS, 10).text);
   await s3.send(new PutObjectCommand({ Bucket, Key: STAGED, Body: staged }));
+  const long = `ngram,year,match_count,volume_count\n"${'x'.repeat(FAILING_FIELD_BYTES)}",1900,1,1\n`;
+  await s3.send(new PutObjectCommand({ Bucket, Key: FAILING, Body: long }));
 }
 
 /**
@@ -55,7 +69,11 @@ export async function clearLedger(): Promise<void> {
   await Promise.all(Items.map((item) => dynamodb.send(new DeleteItemCommand({ TableName, Key: { pk: item.pk } }))));
 }
 
-/** Runs the probe with `start --follow`: its exit code, and its stderr with the causes of failed chunks. */
+/**
+ * Runs the probe with `start --follow`: its exit code, and its stderr with the causes of failed chunks and of the
+ * execution's failed Tasks (FindFailedChunk's denial is caught: the execution then fails under the Map's own error,
+ * and the denial stays in the Task's TaskFailed event).
+ */
 export async function runProbe(probe: Probe, name: string): Promise<{ code: number; text: string }> {
   const { BucketName } = await stackOutputs();
   const source = `s3://${BucketName}/${probe.source === 'prefix' ? probe.key.replace(/[^/]+$/, '') : probe.key}`;
@@ -63,5 +81,6 @@ export async function runProbe(probe: Probe, name: string): Promise<{ code: numb
   const follow = await cloudCli(['start', ...args, '--follow', '--poll-s', '1']);
   const arn = /^started (\S+)$/m.exec(follow.stderr)?.[1];
   const children = arn ? await failedChildren(arn) : [];
-  return { code: follow.code, text: [follow.stderr, ...children.map((c) => c.cause)].join('\n') };
+  const tasks = arn ? await failedTaskCauses(arn) : [];
+  return { code: follow.code, text: [follow.stderr, ...children.map((c) => c.cause), ...tasks].join('\n') };
 }

@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USAGE } from '../../cli/flags/cli-args.js';
-import { ESTIMATE_USAGE } from '../../cli/commands/estimate.js';
-import { START_USAGE } from '../../cli/commands/start.js';
-import { STATUS_USAGE } from '../../cli/commands/status.js';
-import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE } from '../../cli/commands/live-args.js';
+import { commandHelp, mainHelp } from '../../cli/command-line/help.js';
+import { COMMANDS } from '../../cli/commands/command-table.js';
+import { ESTIMATE } from '../../cli/commands/estimate.js';
+import { LOCAL } from '../../cli/commands/local.js';
+import { START } from '../../cli/commands/start.js';
+import { STATUS } from '../../cli/commands/status.js';
 import { startStandIn, type StandIn } from './admission/stand-in.js';
 import { runCli } from './cli-process.js';
+
+const USAGE = commandHelp(LOCAL);
+const START_USAGE = commandHelp(START);
+const STATUS_USAGE = commandHelp(STATUS);
+const ESTIMATE_USAGE = commandHelp(ESTIMATE);
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
@@ -17,11 +23,8 @@ afterAll(() => standIn.close());
 
 describe("the CLI's commands and conventions", () => {
   it.each([
-    [
-      ['--help'],
-      [USAGE, START_USAGE, STATUS_USAGE, ESTIMATE_USAGE, RATE_USAGE, PAUSE_USAGE, RESUME_USAGE].join('\n\n'),
-    ],
-    [['local', '--help'], USAGE],
+    [['--help'], mainHelp(COMMANDS)],
+    [['local', '--help'], commandHelp(LOCAL)],
     [['start', '--help'], START_USAGE],
     [['status', '-h'], STATUS_USAGE],
     [['estimate', '--help'], ESTIMATE_USAGE],

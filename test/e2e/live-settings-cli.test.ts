@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PAUSE_USAGE, RATE_USAGE, RESUME_USAGE } from '../../cli/commands/live-args.js';
+import { commandHelp } from '../../cli/command-line/help.js';
+import { liveCommand } from '../../cli/commands/live-commands.js';
 import { registerRunning } from '../../cli/local-run/running-registry.js';
 import { DEFAULT_LEDGER_TABLE } from '../../lambdas/environment/config.js';
 import { ensureLedgerTable } from '../../cli/local-run/local-stack.js';
@@ -198,9 +199,9 @@ describe('local registers itself while it runs', () => {
 
 describe('--help', () => {
   it.each([
-    ['rate', RATE_USAGE],
-    ['pause', PAUSE_USAGE],
-    ['resume', RESUME_USAGE],
+    ['rate', commandHelp(liveCommand('rate'))],
+    ['pause', commandHelp(liveCommand('pause'))],
+    ['resume', commandHelp(liveCommand('resume'))],
   ])('%s --help prints its usage on stdout and exits 0; the main --help lists it', async (command, usage) => {
     expect(await runCli([command, '--help'])).toEqual({ code: 0, stdout: `${usage}\n`, stderr: '' });
     expect((await runCli(['--help'])).stdout).toContain(`${usage}\n`);

@@ -27,7 +27,7 @@ function recordRequests(wiring: Wiring): Sent[] {
     };
   const at = { step: 'initialize', name: 'record-requests' } as never;
   wiring.s3.middlewareStack.add(record as never, at);
-  wiring.batchWrites.middlewareStack.add(record as never, at);
+  wiring.writeTransport.middlewareStack.add(record as never, at);
   return sent;
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ImportRequest } from '../../lambdas/contract/import-request.js';
 import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../lambdas/environment/config.js';
+import { WRITE_MODE_TABLE } from '../../lambdas/write/write-modes.js';
 import { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import { runPreflight } from '../../lambdas/preflight/preflight.js';
 import { preflightIo } from '../../lambdas/preflight/preflight-io.js';
@@ -76,6 +77,7 @@ async function preflightOnly(request: ImportRequest) {
   const state = await runPreflight(event, preflightIo(wiring.s3, wiring.dynamodb), {
     ...resolveLambdaConfig(wiring.config),
     shouldStop: () => false,
+    writeModes: WRITE_MODE_TABLE,
     control: { importConcurrency: async () => null },
     ledger: { admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }) },
   });

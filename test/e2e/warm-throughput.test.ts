@@ -62,7 +62,7 @@ function recordingWiring(
     calls.push({ call: 'UpdateTable', target: request.headers['x-amz-target'], body: JSON.parse(request.body) });
     return { output: { TableDescription: { TableName: table }, $metadata: {} }, response: {} } as never;
   });
-  add(wiring.batchWrites.middlewareStack as never, 'initialize', (next) => async (args) => {
+  add(wiring.writeTransport.middlewareStack as never, 'initialize', (next) => async (args) => {
     if (calls.at(-1)?.call !== 'BatchWriteItem') calls.push({ call: 'BatchWriteItem' });
     return next(args);
   });

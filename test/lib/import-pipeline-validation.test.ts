@@ -39,7 +39,7 @@ describe('ImportPipeline validation', () => {
     });
     Template.fromStack(stack).hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
-        Rules: [Match.objectLike({ Id: 'ExpireStagedPieces', ExpirationInDays: 14 })],
+        Rules: Match.arrayWith([Match.objectLike({ Id: 'ExpireStagedPieces', ExpirationInDays: 14 })]),
       },
     });
   });

@@ -501,7 +501,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
   });
 
   it('expires staged pieces after 21 days (the longest import + the 14-day redrive window), noncurrent ones a day later', () => {
-    // The import bucket's only rule (the access logs bucket has its own 365-day rule).
+    // The import bucket's only rules (the access logs bucket has its own 365-day rule).
     template.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
         Rules: [
@@ -510,6 +510,12 @@ describe('ImportPipeline in S3DdbImportStack', () => {
             Prefix: 's3-ddb-import/staging/',
             ExpirationInDays: 21,
             NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+            Status: 'Enabled',
+          },
+          {
+            Id: 'AbortUnfinishedRejectsUploads',
+            Prefix: 's3-ddb-import/rejects/',
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
             Status: 'Enabled',
           },
         ],

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { STACK_OUTPUTS } from '../../cli/cloud/stack-outputs.js';
+import { STACK_OUTPUTS } from '../../cli/cloud/aws/stack-outputs.js';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 
 // Bundling is skipped (cdk-synth.test.ts covers it): the outputs are the same.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkCount, estimateImport, type EstimateInputs } from '../../../cli/cloud/estimate-model.js';
-import type { IndexCapacity, TableCapacity } from '../../../cli/cloud/table-capacity.js';
+import { chunkCount, estimateImport, type EstimateInputs } from '../../../cli/cloud/estimate/estimate-model.js';
+import type { IndexCapacity, TableCapacity } from '../../../cli/cloud/table/table-capacity.js';
 
 const onDemand = (writeUnitsPerSecond: number, indexes: IndexCapacity[] = []): TableCapacity => ({
   name: 't',

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { indexWriteUnits, writeUnitsOf, type IndexShape } from '../../../cli/cloud/index-writes.js';
+import { indexWriteUnits, writeUnitsOf, type IndexShape } from '../../../cli/cloud/table/index-writes.js';
 
 describe('writeUnitsOf: one write unit per started KB', () => {
   it.each([

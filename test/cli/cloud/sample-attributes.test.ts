@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureSample } from '../../../cli/cloud/sample.js';
+import { measureSample } from '../../../cli/cloud/source/sample.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
 

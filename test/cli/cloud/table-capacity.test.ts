@@ -1,6 +1,6 @@
 import { CreateTableCommand, DeleteTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTableCapacity, withWarmThroughput, type TableCapacity } from '../../../cli/cloud/table-capacity.js';
+import { readTableCapacity, withWarmThroughput, type TableCapacity } from '../../../cli/cloud/table/table-capacity.js';
 import { dynamodb, uniqueName } from '../../e2e/harness.js';
 
 const made: string[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseLiveCommand, type LiveAction } from '../../../cli/commands/live-args.js';
+import type { LiveAction } from '../../../cli/commands/live-args.js';
+import { parseLiveCommand } from '../../../cli/commands/live-commands.js';
 import { describeChange } from '../../../cli/commands/live.js';
 
 const NAME = 'ngrams-1gram-20250314-092653-3fa9c1';

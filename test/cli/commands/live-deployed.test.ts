@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCommand } from '../../../cli/commands/index.js';
-import {
-  PAUSE_USAGE,
-  RATE_USAGE,
-  RESUME_USAGE,
-  parseLiveCommand,
-  type LiveAction,
-} from '../../../cli/commands/live-args.js';
-import { ledgersFor } from '../../../cli/commands/live-ledgers.js';
-import { runLiveCommand } from '../../../cli/commands/live.js';
-import type { CloudClients } from '../../../cli/cloud/clients.js';
+import { commandHelp } from '../../../cli/command-line/help.js';
+import { runCommand } from '../../../cli/commands/run-cli.js';
+import type { LiveAction } from '../../../cli/commands/live-args.js';
+import { liveCommand } from '../../../cli/commands/live-commands.js';
+import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { EXECUTION, MACHINE, NAME } from '../../fixtures/cloud/recorded-execution.js';
@@ -22,7 +16,6 @@ import { lastJsonLine, runCli } from '../../e2e/cli-process.js';
  */
 const DDB = (operation: string) => `DynamoDB_20120810.${operation}`;
 const LEDGER = 'S3DdbImport-LedgerTable1A2B3C';
-const USAGE: Record<LiveAction['kind'], string> = { rate: RATE_USAGE, pause: PAUSE_USAGE, resume: RESUME_USAGE };
 
 let standIn: StandIn;
 let clients: CloudClients;
@@ -60,11 +53,11 @@ function deployed(outputs: Record<string, string> = { LedgerTableName: LEDGER })
 /** The command as the CLI runs it (runCommand: exit code, errors on stderr), its clients the stand-in's. */
 function live(kind: LiveAction['kind'], args: string[]) {
   const shown = capture();
-  const run = async (argv: string[]) => {
-    const command = parseLiveCommand(kind, argv);
-    return runLiveCommand(command, await ledgersFor(command.target, () => clients), shown.output);
-  };
-  return runCommand(kind, { usage: USAGE[kind], run }, args, shown.output).then((code) => ({ code, ...shown }));
+  return runCommand(
+    liveCommand(kind, () => clients),
+    args,
+    shown.output,
+  ).then((code) => ({ code, ...shown }));
 }
 
 const update = (expression: string, values: Record<string, unknown>, table = LEDGER) => ({
@@ -167,7 +160,7 @@ describe('rate, pause and resume against the deployed stack', () => {
     const run = await live('rate', [NAME, '1500', '--region', 'eu-west-1']);
     expect(run.code).toBe(1);
     expect(run.err).toEqual([expect.stringContaining("Unknown option '--region'")]);
-    expect(run.err[0]).toContain(RATE_USAGE);
+    expect(run.err[0]).toContain(commandHelp(liveCommand('rate')));
     expect(standIn.requests).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionName, type StartRequest } from '../../../cli/cloud/start-request.js';
+import { executionName, type StartRequest } from '../../../cli/cloud/start/start-request.js';
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { createBucket, createTable, putText, s3 } from '../../e2e/harness.js';
@@ -394,5 +394,33 @@ describe('the safety check before starting (lambdas/preflight/table-safety.ts, w
       /^note: could not check the point-in-time recovery of table "no-such-table" \(TableNotFoundError: .*\); preflight checks it before any write$/,
     );
     expect(startRequests()).toHaveLength(1);
+  });
+});
+
+describe('StartExecution refused (the API error classes: API_StartExecution.html)', () => {
+  it.each([
+    [
+      'ExecutionAlreadyExists',
+      'an execution named mine ran with another input (names last 90 days): give another --name',
+    ],
+    ['InvalidName', '--name "mine": use only letters, digits, - and _ (at most 80)'],
+    [
+      'StateMachineDoesNotExist',
+      `the state machine ${MACHINE} does not exist: redeploy the stack, or check --stack/--state-machine and AWS_REGION`,
+    ],
+  ])('fails with %s as a CloudCommandError that names the fix', async (type, fix) => {
+    deployedStack();
+    standIn.answers[START] = () => ({ status: 400, json: { __type: type, message: 'refused' } });
+    const command = parseStartCommand([`s3://${bucket}/k.csv`, '--table', 'ngrams', '--name', 'mine']);
+    const error = await runStartCommand(command, cloudClients(standIn), capture().output).catch((e: Error) => e);
+    expect(error).toMatchObject({ name: 'CloudCommandError', message: `${type}: ${fix}` });
+  });
+
+  it('passes any other error on as the SDK gives it', async () => {
+    deployedStack();
+    standIn.answers[START] = () => ({ status: 400, json: { __type: 'ExecutionLimitExceeded', message: 'too many' } });
+    const command = parseStartCommand([`s3://${bucket}/k.csv`, '--table', 'ngrams', '--name', 'mine']);
+    const error = await runStartCommand(command, cloudClients(standIn), capture().output).catch((e: Error) => e);
+    expect(error).toMatchObject({ name: 'ExecutionLimitExceeded', message: 'too many' });
   });
 });

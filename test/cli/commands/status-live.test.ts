@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/status.js';
-import type { CloudClients } from '../../../cli/cloud/clients.js';
-import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/execution-snapshot.js';
-import { stackLiveSettings } from '../../../cli/cloud/live-settings.js';
+import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
+import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/follow/execution-snapshot.js';
+import { stackLiveSettings } from '../../../cli/cloud/aws/live-settings.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import {
@@ -85,7 +85,7 @@ function importing(outputs: Record<string, string>, item?: { maxWriteRate: strin
   };
 }
 
-/** status as the CLI wires it for the default stack (cli/commands/index.ts): its clients read the stack's ledger. */
+/** status as the CLI wires it for the default stack (withLiveSettings, cli/commands/cloud-flags.ts): its clients read the stack's ledger. */
 async function status(args: string[], stack: string | null = 'S3DdbImport') {
   const shown = capture();
   const look: LookClients = { ...clients, liveSettings: stackLiveSettings(clients, stack) };

@@ -235,3 +235,19 @@ describe('s3-ddb-import status --follow', () => {
     });
   });
 });
+
+describe('s3-ddb-import status <an execution that does not exist>', () => {
+  it('fails with a CloudCommandError naming what to check (the API error class ExecutionDoesNotExist)', async () => {
+    standIn.answers = {
+      [SFN('DescribeExecution')]: () => ({
+        status: 400,
+        json: { __type: 'ExecutionDoesNotExist', message: 'Execution Does Not Exist' },
+      }),
+    };
+    const error = await status([EXECUTION], capture()).catch((e: Error) => e);
+    expect(error).toMatchObject({
+      name: 'CloudCommandError',
+      message: `no execution ${EXECUTION}: check the name (s3-ddb-import start prints it), --stack and AWS_REGION`,
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLocalCommand } from '../../../cli/flags/cli-args.js';
+import { parseLocalCommand } from '../../../cli/commands/local.js';
 import { parseEstimateCommand } from '../../../cli/commands/estimate.js';
 import { parseStartCommand } from '../../../cli/commands/start.js';
 import { buildRequest } from '../../../cli/flags/request-file.js';
@@ -15,34 +15,34 @@ describe('--attr NAME=TEMPLATE and --exclude a,b', () => {
       attributes: { PK: 'USER#{user_id}', SK: 'ORDER#{date}#{order_id}', entity: 'Order' },
       exclude: ['user_id', 'order_id'],
     };
-    expect(parseLocalCommand(['f.csv', ...more])).toMatchObject(expected);
-    expect(buildRequest(parseStartCommand(['s3://b/k.csv', ...more]).flags, {}, LOCATION)).toEqual({
+    expect(parseLocalCommand(['f.csv', ...more]).request).toMatchObject(expected);
+    expect(buildRequest(parseStartCommand(['s3://b/k.csv', ...more]).request, {}, LOCATION).input).toEqual({
       ...LOCATION,
       table: 't',
       ...expected,
     });
-    expect(parseEstimateCommand(['s3://b/k.csv', ...more]).flags).toMatchObject(expected);
+    expect(parseEstimateCommand(['s3://b/k.csv', ...more]).request).toMatchObject(expected);
   });
 
   it('splits at the first =: a template may hold = itself', () => {
-    expect(parseLocalCommand(['f.csv', '--table', 't', '--attr', 'q=a={a}&b={b}'])).toMatchObject({
+    expect(parseLocalCommand(['f.csv', '--table', 't', '--attr', 'q=a={a}&b={b}']).request).toMatchObject({
       attributes: { q: 'a={a}&b={b}' },
     });
   });
 
   it('merges --attr over a request file by name, and --exclude replaces its list', () => {
-    const flags = parseStartCommand(['s3://b/k.csv', '--attr', 'PK=U#{id}', '--exclude', 'c']).flags;
+    const flags = parseStartCommand(['s3://b/k.csv', '--attr', 'PK=U#{id}', '--exclude', 'c']).request;
     const file = { table: 't', attributes: { PK: 'OLD#{id}', entity: 'User' }, exclude: ['a', 'b'] };
-    expect(buildRequest(flags, file, LOCATION)).toMatchObject({
+    expect(buildRequest(flags, file, LOCATION).input).toMatchObject({
       attributes: { PK: 'U#{id}', entity: 'User' },
       exclude: ['c'],
     });
   });
 
   it("leaves a request file's fields as they are when the flags are not given", () => {
-    const flags = parseStartCommand(['s3://b/k.csv']).flags;
+    const flags = parseStartCommand(['s3://b/k.csv']).request;
     const file = { table: 't', attributes: { PK: 'U#{id}' }, exclude: ['id'] };
-    expect(buildRequest(flags, file, LOCATION)).toEqual({ ...LOCATION, ...file });
+    expect(buildRequest(flags, file, LOCATION).input).toEqual({ ...LOCATION, ...file });
   });
 
   it.each([
@@ -62,7 +62,7 @@ describe('--attr NAME=TEMPLATE and --exclude a,b', () => {
   });
 
   it('fails when a template does not parse, naming the attribute, before anything starts', () => {
-    const flags = parseStartCommand(['s3://b/k.csv', '--table', 't', '--attr', 'PK=USER#{id']).flags;
+    const flags = parseStartCommand(['s3://b/k.csv', '--table', 't', '--attr', 'PK=USER#{id']).request;
     expect(() => buildRequest(flags, {}, LOCATION)).toThrow(InvalidRequestError);
     expect(() => buildRequest(flags, {}, LOCATION)).toThrow('attributes.PK: a lone "{"');
   });

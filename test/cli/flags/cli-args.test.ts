@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseLocalCommand } from '../../../cli/flags/cli-args.js';
+import { parseLocalCommand } from '../../../cli/commands/local.js';
 import { parseStartCommand } from '../../../cli/commands/start.js';
 import { buildRequest } from '../../../cli/flags/request-file.js';
 
 describe('local --request', () => {
   it('reads the payload file and leaves the table to it', () => {
-    expect(
-      parseLocalCommand(['f.tsv', '--request', 'req.json', '--create-table', '--pk', 'id', '--json']),
-    ).toMatchObject({ file: 'f.tsv', requestFile: 'req.json', table: '', createTable: true, json: true });
+    const command = parseLocalCommand(['f.tsv', '--request', 'req.json', '--create-table', '--pk', 'id', '--json']);
+    expect(command).toMatchObject({ file: 'f.tsv', requestFile: 'req.json', request: {}, json: true });
+    expect(command.request).not.toHaveProperty('table');
+    expect(command.createTable).toEqual({ partitionKey: { name: 'id', type: 'S' } });
   });
 
   it.each([
@@ -33,17 +34,17 @@ describe('local --request', () => {
 
 describe("--warm-throughput N (the request's warmThroughput)", () => {
   it('becomes the request field for local and start, over a --request file', () => {
-    expect(parseLocalCommand(['f.tsv', '--table', 't', '--warm-throughput', '12000'])).toMatchObject({
+    expect(parseLocalCommand(['f.tsv', '--table', 't', '--warm-throughput', '12000']).request).toMatchObject({
       warmThroughput: 12_000,
     });
     const start = parseStartCommand(['s3://b/k.csv', '--table', 't', '--warm-throughput', '12000']);
-    const request = buildRequest(start.flags, { warmThroughput: 4_000 }, { bucket: 'b', key: 'k.csv' });
+    const request = buildRequest(start.request, { warmThroughput: 4_000 }, { bucket: 'b', key: 'k.csv' }).input;
     expect(request).toEqual({ bucket: 'b', key: 'k.csv', table: 't', warmThroughput: 12_000 });
   });
 
   it('leaves the request without the field when not given', () => {
     const start = parseStartCommand(['s3://b/k.csv', '--table', 't']);
-    expect(buildRequest(start.flags, {}, { bucket: 'b', key: 'k.csv' })).toEqual({
+    expect(buildRequest(start.request, {}, { bucket: 'b', key: 'k.csv' }).input).toEqual({
       bucket: 'b',
       key: 'k.csv',
       table: 't',
@@ -59,11 +60,11 @@ describe("--warm-throughput N (the request's warmThroughput)", () => {
 
 describe("--allow-without-backup (the request's allowWithoutBackup)", () => {
   it('becomes the request field for local and start', () => {
-    expect(parseLocalCommand(['f.tsv', '--table', 't', '--allow-without-backup'])).toMatchObject({
+    expect(parseLocalCommand(['f.tsv', '--table', 't', '--allow-without-backup']).request).toMatchObject({
       allowWithoutBackup: true,
     });
     const start = parseStartCommand(['s3://b/k.csv', '--table', 't', '--allow-without-backup']);
-    expect(buildRequest(start.flags, {}, { bucket: 'b', key: 'k.csv' })).toEqual({
+    expect(buildRequest(start.request, {}, { bucket: 'b', key: 'k.csv' }).input).toEqual({
       bucket: 'b',
       key: 'k.csv',
       table: 't',
@@ -72,7 +73,7 @@ describe("--allow-without-backup (the request's allowWithoutBackup)", () => {
   });
 
   it('leaves the request without the field when not given', () => {
-    expect(parseLocalCommand(['f.tsv', '--table', 't'])).not.toHaveProperty('allowWithoutBackup');
+    expect(parseLocalCommand(['f.tsv', '--table', 't']).request).not.toHaveProperty('allowWithoutBackup');
   });
 
   it('fails when it comes with --request: the payload says allowWithoutBackup', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWatchCommand } from '../../../cli/watch/watch-args.js';
+import { parseWatchCommand } from '../../../cli/commands/local-watch.js';
 
 describe.each([
   // No flags: the watches come from ./cdk.json, into the local bucket.

@@ -23,11 +23,11 @@ const NOT_SHOWN: Record<string, string> = {
   'Import s3:ListBucket': 'a grant for the 404 of a missing key, not a call',
   // ministack maps no IAM action to GET /2016-08-19/account-settings (core/iam_actions.py _lambda_action).
   'Preflight lambda:GetAccountSettings': 'the engine does not check lambda:GetAccountSettings',
-  // FindFailedChunk runs only after a Map run failed; no probe here makes one fail on demand yet (the
-  // failing-chunk case does, with a fresh table to watch: a probe on a table that already holds the rows cannot).
-  'FailedChunk states:ListMapRuns': 'needs a failed Map run: no probe for it yet',
-  'FailedChunk states:ListExecutions': 'needs a failed Map run: no probe for it yet',
-  'FailedChunk states:DescribeExecution': 'needs a failed Map run: no probe for it yet',
+  // Seen on the engine: without this statement (DescribeExecution on the Map's child executions), FindFailedChunk's
+  // ListExecutions of the Map Run's children is denied before any DescribeExecution is made, though the
+  // ListExecutions statement (on the Map Run) is still there: the engine resolves no resource of its own for a
+  // ListExecutions by mapRunArn (core/iam_actions.py answers "*"), so this removal shows as the other's denial.
+  'FailedChunk states:DescribeExecution': 'the engine denies ListExecutions first (its resource for a Map Run)',
 };
 
 /** What the failed probe shows of the denial: the engine's message, or a HEAD's bodiless 403 (as on AWS). */

@@ -12,7 +12,7 @@ import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
  */
 const KEY = 'live/ngrams.tsv';
 const ROWS = 3_000;
-/** Lanes read a pause within about 5 s (live-args.ts PAUSE_USAGE); two looks this far apart see a stopped import. */
+/** Lanes read a pause within about 5 s (the pause command's help, cli/commands/live-commands.ts); two looks this far apart see a stopped import. */
 const PAUSED_LOOK_MS = 6_000;
 
 describe('rate, pause and resume of an import running in the deployed stack', () => {

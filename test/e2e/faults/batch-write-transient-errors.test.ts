@@ -18,7 +18,7 @@ const FAULTS = 6;
 /** How far ahead of ours the skewed server's clock is: past SigV4's 5 minutes, so every request is refused. */
 const SERVER_AHEAD_MS = 15 * 60_000;
 
-/** The handlers' DynamoDB client, whose clock offset BatchWriteClient signs with and corrects. */
+/** The handlers' DynamoDB client, whose clock offset DynamoDbWriteTransport signs with and corrects. */
 const clock = () => faultWiring().dynamodb.config;
 
 describe('an import whose BatchWriteItem requests meet the errors the SDK retries', () => {
@@ -58,7 +58,7 @@ describe('an import whose BatchWriteItem requests meet the errors the SDK retrie
     const { table, request, rows } = await ngramImport(2000, 0.02);
     const tally = { refused: 0, acceptedOnServerTime: 0 };
     // DynamoDB's SigV4 check, on a server whose clock is ahead: a request signed at our clock plus the offset
-    // BatchWriteClient signs with (the DynamoDB client's systemClockOffset) is refused with "Signature
+    // DynamoDbWriteTransport signs with (the DynamoDB client's systemClockOffset) is refused with "Signature
     // expired" and the server's Date, until the client has taken the server's time from such a reply.
     faultBatchWrites(table, 'initialize', async (input, send) => {
       const serverMs = Date.now() + SERVER_AHEAD_MS;

@@ -58,7 +58,7 @@ function options(step: FaultStep): never {
 /**
  * Runs `fault` for every BatchWriteItem the handlers send to `table` (other tables pass through), on the
  * shared fault wiring or on one a test built with its own config. BatchWriteItem goes through the wiring's
- * BatchWriteClient, which has no retry of its own: at either step the fault sees each request once, where
+ * DynamoDbWriteTransport, which has no retry of its own: at either step the fault sees each request once, where
  * DynamoDB's reply would be.
  */
 export function faultBatchWrites(
@@ -72,7 +72,7 @@ export function faultBatchWrites(
     (input: BatchWriteItemCommandInput) => table in (input.RequestItems ?? {}),
     fault,
   );
-  on.batchWrites.middlewareStack.add(mw as never, options(step));
+  on.writeTransport.middlewareStack.add(mw as never, options(step));
 }
 
 /** Runs `fault` for every GetObject the handlers send for `bucket` (other buckets pass through). */
@@ -93,6 +93,6 @@ export function removeFaults(): void {
 
 /** Takes every injected fault off the clients of `on`. */
 export function removeFaultsFrom(on: Wiring): void {
-  on.batchWrites.middlewareStack.remove(FAULT);
+  on.writeTransport.middlewareStack.remove(FAULT);
   on.s3.middlewareStack.remove(FAULT);
 }

@@ -38,7 +38,7 @@ const wiring = createWiring({
 afterAll(() => {
   removeFaultsFrom(wiring);
   wiring.dynamodb.destroy();
-  wiring.batchWrites.destroy();
+  wiring.writeTransport.destroy();
   wiring.s3.destroy();
 });
 

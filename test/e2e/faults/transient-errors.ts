@@ -1,9 +1,9 @@
-import { batchWriteError } from '../../../lambdas/dynamodb-transport/batch-write-errors.js';
+import { replyError } from '../../../lambdas/dynamodb-transport/reply-errors.js';
 
 /**
  * The failures the SDK treats as transient that a BatchWriteItem can meet, each built as the request would
  * meet it: a Node network error as `http.request` emits it (dns.lookup's getaddrinfo failures, a connect
- * failure), or a DynamoDB reply as BatchWriteClient turns it into an error (batchWriteError, the real
+ * failure), or a DynamoDB reply as DynamoDbWriteTransport turns it into an error (replyError, the real
  * parser). Shared by the classifier's unit table and the fault-layer import.
  */
 
@@ -24,14 +24,14 @@ export const ehostunreach = () => systemError('EHOSTUNREACH', -113, 'connect', '
 export const enetunreach = () => systemError('ENETUNREACH', -101, 'connect', '10.0.0.1:443');
 
 /** A 429 that names nothing (a proxy or gateway in front of DynamoDB): retried as a throttle by its status. */
-export const tooManyRequests = () => batchWriteError(429, { 'content-type': 'text/plain' }, 'Too Many Requests');
+export const tooManyRequests = () => replyError(429, { 'content-type': 'text/plain' }, 'Too Many Requests');
 
 /**
  * A global table's item being written from another Region at once, which the DynamoDB model marks
  * `@retryable` (the SDK's ReplicatedWriteConflictException class carries `$retryable`).
  */
 export const replicatedWriteConflict = () =>
-  batchWriteError(
+  replyError(
     400,
     {},
     JSON.stringify({
@@ -59,11 +59,11 @@ export const signatureSkewReply = (signedAtMs: number, serverMs: number) => ({
 });
 
 /**
- * The error BatchWriteClient makes of that reply (400 InvalidSignatureException with SigV4's message), with
+ * The error DynamoDbWriteTransport makes of that reply (400 InvalidSignatureException with SigV4's message), with
  * the server's time in its `Date` header.
  */
 export const clockSkewRejection = (signedAtMs: number, serverMs: number) =>
-  batchWriteError(
+  replyError(
     400,
     { date: new Date(serverMs).toUTCString(), 'x-amzn-requestid': 'skewed' },
     JSON.stringify(signatureSkewReply(signedAtMs, serverMs)),

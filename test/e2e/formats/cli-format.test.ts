@@ -1,3 +1,4 @@
+import { ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,7 @@ describe('s3-ddb-import local --format', () => {
     expect(run.code).toBe(1);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'InvalidRequestError' });
     expect(run.stderr).toContain('format.delimiter: only for CSV; jsonl records need none');
-    expect(await scanAll(table)).toEqual([]);
+    // Resolved before any server work: nothing written, the table not even made.
+    await expect(scanAll(table)).rejects.toThrow(ResourceNotFoundException);
   });
 });

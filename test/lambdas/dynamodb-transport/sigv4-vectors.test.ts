@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BatchWriteSigner, type BatchWriteRequest } from '../../../lambdas/dynamodb-transport/batch-write-signer.js';
+import { RequestSigner, type SignedRequest } from '../../../lambdas/dynamodb-transport/request-signer.js';
 
 /*
- * BatchWriteSigner against AWS's published SigV4 test suite (aws-sig-v4-test-suite; the files and where they come
+ * RequestSigner against AWS's published SigV4 test suite (aws-sig-v4-test-suite; the files and where they come
  * from: test/fixtures/sigv4/README.md), the way smithy-typescript's signature-v4 suite.spec.ts runs it.
  *
  * What can run, and what cannot. The signer signs one request shape only, BatchWriteItem's: a POST whose signed
@@ -26,7 +26,7 @@ import { BatchWriteSigner, type BatchWriteRequest } from '../../../lambdas/dynam
  *   (if the signer's request shape changes, these fail and the whole vectors should then be run);
  * - get-header-value-trim's rule for header values (.req value -> .creq value) through the one value the API
  *   takes freely, content-type: a value and its canonical form must sign alike.
- * The full signature is checked against the SDK's SignatureV4 in batch-write-signer.test.ts.
+ * The full signature is checked against the SDK's SignatureV4 in request-signer.test.ts.
  */
 
 const SUITE = new URL('../../fixtures/sigv4/', import.meta.url);
@@ -35,7 +35,7 @@ const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEM
 const REGION = 'us-east-1';
 const SERVICE = 'service';
 const SIGNING_DATE = new Date('2015-08-30T12:36:00Z');
-/** What BatchWriteClient passes for every request. */
+/** What DynamoDbWriteTransport passes for every request. */
 const BATCH_WRITE = { target: 'DynamoDB_20120810.BatchWriteItem', contentType: 'application/x-amz-json-1.0' };
 
 interface Vector {
@@ -66,7 +66,7 @@ const header = (v: Vector, name: string) => v.headers.find(([n]) => n.toLowerCas
 const signedHeadersOf = (authorization: string) => /SignedHeaders=([^,]+)/.exec(authorization)![1].split(';');
 
 /** The BatchWriteItem request nearest to a vector: its host, path and body, and its content type if it has one. */
-function nearest(v: Vector): BatchWriteRequest {
+function nearest(v: Vector): SignedRequest {
   return {
     host: header(v, 'host')!,
     path: v.path,
@@ -79,7 +79,7 @@ function nearest(v: Vector): BatchWriteRequest {
 function signNearest(v: Vector) {
   const token = header(v, 'x-amz-security-token');
   const credentials = token ? { ...CREDENTIALS, sessionToken: token } : CREDENTIALS;
-  return new BatchWriteSigner(REGION, SERVICE).sign(nearest(v), credentials, SIGNING_DATE);
+  return new RequestSigner(REGION, SERVICE).sign(nearest(v), credentials, SIGNING_DATE);
 }
 
 describe.each([
@@ -102,7 +102,7 @@ describe.each([
     notSigned: ['content-type', 'x-amz-target'],
     notInSigner: ['my-header1', 'my-header2'],
   },
-])('BatchWriteSigner and the $name vector', ({ name, method, notSigned, notInSigner }) => {
+])('RequestSigner and the $name vector', ({ name, method, notSigned, notInSigner }) => {
   const v = vector(name);
 
   it("dates its request with the vector's X-Amz-Date (.req, .sts line 2)", () => {
@@ -140,7 +140,7 @@ describe.each([
   });
 });
 
-describe("BatchWriteSigner and get-header-value-trim's rule for header values", () => {
+describe("RequestSigner and get-header-value-trim's rule for header values", () => {
   // The vector sends `My-Header1: value1` and `My-Header2: "a   b   c"` and canonicalizes them as `value1` and
   // `"a b c"` (SigV4: trim, and turn each run of spaces into one). A server canonicalizes what it receives by that
   // rule, so a value must sign as its canonical form does. Content-type is the one value the signer's API takes
@@ -152,7 +152,7 @@ describe("BatchWriteSigner and get-header-value-trim's rule for header values", 
       .find((line) => line.startsWith(`${name}:`))!
       .slice(name.length + 1);
   const authorizationWith = (contentType: string) =>
-    new BatchWriteSigner(REGION, SERVICE).sign({ ...nearest(v), contentType }, CREDENTIALS, SIGNING_DATE).authorization;
+    new RequestSigner(REGION, SERVICE).sign({ ...nearest(v), contentType }, CREDENTIALS, SIGNING_DATE).authorization;
 
   it('reads the values as the vector sends them and as it canonicalizes them', () => {
     expect([header(v, 'my-header1'), canonical('my-header1')]).toEqual([' value1', 'value1']);
@@ -164,7 +164,7 @@ describe("BatchWriteSigner and get-header-value-trim's rule for header values", 
   });
 
   // The suite and the SDK's SignatureV4 sign `"a   b   c"` as `"a b c"` (the signer kept the runs until this vector
-  // showed it; BatchWriteClient's own values hold no spaces, so no request to DynamoDB was affected).
+  // showed it; DynamoDbWriteTransport's own values hold no spaces, so no request to DynamoDB was affected).
   it('signs a value with runs of spaces inside as the value with one space each (My-Header2)', () => {
     expect(authorizationWith(header(v, 'my-header2')!)).toBe(authorizationWith(canonical('my-header2')));
   });

@@ -1,10 +1,13 @@
 import type { PutItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ItemWriteFailedError } from '../../../lambdas/contract/errors.js';
+import { StatementWriteFailedError } from '../../../lambdas/contract/errors.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
 import { MAX_SET_PER_UPDATE, insertRequest, updateRequests } from '../../../lambdas/write/item-requests.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
-import { ItemWriter, type ItemWriteCalls } from '../../../lambdas/write/item-writer.js';
+import { ItemWriter, type ItemWriteCalls, type ItemWriterOptions } from '../../../lambdas/write/item-writer.js';
+import { INSERT_STATEMENTS } from '../../../lambdas/write/modes/insert.js';
+import { UPDATE_STATEMENTS } from '../../../lambdas/write/modes/update.js';
+import type { StatementMode } from '../../../lambdas/write/statement-mode.js';
 
 const KEYS: KeyAttribute[] = [
   { name: 'pk', type: 'S', role: 'HASH' },
@@ -53,20 +56,22 @@ function fakeTable(faults: (Error | undefined)[] = []) {
 
 const noSleep = async () => {};
 
+const writerOf = (mode: StatementMode, calls: ItemWriteCalls, more: Partial<ItemWriterOptions> = {}) =>
+  new ItemWriter({ table: 't', mode, keys: KEYS, calls, sleep: noSleep, ...more });
+
 describe('ItemWriter', () => {
   it('insert writes new keys, counts existing ones as skipped, and keeps the first row of a repeated key', async () => {
     const table = fakeTable();
     table.items.set('a|1', item('a', '1', { v: { S: 'existing' } }));
-    const writer = new ItemWriter({ table: 't', mode: 'insert', keys: KEYS, calls: table.calls, sleep: noSleep });
+    const writer = writerOf(INSERT_STATEMENTS, table.calls);
     for (const [pk, v] of [
       ['a', 'new'],
       ['b', 'first'],
       ['b', 'second'],
       ['c', 'only'],
     ]) {
-      await writer.add(item(pk, '1', { v: { S: v } }), `${pk}|1`);
+      await writer.writeNow(item(pk, '1', { v: { S: v } }));
     }
-    await writer.flush();
     expect([writer.written, writer.skipped]).toEqual([2, 2]);
     expect(table.items.get('a|1')!.v).toEqual({ S: 'existing' });
     expect(table.items.get('b|1')!.v).toEqual({ S: 'first' });
@@ -74,11 +79,14 @@ describe('ItemWriter', () => {
 
   it('update applies the rows of one key in file order, many keys in flight at once', async () => {
     const table = fakeTable();
-    const writer = new ItemWriter({ table: 't', mode: 'update', keys: KEYS, calls: table.calls, sleep: noSleep });
-    for (let i = 0; i < 200; i++) await writer.add(item(`k${i % 20}`, '1', { v: { N: String(i) } }), `k${i % 20}|1`);
-    await writer.flush();
+    const writer = writerOf(UPDATE_STATEMENTS, table.calls);
+    // As the StatementWriter hands items over: 20 keys at once, a key's next row once its last one is written.
+    for (let round = 0; round < 10; round++) {
+      const rows = Array.from({ length: 20 }, (_, k) => item(`k${k}`, '1', { v: { N: String(round * 20 + k) } }));
+      await Promise.all(rows.map((row) => writer.writeNow(row)));
+    }
     expect(writer.written).toBe(200);
-    // Each key's last row (i = 180 + k) wins: its request waited for the earlier ones of the key.
+    // Each key's last row (i = 180 + k) wins.
     for (let k = 0; k < 20; k++) expect(table.items.get(`k${k}|1`)!.v).toEqual({ N: String(180 + k) });
     expect(table.maxInFlight()).toBeGreaterThan(1);
   });
@@ -87,21 +95,18 @@ describe('ItemWriter', () => {
     const throttle = named('ProvisionedThroughputExceededException', { $metadata: { httpStatusCode: 400 } });
     const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     const table = fakeTable([throttle, reset]);
-    const writer = new ItemWriter({ table: 't', mode: 'insert', keys: KEYS, calls: table.calls, sleep: noSleep });
-    await writer.add(item('a', '1'), 'a|1');
-    await writer.flush();
-    await writer.add(item('a', '1'), 'a|1');
-    await writer.flush();
+    const writer = writerOf(INSERT_STATEMENTS, table.calls);
+    await writer.writeNow(item('a', '1'));
+    await writer.writeNow(item('a', '1'));
     expect([writer.written, writer.skipped, writer.throttledRetries]).toEqual([1, 1, 2]);
     expect(table.sent).toHaveLength(4); // throttled, reset, written; then one failed condition, not retried
   });
 
   it('fails when an error is not retryable, naming the call and the table', async () => {
     const table = fakeTable([named('ValidationException', { $metadata: { httpStatusCode: 400 } })]);
-    const writer = new ItemWriter({ table: 't', mode: 'update', keys: KEYS, calls: table.calls, sleep: noSleep });
-    writer.add(item('a', '1', { v: { S: 'x' } }), 'a|1');
-    const error = await writer.flush().catch((e: Error) => e);
-    expect(error).toBeInstanceOf(ItemWriteFailedError);
+    const writer = writerOf(UPDATE_STATEMENTS, table.calls);
+    const error = await writer.writeNow(item('a', '1', { v: { S: 'x' } })).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(StatementWriteFailedError);
     expect((error as Error).message).toMatch(/^UpdateItem on t failed: ValidationException/);
   });
 
@@ -111,16 +116,8 @@ describe('ItemWriter', () => {
     );
     const table = fakeTable(throttles);
     const retry = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 };
-    const writer = new ItemWriter({
-      table: 't',
-      mode: 'insert',
-      keys: KEYS,
-      calls: table.calls,
-      sleep: noSleep,
-      retry,
-    });
-    writer.add(item('a', '1'), 'a|1');
-    await expect(writer.flush()).rejects.toThrow(
+    const writer = writerOf(INSERT_STATEMENTS, table.calls, { retry });
+    await expect(writer.writeNow(item('a', '1'))).rejects.toThrow(
       /PutItem on t failed after 3 attempts \(last error: ThrottlingException\)/,
     );
   });

@@ -1,7 +1,7 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BatchWriteClient } from '../../../lambdas/dynamodb-transport/batch-write-client.js';
+import { DynamoDbWriteTransport } from '../../../lambdas/dynamodb-transport/write-transport.js';
 import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
 import { isRetryable } from '../../../lambdas/write/batch-retry.js';
 import { startStandIn } from '../../e2e/admission/stand-in.js';
@@ -36,7 +36,7 @@ async function throttlingServer(throttles: number) {
 
 function clientFor(endpoint: string, requestTimeoutMs = 5_000) {
   const dynamodb = createDynamoDbClient({ dynamodbEndpoint: endpoint, region: 'us-east-1' });
-  return { dynamodb, batchWrites: new BatchWriteClient(dynamodb, requestTimeoutMs) };
+  return { dynamodb, writeTransport: new DynamoDbWriteTransport(dynamodb, requestTimeoutMs) };
 }
 
 const oneItem = (table: string) => ({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: { S: 'a' } } } }] } });
@@ -44,9 +44,9 @@ const oneItem = (table: string) => ({ RequestItems: { [table]: [{ PutRequest: { 
 describe('one retry layer for BatchWriteItem', () => {
   it('a throttle reply fails the one request that got it: the BatchWriter sees each throttle and retries it', async () => {
     const server = await throttlingServer(2);
-    const { dynamodb, batchWrites } = clientFor(server.endpoint);
+    const { dynamodb, writeTransport } = clientFor(server.endpoint);
     try {
-      const error = await batchWrites.send(oneItem('t')).catch((e: Error) => e);
+      const error = await writeTransport.batchWriteItem(oneItem('t')).catch((e: Error) => e);
       expect(error).toMatchObject({
         name: 'ProvisionedThroughputExceededException',
         $metadata: { httpStatusCode: 400, requestId: 'request-1' },
@@ -54,7 +54,7 @@ describe('one retry layer for BatchWriteItem', () => {
       expect(isRetryable(error)).toBe(true);
       expect(server.requests).toHaveLength(1); // no hidden attempts
 
-      const send = batchWrites.send.bind(batchWrites);
+      const send = writeTransport.batchWriteItem.bind(writeTransport);
       const writer = new BatchWriter({ table: 't', send, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 } });
       await writer.add({ pk: { S: 'b' } }, 'b');
       await writer.flush();
@@ -62,7 +62,7 @@ describe('one retry layer for BatchWriteItem', () => {
       expect(writer.throttledRetries).toBe(1);
       expect(server.requests).toHaveLength(3); // the second throttle, then the write
     } finally {
-      batchWrites.destroy();
+      writeTransport.destroy();
       dynamodb.destroy();
       await server.close();
     }
@@ -74,15 +74,15 @@ describe('one retry layer for BatchWriteItem', () => {
     const silent = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
-    const { dynamodb, batchWrites } = clientFor(`http://127.0.0.1:${port}`, 300);
+    const { dynamodb, writeTransport } = clientFor(`http://127.0.0.1:${port}`, 300);
     try {
       const started = performance.now();
-      const error = await batchWrites.send(oneItem('t')).catch((e: Error) => e);
+      const error = await writeTransport.batchWriteItem(oneItem('t')).catch((e: Error) => e);
       expect(error).toMatchObject({ name: 'TimeoutError' });
       expect(isRetryable(error)).toBe(true);
       expect(performance.now() - started).toBeGreaterThanOrEqual(290); // at the timeout, not before
     } finally {
-      batchWrites.destroy();
+      writeTransport.destroy();
       dynamodb.destroy();
       for (const socket of sockets) socket.destroy();
       silent.close();
@@ -91,13 +91,13 @@ describe('one retry layer for BatchWriteItem', () => {
 
   it("other commands keep the SDK client's retry: a DescribeTable throttled twice still answers", async () => {
     const server = await throttlingServer(2);
-    const { dynamodb, batchWrites } = clientFor(server.endpoint);
+    const { dynamodb, writeTransport } = clientFor(server.endpoint);
     try {
       const described = await dynamodb.send(new DescribeTableCommand({ TableName: 't' }));
       expect(described.$metadata.attempts).toBe(3);
       expect(server.requests.map((r) => r.target)).toEqual(Array(3).fill('DynamoDB_20120810.DescribeTable'));
     } finally {
-      batchWrites.destroy();
+      writeTransport.destroy();
       dynamodb.destroy();
       await server.close();
     }

@@ -10,16 +10,19 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WRITE_RETRY } from '../../../lambdas/async/backoff.js';
-import { ItemWriteFailedError } from '../../../lambdas/contract/errors.js';
+import { StatementWriteFailedError } from '../../../lambdas/contract/errors.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 import { MAX_STATEMENT_BYTES } from '../../../lambdas/write/partiql-statements.js';
+import { INSERT_STATEMENTS } from '../../../lambdas/write/modes/insert.js';
+import { UPDATE_STATEMENTS } from '../../../lambdas/write/modes/update.js';
 import { StatementWriter, type StatementWriteCalls } from '../../../lambdas/write/statement-writer.js';
 import { seededRandom } from '../../fixtures/random.js';
 import { PATIENT, noSleep, pkTables } from './pk-tables.js';
 
 const { client, createTable, scanTable } = pkTables('statement-writer');
 const KEYS: KeyAttribute[] = [{ name: 'pk', type: 'S', role: 'HASH' }];
+const STATEMENT_MODES = { insert: INSERT_STATEMENTS, update: UPDATE_STATEMENTS };
 
 async function putItems(table: string, items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
@@ -69,7 +72,7 @@ describe('StatementWriter against the local engine', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => itemOf(`k${i}`, i));
     rows.push(itemOf('k1', 9999)); // a second row of a key this import inserts: the first one wins
     const { calls } = realCalls();
-    const writer = new StatementWriter({ table, mode: 'insert', keys: KEYS, calls });
+    const writer = new StatementWriter({ table, mode: INSERT_STATEMENTS, keys: KEYS, calls });
     await writeAll(writer, rows);
     expect(writer.written).toBe(900);
     expect(writer.skipped + writer.replaced).toBe(101);
@@ -90,7 +93,7 @@ describe('StatementWriter against the local engine', () => {
     for (let version = 0; version < 8; version++)
       for (let i = 0; i < 100; i++) rows.push(itemOf(`k${i}`, version, version === 0 ? { first: { N: '1' } } : {}));
     const { calls } = realCalls();
-    const writer = new StatementWriter({ table, mode: 'update', keys: KEYS, calls, maxInFlight: 8 });
+    const writer = new StatementWriter({ table, mode: UPDATE_STATEMENTS, keys: KEYS, calls, maxInFlight: 8 });
     await writeAll(writer, rows);
     expect(writer.written + writer.replaced).toBe(800);
     const items = await scanTable(table);
@@ -105,7 +108,7 @@ describe('StatementWriter against the local engine', () => {
     const table = await createTable();
     await putItems(table, [itemOf('there', -1, { keep: { S: 'yes' } })]);
     const { calls, verbs } = realCalls();
-    const writer = new StatementWriter({ table, mode: 'update', keys: KEYS, calls, maxInFlight: 1 });
+    const writer = new StatementWriter({ table, mode: UPDATE_STATEMENTS, keys: KEYS, calls, maxInFlight: 1 });
     const rows = Array.from({ length: 50 }, (_, i) => itemOf(`new${i}`, i));
     await writeAll(writer, [...rows, itemOf('there', 1)]);
     // Batch 1: 25 UPDATEs find nothing and go again as INSERTs; batch 2 leads with INSERT; `there` (batch 3) is
@@ -148,7 +151,14 @@ describe('StatementWriter against the local engine', () => {
         return { Responses, $metadata: {} };
       });
       const rows = Array.from({ length: 600 }, (_, i) => itemOf(`k${i % 300}`, i));
-      const writer = new StatementWriter({ table, mode, keys: KEYS, calls, retry: PATIENT, sleep: noSleep });
+      const writer = new StatementWriter({
+        table,
+        mode: STATEMENT_MODES[mode],
+        keys: KEYS,
+        calls,
+        retry: PATIENT,
+        sleep: noSleep,
+      });
       await writeAll(writer, rows);
       expect(writer.unprocessedRetries + writer.throttledRetries).toBeGreaterThan(10);
       const items = await scanTable(table);
@@ -182,7 +192,7 @@ describe('StatementWriter against the local engine', () => {
     });
     const rows = Array.from({ length: 25 }, (_, i) => itemOf(`k${i}`, i));
     const retry = DEFAULT_WRITE_RETRY;
-    const writer = new StatementWriter({ table, mode: 'insert', keys: KEYS, calls, retry, sleep: noSleep });
+    const writer = new StatementWriter({ table, mode: INSERT_STATEMENTS, keys: KEYS, calls, retry, sleep: noSleep });
     await writeAll(writer, rows);
     expect(writer.written).toBe(25);
     expect([writer.throttledRetries, writer.unprocessedRetries]).toEqual([20, 4]);
@@ -217,7 +227,7 @@ describe('StatementWriter against the local engine', () => {
       });
       // 1,500 rows over 40 keys in random order: every batch of 25 would hold repeats if nothing kept them apart.
       const rows = Array.from({ length: 1500 }, (_, i) => itemOf(`k${Math.floor(random() * 40)}`, i));
-      const writer = new StatementWriter({ table, mode, keys: KEYS, calls, maxInFlight: 8 });
+      const writer = new StatementWriter({ table, mode: STATEMENT_MODES[mode], keys: KEYS, calls, maxInFlight: 8 });
       await writeAll(writer, rows);
       expect(clashes).toEqual([]);
       const items = await scanTable(table);
@@ -234,7 +244,7 @@ describe('StatementWriter against the local engine', () => {
     const long = itemOf('long', 1, { [longName]: { S: 'v' } });
     for (const mode of ['insert', 'update'] as const) {
       const { calls, singles, verbs } = realCalls();
-      const writer = new StatementWriter({ table, mode, keys: KEYS, calls });
+      const writer = new StatementWriter({ table, mode: STATEMENT_MODES[mode], keys: KEYS, calls });
       await writeAll(writer, [itemOf('short', 1), long]);
       expect(singles).toEqual([mode === 'insert' ? 'PutItem' : 'UpdateItem']);
       expect(verbs.flat()).toHaveLength(1);
@@ -252,9 +262,9 @@ describe('StatementWriter against the local engine', () => {
       ),
       $metadata: {},
     }));
-    const writer = new StatementWriter({ table, mode: 'insert', keys: KEYS, calls });
+    const writer = new StatementWriter({ table, mode: INSERT_STATEMENTS, keys: KEYS, calls });
     const adding = writeAll(writer, [itemOf('a', 1), itemOf('b', 1), itemOf('c', 1)]);
-    await expect(adding).rejects.toThrow(ItemWriteFailedError);
+    await expect(adding).rejects.toThrow(StatementWriteFailedError);
     await expect(adding).rejects.toThrow(
       /INSERT into .* failed with ValidationError \(Item size .*\) for the item of key b/,
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WRITE_MODES, type WriteMode } from '../../../lambdas/contract/import-request.js';
-import { unitsOfOneWrite, writeUnitsOf } from '../../../lambdas/write/write-units.js';
+import { unitsOfOneWrite } from '../../../lambdas/write/write-units.js';
+import { writeUnitsOf } from '../../../lambdas/write/write-modes.js';
 
 describe('unitsOfOneWrite: one write unit per started KB, at least one', () => {
   it.each([

@@ -1,0 +1,151 @@
+import type { WriteMode } from '../../../lambdas/contract/import-request.js';
+import { MAX_CHUNKS } from '../../../lambdas/preflight/preflight.js';
+import { indexLoads, type IndexLoad } from '../table/index-load.js';
+import type { TableCapacity } from '../table/table-capacity.js';
+
+/**
+ * The cloud model of docs/limits.md ("The cloud picture, on paper"): ~2 ms of Lambda CPU per 25-item BatchWriteItem
+ * request (measured: the SDK's per-request cost), so one import Lambda at 1,769 MB (one vCPU) writes at most
+ * ~12,000 items/s (25 / 2 ms = 12,500, rounded down for the parsing around it).
+ */
+export const ITEMS_PER_SECOND_PER_LANE = 12_000;
+/** Preflight's scan: 100 MB/s, under the measured 119 (quote-dense CSV) to 189 MB/s (TSV) over a local S3 (docs/performance.md). */
+export const SCAN_BYTES_PER_SECOND = 100e6;
+/** The stack's function memory (lib/private/pipeline-functions.ts defaults): import 1,769 MB, preflight 1,024 MB. */
+export const IMPORT_MEMORY_MB = 1769;
+export const PREFLIGHT_MEMORY_MB = 1024;
+
+/**
+ * us-east-1 list prices, read 2025-06 (check yours; they change): DynamoDB on-demand $0.625 per million write
+ * request units and provisioned $0.00065 per WCU-hour (https://aws.amazon.com/dynamodb/pricing/on-demand/,
+ * https://aws.amazon.com/dynamodb/pricing/provisioned/); Lambda on Arm $0.0000133334 per GB-second, first
+ * tier (https://aws.amazon.com/lambda/pricing/). docs/limits.md's cost lines use the same figures.
+ */
+export const PRICES = {
+  onDemandWritePerMillion: 0.625,
+  provisionedWcuHour: 0.00065,
+  lambdaArmGbSecond: 0.0000133334,
+} as const;
+
+/**
+ * A lane's items/s per mode, as a share of `put`'s ITEMS_PER_SECOND_PER_LANE. `insert` and `update` take conditions,
+ * which BatchWriteItem does not, so they go as PartiQL statements, 25 to a BatchExecuteStatement (an update whose
+ * UPDATE finds no item goes again as its INSERT): a lane's own CPU binds them first. The modes bench
+ * (`BENCH_ONLY=modes BENCH_MODE_ROWS=50000 npm run bench`, docs/performance.md) measured the handlers' CPU per 100k
+ * items, over four runs, at 1.4-2.06x put's for insert and update (about 2x on a quiet machine: 0.5 of the items per
+ * CPU second, taken here), and 0.84-1.16x for delete (BatchWriteItem DeleteRequests), which the lane rate caps at put's.
+ */
+export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.5, update: 0.5, delete: 1 };
+
+export interface EstimateInputs {
+  /** Bytes of each object (one for a single object). */
+  readonly objectBytes: readonly number[];
+  /** Header bytes of one object (every object of a folder is taken to have one like the first). */
+  readonly headerBytes: number;
+  readonly sample: {
+    readonly rows: number;
+    readonly rowBytes: number;
+    readonly rejected: number;
+    /** The table's write units per item (1 KB rounding: index-writes.ts). */
+    readonly writeUnitsPerItem: number;
+    /** Each GSI's write units per item, on top of the table's (sample.ts). @default - none */
+    readonly indexes?: readonly { readonly name: string; readonly writeUnitsPerItem: number }[];
+    /** Per mode, the table's and its GSIs' write units per item together (sample.ts). @default - the put figures */
+    readonly writeUnitsByMode?: Readonly<Record<WriteMode, number>>;
+  };
+  /** What the import writes with (LANE_SHARE, and sample.writeUnitsByMode). @default "put" */
+  readonly mode?: WriteMode;
+  readonly table: TableCapacity;
+  readonly chunkMiB: number;
+  /** The Map's MaxConcurrency (the stack's maxConcurrency). */
+  readonly lanes: number;
+  /** The request's cap in items/s; 0 for none. */
+  readonly maxWriteRate: number;
+}
+
+export type Binding = 'table' | 'index' | 'lanes' | 'max-write-rate' | 'preflight';
+
+/**
+ * Rows, write units, time and cost of an import, before spending anything. Rows = data bytes / bytes per row
+ * of the sample; items = rows less the sample's rejected share; write units = items x (the table's units per
+ * item + each GSI's). The scan runs first (data bytes / scan rate); the import then runs at the lowest of the
+ * table's write units / its units per item, each GSI's / its units per item (a GSI short of write capacity
+ * throttles the table's writes: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html),
+ * the lanes' CPU (chunks at once x 12,000 items/s) and maxWriteRate. What binds is that lowest rate, or preflight
+ * when the scan takes longer than the import.
+ */
+export function estimateImport(inputs: EstimateInputs) {
+  const { sample, table } = inputs;
+  const dataBytes = inputs.objectBytes.map((bytes) => Math.max(0, bytes - inputs.headerBytes));
+  const totalDataBytes = dataBytes.reduce((a, b) => a + b, 0);
+  const rows = sample.rows > 0 ? Math.round((totalDataBytes * sample.rows) / sample.rowBytes) : 0;
+  const items = sample.rows > 0 ? Math.round((rows * (sample.rows - sample.rejected)) / sample.rows) : 0;
+  const chunks = dataBytes.reduce((sum, bytes) => sum + chunkCount(bytes, inputs.chunkMiB), 0);
+  const lanes = Math.max(1, Math.min(inputs.lanes, chunks));
+  const rates = {
+    table: table.writeUnitsPerSecond / sample.writeUnitsPerItem,
+    lanes: lanes * ITEMS_PER_SECOND_PER_LANE * LANE_SHARE[inputs.mode ?? 'put'],
+    'max-write-rate': inputs.maxWriteRate > 0 ? inputs.maxWriteRate : Infinity,
+  };
+  const indexes = indexLoads(table.indexes, sample.indexes ?? [], items, Math.min(...Object.values(rates)));
+  const slowest = slowestOf(rates, indexes);
+  const scanSeconds = inputs.objectBytes.reduce((a, b) => a + b, 0) / SCAN_BYTES_PER_SECOND;
+  const importSeconds = slowest.itemsPerSecond > 0 ? items / slowest.itemsPerSecond : Infinity;
+  const binding: Binding = scanSeconds > importSeconds ? 'preflight' : slowest.binding;
+  const tableWriteUnits = Math.round(items * sample.writeUnitsPerItem);
+  const perItem = sample.writeUnitsByMode?.[inputs.mode ?? 'put'];
+  const writeUnits =
+    perItem === undefined
+      ? tableWriteUnits + indexes.reduce((sum, index) => sum + index.writeUnits, 0)
+      : Math.round(items * perItem);
+  const lambdaGbSeconds =
+    lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + scanSeconds * (PREFLIGHT_MEMORY_MB / 1024);
+  // Provisioned GSIs hold (and bill) their own WCU beside the table's.
+  const provisionedWcu = table.writeUnitsPerSecond + indexes.reduce((sum, index) => sum + index.writeUnitsPerSecond, 0);
+  const dynamodbDollars =
+    table.billingMode === 'PAY_PER_REQUEST'
+      ? (writeUnits / 1e6) * PRICES.onDemandWritePerMillion
+      : provisionedWcu * ((scanSeconds + importSeconds) / 3600) * PRICES.provisionedWcuHour;
+  const lambdaDollars = lambdaGbSeconds * PRICES.lambdaArmGbSecond;
+  return {
+    dataBytes: totalDataBytes,
+    rows,
+    items,
+    writeUnits,
+    tableWriteUnits,
+    chunks,
+    lanes,
+    rates,
+    indexes,
+    itemsPerSecond: slowest.itemsPerSecond,
+    binding,
+    bindingIndex: binding === 'index' ? slowest.index : null,
+    scanSeconds,
+    importSeconds,
+    seconds: scanSeconds + importSeconds,
+    lambdaGbSeconds,
+    cost: { dynamodb: dynamodbDollars, lambda: lambdaDollars, total: dynamodbDollars + lambdaDollars },
+  };
+}
+
+/** The lowest of the rates: what binds the import, and which GSI when one does. */
+function slowestOf(rates: Record<Exclude<Binding, 'index' | 'preflight'>, number>, indexes: IndexLoad[]) {
+  const candidates: { binding: Binding; itemsPerSecond: number; index: string | null }[] = [
+    ...(Object.entries(rates) as [Binding, number][]).map(([binding, itemsPerSecond]) => ({
+      binding,
+      itemsPerSecond,
+      index: null,
+    })),
+    ...indexes.map((index) => ({ binding: 'index' as const, itemsPerSecond: index.itemsPerSecond, index: index.name })),
+  ];
+  return candidates.reduce((low, candidate) => (candidate.itemsPerSecond < low.itemsPerSecond ? candidate : low));
+}
+
+export type Estimate = ReturnType<typeof estimateImport>;
+
+/** Preflight's chunking: chunkMiB, grown so an object has at most MAX_CHUNKS chunks. */
+export function chunkCount(dataBytes: number, chunkMiB: number): number {
+  if (dataBytes <= 0) return 0;
+  const chunkBytes = Math.max(1, Math.round(chunkMiB * 1024 * 1024), Math.ceil(dataBytes / MAX_CHUNKS));
+  return Math.ceil(dataBytes / chunkBytes);
+}

@@ -1,0 +1,26 @@
+import { BatchWriter } from '../batch-writer.js';
+import { keepLater } from '../combine-rows.js';
+import { itemWriteUnits } from '../write-units.js';
+import { NO_COUNTS, type WriteModeEntry } from '../write-mode.js';
+
+/**
+ * `put`: BatchWriteItem PutRequests, each replacing the item of its key; the last row of a key wins, and the rows it
+ * replaced before sending count as skipped.
+ */
+export const put: WriteModeEntry = {
+  open(options) {
+    const batchWriteItem = options.calls.batchWriteItem.bind(options.calls);
+    const writer = new BatchWriter({ ...options, send: batchWriteItem, combine: keepLater });
+    return {
+      writer,
+      counts: (absorbed) => ({ ...NO_COUNTS, written: writer.written, skipped: absorbed + writer.replaced }),
+    };
+  },
+  combine: keepLater,
+  reports: ['written', 'skipped'],
+  backup: {
+    check: 'when-table-holds-items',
+    atRisk: 'items with the keys this import writes are replaced, and cannot be restored',
+  },
+  writeUnits: itemWriteUnits,
+};

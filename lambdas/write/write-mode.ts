@@ -1,0 +1,68 @@
+import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import type { CombineRows } from './combine-rows.js';
+import type { ItemSink } from './item-sink.js';
+import type { StatementWriteCalls } from './statement-writer.js';
+import type { WriterOptions } from './writer-options.js';
+import type { ImportCounts, KeyAttribute } from '../contract/workflow-payloads.js';
+import type { BackupRequirement } from '../contract/table-safety.js';
+
+/**
+ * The DynamoDB calls the write modes make, one each (dynamodb-transport/write-transport.ts serves all four):
+ * BatchWriteItem for `put` and `delete`; BatchExecuteStatement for `insert` and `update`, with PutItem and
+ * UpdateItem for their items that cannot be statements.
+ */
+export interface WriteCalls extends StatementWriteCalls {
+  batchWriteItem(input: BatchWriteItemCommandInput): Promise<BatchWriteItemCommandOutput>;
+}
+
+/** What a mode's writer is given: the table's keys and the calls besides the options every writer takes. */
+export interface ModeWriterOptions extends WriterOptions {
+  readonly keys: readonly KeyAttribute[];
+  readonly calls: WriteCalls;
+}
+
+/** What the metrics read of a writer (import/import-metrics.ts): the same for every mode. */
+export interface WriterStats {
+  readonly written: number;
+  readonly throttledRetries: number;
+  readonly unprocessedRetries: number;
+  readonly inFlightLimit: number;
+}
+
+/** An invocation's counts of what the writes did (contract ImportCounts without the importer's rows and rejects). */
+export type WriteCounts = Omit<ImportCounts, 'rows' | 'rejected'>;
+
+/** The counts an import reports, by name (a mode's `reports`). */
+export type CountName = 'written' | 'skipped' | 'deleted';
+
+export const NO_COUNTS: WriteCounts = { written: 0, skipped: 0, deleted: 0, writeUnits: 0 };
+
+/** A mode's writer, opened for one chunk invocation. */
+export interface ModeWriter {
+  readonly writer: ItemSink & WriterStats;
+  /**
+   * Every row the writer took, counted once (contract ImportCounts), given `absorbed` rows combined with another row
+   * of their key before they reached it (the spreading window).
+   */
+  counts(absorbed: number): WriteCounts;
+}
+
+/**
+ * One write mode: an entry of the table in write-modes.ts, in a file of its own under write/modes/ (as Powertools'
+ * batch picks a record class from DATA_CLASS_MAPPING), so a new mode is its file plus one line in the table.
+ */
+export interface WriteModeEntry {
+  /** Opens the writer this mode's items go to. */
+  open(options: ModeWriterOptions): ModeWriter;
+  /** How two rows of one key held back together (in a batch, in the spreading window) become one. */
+  readonly combine: CombineRows;
+  /** The counts this mode reports, in the order the CLI's summary line shows them; the first is its items/s. */
+  readonly reports: readonly CountName[];
+  /** When preflight checks the table for a backup before the import. */
+  readonly backup: BackupRequirement;
+  /**
+   * The write units one record's write consumes, in the table and in the indexes it lands in (write-units.ts
+   * itemWriteUnits: how many indexes, or the bytes of the item's entry in each).
+   */
+  writeUnits(itemBytes: number, indexesItLandsIn: number | readonly number[]): number;
+}
