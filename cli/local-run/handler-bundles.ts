@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { createImportHandler } from '../../lambdas/import/handler.js';
 import type { createPreflightHandler } from '../../lambdas/preflight/handler.js';
-import type { createSummarizeHandler } from '../../lambdas/summarize/handler.js';
+import type { createSummarizeFunctionHandler } from '../../lambdas/summarize/handler.js';
 import type { createFailedChunkHandler } from '../../lambdas/failed-chunk/handler.js';
 import { handlerBundleFile } from '../../lib/bundle-settings.js';
 import { TASK_HANDLER_FILES, type TaskStateName } from '../../lib/workflow-tasks.js';
@@ -12,14 +12,15 @@ import { packageRoot } from './package-root.js';
 export interface HandlerFactories {
   readonly Preflight: typeof createPreflightHandler;
   readonly ImportChunk: typeof createImportHandler;
-  readonly Summarize: typeof createSummarizeHandler;
+  /** The Summarize function's: it serves the Summarize and ReleaseLanes states, as deployed. */
+  readonly Summarize: typeof createSummarizeFunctionHandler;
   readonly FindFailedChunk: typeof createFailedChunkHandler;
 }
 
 const FACTORY_EXPORTS = {
   Preflight: 'createPreflightHandler',
   ImportChunk: 'createImportHandler',
-  Summarize: 'createSummarizeHandler',
+  Summarize: 'createSummarizeFunctionHandler',
   FindFailedChunk: 'createFailedChunkHandler',
 } as const satisfies Record<TaskStateName, string>;
 

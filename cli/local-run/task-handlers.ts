@@ -2,6 +2,7 @@ import type {
   ChunkProgress,
   ImportChunkEvent,
   PreflightEvent,
+  ReleaseLanesEvent,
   PlanningState,
   SummarizeEvent,
 } from '../../lambdas/contract/workflow-payloads.js';
@@ -9,7 +10,6 @@ import { DEFAULT_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/contract/limits.js
 import type { LambdaContextLike } from '../../lambdas/environment/lambda-context.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import type { TASK_STATE_FUNCTIONS, TaskStateName } from '../../lib/workflow-tasks.js';
-import type { ReleaseLanesEvent } from '../../lambdas/summarize/handler.js';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { nameServiceError, withNamedServiceErrors } from '../../lambdas/wiring/service-error-names.js';
 import { loadHandlerFactories, type HandlerFactories } from './handler-bundles.js';
@@ -38,12 +38,12 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName),
   ]);
   const settings = invocationSettings(options);
-  const summarize = summarizeTask(factories.Summarize(wiring), settings);
+  const summarizeFunction = factories.Summarize(wiring);
   return {
     Preflight: preflightTask(factories.Preflight(wiring), settings),
     ImportChunk: importChunkTask(factories.ImportChunk(wiring), settings),
-    Summarize: summarize,
-    ReleaseLanes: summarize,
+    Summarize: summarizeTask((input: SummarizeEvent) => summarizeFunction(input), settings),
+    ReleaseLanes: summarizeTask((input: ReleaseLanesEvent) => summarizeFunction(input), settings),
     FindFailedChunk: findFailedChunkTask(factories.FindFailedChunk({ sfn: options.sfn ?? new SFNClient({}) })),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
@@ -128,8 +128,8 @@ function importChunkTask(handler: ReturnType<HandlerFactories['ImportChunk']>, s
 }
 
 /** Summarize and ReleaseLanes both run the Summarize function, as they do deployed (lib/workflow-tasks.ts). */
-function summarizeTask(handler: ReturnType<HandlerFactories['Summarize']>, settings: InvocationSettings) {
-  return <E extends SummarizeEvent | ReleaseLanesEvent>(input: E) =>
+function summarizeTask<E, R>(handler: (input: E) => Promise<R>, settings: InvocationSettings) {
+  return (input: E) =>
     runningTask.run('Summarize', () =>
       invokeWithTimeout(settings.timeoutsMs.Summarize, () => handler(input)).catch(named),
     );

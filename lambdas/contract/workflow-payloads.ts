@@ -261,6 +261,19 @@ export interface SummarizeEvent {
   readonly dataLine?: number;
 }
 
+/**
+ * The ReleaseLanes task's input (the workflow's Catch of a failed Map): the failed import's execution name, whose
+ * lanes go back to the ledger. It runs on the Summarize function, which tells the two events apart by this key.
+ */
+export interface ReleaseLanesEvent {
+  readonly releaseLanes: string;
+}
+
+/** The ReleaseLanes task's result. */
+export interface ReleasedLanes {
+  readonly released: string;
+}
+
 /** The execution output, shown in the console and printed by the CLI. */
 export interface ImportSummary extends ImportCounts {
   readonly status: 'SUCCEEDED' | 'SUCCEEDED_WITH_REJECTS';

@@ -3,24 +3,59 @@ import { dynamoIonFormat } from './ion/dynamo-ion-format.js';
 import { dynamoJsonFormat } from './json/dynamo-json-format.js';
 import { jsonLinesFormat } from './json/json-lines-format.js';
 import type { RecordFormat } from './record-format.js';
-import type { ResolvedFormat } from '../contract/import-request.js';
+import { FORMAT_TRAITS, type FormatTraits } from '../contract/format-traits.js';
+import type { FormatType, ResolvedCsvFormat, ResolvedFormat } from '../contract/import-request.js';
+
+/** Makes the reader and mapper of one format from the request's resolved format (CSV reads its dialect from it). */
+export type RecordFormatFactory = (format: ResolvedFormat) => RecordFormat;
 
 /**
- * The reader and mapper for a request's format. A format without `type` is CSV: workflow state written
- * before formats had types (a redriven execution) holds CSV requests only.
+ * One source format as the pipeline reads it: what it is (its traits: the layout picks the planner and importer of
+ * its chunks) and, for a format of byte records, their reader and mapper, which the one line-oriented planner and
+ * importer use.
  */
-export function createRecordFormat(format: ResolvedFormat): RecordFormat {
-  switch (format.type) {
-    case 'jsonl':
-      return jsonLinesFormat();
-    case 'dynamodb-json':
-      return dynamoJsonFormat();
-    case 'dynamodb-ion':
-      return dynamoIonFormat();
-    case 'parquet':
-      // Not a format of byte records: preflight and the import read it by row group (formats/parquet/).
-      throw new Error('Parquet objects are read by row group, not as records of bytes');
-    default:
-      return csvRecordFormat({ ...format, type: 'csv' });
-  }
+export interface SourceFormat {
+  readonly traits: FormatTraits;
+  /** The reader and mapper of its records (layout `records`). @default - none: a layout with its own reader */
+  readonly records?: RecordFormatFactory;
+}
+
+/** A table of source formats by `format.type`: SOURCE_FORMATS, or one a caller extends (a test's toy format). */
+export type SourceFormatTable = Readonly<Record<string, SourceFormat | undefined>>;
+
+/**
+ * Every source format, by `format.type`: a new text format is its own folder under formats/ plus one line here (and
+ * its traits in contract/format-traits.ts, which the request's checks read).
+ */
+export const SOURCE_FORMATS: Readonly<Record<FormatType, SourceFormat>> = {
+  csv: {
+    traits: FORMAT_TRAITS.csv,
+    records: (format) => csvRecordFormat({ ...(format as ResolvedCsvFormat), type: 'csv' }),
+  },
+  jsonl: { traits: FORMAT_TRAITS.jsonl, records: jsonLinesFormat },
+  'dynamodb-json': { traits: FORMAT_TRAITS['dynamodb-json'], records: dynamoJsonFormat },
+  'dynamodb-ion': { traits: FORMAT_TRAITS['dynamodb-ion'], records: dynamoIonFormat },
+  // Read by row group from the footer: formats/parquet/, preflight/parquet-chunks.ts, import/parquet-chunk-importer.ts.
+  parquet: { traits: FORMAT_TRAITS.parquet },
+};
+
+/**
+ * The entry of a request's format. A format without `type` is CSV: workflow state written before formats had types
+ * (a redriven execution) holds CSV requests only.
+ */
+export function sourceFormatOf(
+  format: { readonly type?: string },
+  table: SourceFormatTable = SOURCE_FORMATS,
+): SourceFormat {
+  const type = format.type ?? 'csv';
+  const entry = table[type];
+  if (!entry) throw new Error(`format.type ${type} has no entry in the table of source formats`);
+  return entry;
+}
+
+/** The reader and mapper of a request's format of byte records. */
+export function createRecordFormat(format: ResolvedFormat, table: SourceFormatTable = SOURCE_FORMATS): RecordFormat {
+  const { records } = sourceFormatOf(format, table);
+  if (!records) throw new Error(`${format.type} objects are read by ${sourceFormatOf(format, table).traits.layout}`);
+  return records(format);
 }

@@ -1,11 +1,11 @@
 import { isBlankRecord } from '../formats/csv/csv-records.js';
-import type { BlockMapper, RawRecord } from '../formats/record-format.js';
-import { createRecordFormat } from '../formats/record-formats.js';
+import type { BlockMapper, RawRecord, RecordFormat } from '../formats/record-format.js';
 import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import type { RejectedRow } from './rejects.js';
 import type { ItemSink } from '../write/item-sink.js';
-import type { Checkpoint, Chunk, ChunkProgress, ImportJob } from '../contract/workflow-payloads.js';
-import { lanePieces, recordTooLong } from './lane-range.js';
+import type { Checkpoint, ChunkProgress, ImportJob } from '../contract/workflow-payloads.js';
+import { ownRecordsEnd, rangeBytes, recordTooLong } from './byte-range.js';
+import type { ChunkPlan } from './chunk-plan.js';
 import { MAX_LOOK_BACK_BYTES } from '../source/record-start.js';
 
 /**
@@ -35,17 +35,14 @@ const STOP_CHECK_RECORDS = 25;
 
 export interface ImportChunkParams {
   readonly job: ImportJob;
-  readonly chunk: Chunk;
-  /** Where this invocation starts: the chunk start, or the checkpoint of the previous one. */
+  /** The invocation's plan: the chunk, where reading ends (chunk-plan.ts ReadEnd), the object's name and size. */
+  readonly plan: Pick<ChunkPlan, 'chunk' | 'readEnd' | 'where' | 'size' | 'source'>;
+  /** Where this invocation starts: the chunk's first record, or the checkpoint of the previous invocation. */
   readonly from: Checkpoint;
-  /** Streams bytes [start, end) of the object. */
+  /** Streams bytes [start, end) of the object (chunk-reader.ts). */
   readonly read: (start: number, end: number) => AsyncIterable<Buffer>;
-  /**
-   * The object's size when the chunk's `end` need not be a record boundary (a plain object's byte range): the import
-   * then reads past `end`, up to this, to finish the last record that starts before `end` (lane-range.ts).
-   * @default chunk.end - the chunk ends on a record boundary
-   */
-  readonly size?: number;
+  /** The format's reader and mapper, made once per invocation (formats of byte records only). */
+  readonly recordFormat: () => RecordFormat;
   readonly sink: ItemSink;
   /**
    * Takes each rejected row as it is found (in file order); the import waits for the promise it returns.
@@ -64,15 +61,15 @@ export interface ImportChunkResult extends Pick<ChunkProgress, 'next' | 'rows' |
 }
 
 /**
- * Imports records [from, chunk.end): splits the stream into records with the format's scanner dialect
+ * Imports the records that start in [from, end) (ChunkPlan.readEnd): splits the stream into records with the format's scanner dialect
  * (exact byte offsets and lines), maps blocks of them to items with the format's mapper and hands the
  * items to the sink. Past its deadline (checked every 25 records) it stops, drains the sink, and returns the
  * checkpoint of the first record not yet handled: every record before it is written or rejected.
  */
 export async function importChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
   const run = new ChunkRun(params);
-  const { read, from, chunk, size = chunk.end } = params;
-  for await (const buf of lanePieces(read, from.offset, chunk.end, size)) {
+  const { read, from, plan } = params;
+  for await (const buf of rangeBytes(read, from.offset, plan.readEnd)) {
     const stoppedAt = await run.feed(buf);
     if (stoppedAt) return run.finish(stoppedAt);
     if (run.pastEnd) break; // the records from here on are the next chunk's
@@ -94,8 +91,10 @@ interface PendingRecord {
 class ChunkRun {
   private readonly mapBlock: BlockMapper;
   private readonly scanner: RecordScanner;
-  /** A record longer than this fails the chunk (lane-range.ts): neighbours' look-backs cannot see past it. */
+  /** A record longer than this fails the chunk (byte-range.ts): neighbours' look-backs cannot see past it. */
   private readonly longestRecord: number;
+  /** Records that start at or past this are the next chunk's. */
+  private readonly ownEnd: number;
   private readonly dialect: ScannerDialect;
   private readonly rejects: RejectedRow[] = [];
   private rejected = 0;
@@ -108,14 +107,15 @@ class ChunkRun {
   pastEnd = false;
 
   constructor(private readonly params: ImportChunkParams) {
-    const { job, from } = params;
-    const format = createRecordFormat(job.request.format);
+    const { job, from, plan } = params;
+    const format = params.recordFormat();
     const { types, attributes, exclude } = job.request;
     this.mapBlock = format.createMapper({ columns: job.columns, types, keys: job.keys, attributes, exclude });
     this.scanner = new RecordScanner(format.dialect);
     this.dialect = format.dialect;
-    const byteRanges = params.size !== undefined && format.dialect.quote !== undefined;
+    const byteRanges = plan.readEnd.kind === 'last-record-past-end' && format.dialect.quote !== undefined;
     this.longestRecord = byteRanges ? MAX_LOOK_BACK_BYTES : Number.POSITIVE_INFINITY;
+    this.ownEnd = ownRecordsEnd(plan.readEnd);
     this.record = { offset: from.offset, line: from.line, parts: [], length: 0 };
   }
 
@@ -124,12 +124,12 @@ class ChunkRun {
     this.scanner.feed(buf);
     let pos = 0;
     for (let end = this.scanner.next(); end !== -1; end = this.scanner.next()) {
-      if ((this.pastEnd = this.record.offset >= this.params.chunk.end)) return null;
+      if ((this.pastEnd = this.record.offset >= this.ownEnd)) return null;
       const stoppedAt = await this.takeRecord(buf.subarray(pos, end));
       if (stoppedAt) return stoppedAt;
       pos = end;
     }
-    if ((this.pastEnd = this.record.offset >= this.params.chunk.end)) return null;
+    if ((this.pastEnd = this.record.offset >= this.ownEnd)) return null;
     const rest = buf.subarray(pos);
     this.record.length += rest.length;
     if (this.record.length <= MAX_RECORD_BYTES) this.record.parts.push(rest);
@@ -147,7 +147,7 @@ class ChunkRun {
 
   /** The range is read: takes the last record (the object's may lack a newline), then the last block. */
   async end(): Promise<Checkpoint | null> {
-    const last = this.record.length > 0 && this.record.offset < this.params.chunk.end;
+    const last = this.record.length > 0 && this.record.offset < this.ownEnd;
     const stoppedAt = last ? await this.takeRecord(Buffer.alloc(0)) : null;
     return stoppedAt ?? this.handleBlock();
   }
@@ -194,7 +194,7 @@ class ChunkRun {
     if (this.blockBytes < this.blockLimit) return null;
     const stoppedAt = await this.handleBlock();
     if (stoppedAt) return stoppedAt;
-    return this.params.shouldStop() && this.record.offset < this.params.chunk.end ? this.record : null;
+    return this.params.shouldStop() && this.record.offset < this.ownEnd ? this.record : null;
   }
 
   /** Maps the block and hands it on in file order; returns the first record left unhandled when told to stop. */

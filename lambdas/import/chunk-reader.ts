@@ -1,66 +1,46 @@
-import type { Checkpoint, Chunk, ImportJob } from '../contract/workflow-payloads.js';
-import { compressionOf, type Compression } from '../source/compression.js';
-import { decompressedFrom, type Damage } from '../source/decompressed-reader.js';
+import type { Checkpoint } from '../contract/workflow-payloads.js';
+import { decompressedFrom, type Damage, type DecompressedStream } from '../source/decompressed-reader.js';
 import { readRange, type SendGetObject } from '../source/s3-range-reader.js';
-import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
-import { stagedPieceKey } from '../source/staged-piece.js';
+import type { ChunkPlan } from './chunk-plan.js';
 
-/** How one chunk's bytes are read, and what is left to do once they are. */
+/** How one chunk's bytes are read (ChunkPlan.source). */
 export interface ChunkReader {
-  /** The chunk as the importer walks it: a whole compressed object reads to the end of its data. */
-  readonly chunk: Chunk;
-  /** Streams the chunk's data [start, end), in the object's (decompressed) offsets. */
+  /**
+   * Streams the chunk's data [start, end), in the object's (decompressed) offsets. A decompressed source streams
+   * from `start` to the end of its data whatever `end` says (ChunkPlan.readEnd `data-end`).
+   */
   readonly read: (start: number, end: number) => AsyncIterable<Buffer>;
-  /** The object's full key and `s3://` name, for rejects, errors and logs. */
-  readonly key: string;
-  readonly where: string;
-  readonly compression: Compression;
-  /** The staged piece this chunk reads (deleted once the chunk is imported), or null. */
-  readonly stagedPiece: string | null;
   /** Once read: where a compressed object's data ended in damage, or null. */
   damage(): Damage | null;
 }
 
 /**
- * The read path of a chunk, by its object:
- * - plain: range GETs of [start, end) with IfMatch: the object's ETag;
- * - staged: range GETs of the staged piece, which holds exactly [start, end) of the decompressed data. The
- *   piece is this execution's own (written by its preflight under its name, never replaced), so its GETs carry
- *   no ETag; the source's ETag was checked when it was staged;
- * - compressed: the whole object, GET with IfMatch and decompressed from the start; a checkpoint's offset is in
- *   the decompressed data, so resuming decompresses again and skips to it.
+ * The read path of a chunk's source: range GETs of the object (IfMatch: its ETag) or of its staged piece (offsets
+ * shifted by the piece's start, no ETag), or the whole object decompressed from its start; `from.line` numbers the
+ * line a damaged stream breaks off at.
  */
-export function chunkReader(job: ImportJob, chunk: Chunk, from: Checkpoint, getObject: SendGetObject): ChunkReader {
-  const { bucket } = job.request;
-  const { sources } = job;
-  const entry = sources.objects[chunk.object];
-  const key = objectKey(sources, chunk.object);
-  const where = s3Url(bucket, key);
-  const compression = compressionOf(entry.key, job.request.format.compression);
-  const source = sourceObject(bucket, sources, chunk.object);
-  const common = { key, where, compression, damage: () => null };
-  if (compression === 'none') {
-    return { ...common, chunk, stagedPiece: null, read: (start, end) => readRange(getObject, source, start, end) };
+export function chunkReader(plan: ChunkPlan, from: Checkpoint, getObject: SendGetObject): ChunkReader {
+  const { source, size, where } = plan;
+  const chunkStart = plan.chunk.start;
+  const none = () => null;
+  switch (source.kind) {
+    case 'ranges':
+      return { read: (start, end) => readRange(getObject, source.object, start, end), damage: none };
+    case 'staged-piece':
+      return {
+        read: (start, end) => readRange(getObject, source.piece, start - chunkStart, end - chunkStart),
+        damage: none,
+      };
+    case 'decompressed': {
+      let stream: DecompressedStream | null = null;
+      const read = (start: number) =>
+        (stream = decompressedFrom(
+          readRange(getObject, source.object, 0, size),
+          source.compression,
+          { offset: start, line: from.line },
+          where,
+        ));
+      return { read, damage: () => stream?.damage ?? null };
+    }
   }
-  if (entry.staged) {
-    const piece = stagedPieceKey(sources.staging!, chunk.object, chunk.start);
-    const pieceSource = { bucket, key: piece, etag: '' };
-    const read = (start: number, end: number) =>
-      readRange(getObject, pieceSource, start - chunk.start, end - chunk.start);
-    return { ...common, chunk, stagedPiece: piece, read };
-  }
-  let stream: ReturnType<typeof decompressedFrom> | null = null;
-  return {
-    ...common,
-    chunk: { ...chunk, end: Number.MAX_SAFE_INTEGER },
-    stagedPiece: null,
-    read: (start) =>
-      (stream = decompressedFrom(
-        readRange(getObject, source, 0, entry.size),
-        compression,
-        { offset: start, line: from.line },
-        where,
-      )),
-    damage: () => stream?.damage ?? null,
-  };
 }

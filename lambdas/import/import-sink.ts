@@ -1,14 +1,7 @@
 import { DEFAULT_MAX_IN_FLIGHT } from '../write/batch-writer.js';
 import { itemSize } from '../formats/attribute-size.js';
 import type { ItemSink } from '../write/item-sink.js';
-import {
-  chunkWriteRate,
-  createChunkLimiter,
-  createLiveLimiter,
-  systemClock,
-  type Clock,
-  type RateLimiter,
-} from '../write/rate-limiter.js';
+import { chunkWriteRate, type RateLimiter } from '../write/rate-limiter.js';
 import { importStopMarginMs } from '../write/stop-margin.js';
 import type { WriteCalls, WriteCounts, WriterStats } from '../write/write-mode.js';
 import { openWritePath, WRITE_MODE_TABLE, writeModeEntry, type WriteModeTable } from '../write/write-modes.js';
@@ -21,12 +14,11 @@ export interface ImportSinkOptions {
   readonly write: WriteConfig;
   /** Aborted when the invocation stops at its deadline (see BatchWriterOptions.stopping). */
   readonly stopping?: AbortSignal;
-  readonly clock?: Clock;
   /**
-   * The import's rate can change while it runs (the ledger's live settings): the writer then always waits on a
-   * limiter, uncapped until a rate is set. @default false
+   * The limiter the writer's requests wait on: this chunk's share of `maxWriteRate`, followed live when the ledger
+   * holds the import's settings (import-chunk.ts makes it). @default - none: requests go out unthrottled
    */
-  readonly live?: boolean;
+  readonly limiter?: RateLimiter;
   /** The modes the request's `mode` names (the wiring's). @default WRITE_MODE_TABLE */
   readonly modes?: WriteModeTable;
 }
@@ -80,9 +72,7 @@ export function createImportSink(
   calls: WriteCalls,
   options: ImportSinkOptions,
 ): ImportSink {
-  const clock = options.clock ?? systemClock;
-  const rate = chunkRate(job, chunk);
-  const limiter = options.live ? createLiveLimiter(rate, clock) : createChunkLimiter(rate, clock);
+  const { limiter } = options;
   const entry = writeModeEntry(job.request.mode, options.modes ?? WRITE_MODE_TABLE);
   const writerOptions = {
     table: job.request.table,

@@ -68,6 +68,7 @@ async function renewOrNull(ledger: Pick<ImportLedger, 'renew'>, execution: strin
   try {
     return await ledger.renew(execution);
   } catch (error) {
+    // By name, not `instanceof`: locally the ledger's client comes from another copy of the SDK than this bundle's.
     if ((error as Error).name === 'ResourceNotFoundException') return null;
     throw error;
   }

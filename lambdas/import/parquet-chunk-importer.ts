@@ -12,7 +12,7 @@ import {
 } from '../formats/parquet/parquet-row-mapper.js';
 import { readerMetadata, readRowGroup } from '../formats/parquet/row-group-reader.js';
 import { parquetRowText } from '../formats/parquet/row-text.js';
-import { objectKey, s3Url } from '../source/source-set.js';
+import { buffer } from 'node:stream/consumers';
 import type { ImportChunkParams, ImportChunkResult } from './chunk-importer.js';
 import type { RejectedRow } from './rejects.js';
 import type { Checkpoint } from '../contract/workflow-payloads.js';
@@ -46,15 +46,11 @@ function cachedFooter(id: string, read: () => Promise<ParquetFooter>): Promise<P
  * offset as `offset`, and the row as JSON text.
  */
 export async function importParquetChunk(params: ImportChunkParams): Promise<ImportChunkResult> {
-  const { job, chunk, from, read, sink, shouldStop, reject } = params;
-  const entry = job.sources.objects[chunk.object];
-  const where = s3Url(job.request.bucket, objectKey(job.sources, chunk.object));
-  const fetch: FetchRange = async (start, end) => {
-    const parts: Buffer[] = [];
-    for await (const part of read(start, end)) parts.push(part);
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
-  };
-  const footer = await cachedFooter(`${where}#${entry.etag}`, () => readParquetFooter(fetch, entry.size, where));
+  const { job, plan, from, read, sink, shouldStop, reject } = params;
+  const { chunk, where, size } = plan;
+  const fetch: FetchRange = (start, end) => buffer(read(start, end));
+  const etag = plan.source.kind === 'ranges' ? plan.source.object.etag : '';
+  const footer = await cachedFooter(`${where}#${etag}`, () => readParquetFooter(fetch, size, where));
   const mapRow = createParquetRowMapper({
     schema: parquetSchema(footer.metadata),
     types: job.request.types,
@@ -68,7 +64,7 @@ export async function importParquetChunk(params: ImportChunkParams): Promise<Imp
   let next: Checkpoint | null = null;
   for (const group of groups) {
     if (group.firstRow + group.rows < from.line) continue; // done by an earlier invocation
-    const slices = readRowGroup(fetch, entry.size, metadata, group, from.line - 1, where);
+    const slices = readRowGroup(fetch, size, metadata, group, from.line - 1, where);
     next = await importSlices(slices, group, { mapRow, sink, shouldStop, run });
     if (next) break;
     if (shouldStop() && group !== groups.at(-1)) {

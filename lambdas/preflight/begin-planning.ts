@@ -53,7 +53,7 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
   const ownPrefixes = [options.rejectsPrefix, options.stagingPrefix];
   // Without a usable bucket, table and key or prefix there is nothing to find: the resolve names every problem.
   const { sources, found } = target ? await findSources(target, io, ownPrefixes) : NOTHING_FOUND;
-  const request = resolveImportRequest(event.input, found, options.writeModes);
+  const request = resolveImportRequest(event.input, found, Object.keys(options.writeModes));
   // The safety check refuses an unprotected delete here, before any write or pre-warm (table-safety.ts).
   const [table, safety] = await Promise.all([
     io.describeTable(request.table),

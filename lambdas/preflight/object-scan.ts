@@ -4,6 +4,7 @@ import { planParquetObject } from './parquet-chunks.js';
 import type { Planning, PlannedObject } from './planning-inputs.js';
 import type { ObjectStarts } from './record-names.js';
 import { stagePlannedObject } from './stager.js';
+import { formatTraits } from '../contract/format-traits.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { Checkpoint, Chunk, PlanningCheckpoint } from '../contract/workflow-payloads.js';
 import { objectData } from '../source/object-data.js';
@@ -70,7 +71,8 @@ async function planObject(
 ): Promise<ObjectPlan> {
   const { request, planning, io, starts } = params;
   const { chunkBytes } = planning.budget;
-  if (request.format.type === 'parquet') return planParquetObject(object, starts?.footers, chunkBytes, params);
+  if (formatTraits(request.format).layout === 'row-groups')
+    return planParquetObject(object, starts?.footers, chunkBytes, params);
   const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);
   const { start, hasData } = resume ? { start: resume, hasData: true } : await dataStart(request, object, starts, data);
   if (!hasData) return { ranges: [], next: null, end: start };

@@ -4,6 +4,7 @@ import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from './objec
 import { parquetNames, readObjectFooter, type FooterIo } from './parquet-objects.js';
 import type { PlannedObject } from './planning-inputs.js';
 import { mapAtMost } from '../async/map-at-most.js';
+import { formatTraits } from '../contract/format-traits.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { ParquetFooter } from '../formats/parquet/parquet-footer.js';
@@ -38,7 +39,7 @@ export async function recordNames(
   keys: KeyAttribute[],
   io: FooterIo,
 ): Promise<RecordNames> {
-  const parquet = request.format.type === 'parquet';
+  const parquet = formatTraits(request.format).layout === 'row-groups';
   const read = await mapAtMost(objects, HEADER_READS_AT_ONCE, async (object): Promise<ObjectStart | ParquetFooter> => {
     if (parquet) return readObjectFooter(object, io);
     const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);

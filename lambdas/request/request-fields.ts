@@ -1,5 +1,4 @@
 import { COLUMN_TYPES, type ColumnType, type WriteMode } from '../contract/import-request.js';
-import type { WriteModeTable } from '../write/write-modes.js';
 import { DEFAULT_CHUNK_MIB } from '../contract/limits.js';
 import { isObject, show } from './field-values.js';
 
@@ -12,14 +11,14 @@ import { isObject, show } from './field-values.js';
 const WHOLE_WRITE_UNITS = 'a whole number of write units/s above 0';
 
 /** The numbers and switches: chunk size, write rate, spread, pre-warm, mode, dry run, deletes without backup. */
-export function resolveSettings(input: Record<string, unknown>, modes: WriteModeTable, problems: string[]) {
+export function resolveSettings(input: Record<string, unknown>, modeNames: readonly string[], problems: string[]) {
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
   const spread = optionalBoolean(input, 'spread', problems);
   const warm = optionalNumber(input, 'warmThroughput', 0, isWholeAboveZero, WHOLE_WRITE_UNITS, problems);
   const mode = input.mode ?? 'put';
-  if (typeof mode !== 'string' || !Object.hasOwn(modes, mode)) {
-    problems.push(`mode: must be one of ${Object.keys(modes).join(', ')}, got ${show(mode)}`);
+  if (typeof mode !== 'string' || !modeNames.includes(mode)) {
+    problems.push(`mode: must be one of ${modeNames.join(', ')}, got ${show(mode)}`);
   }
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);

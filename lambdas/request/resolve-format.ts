@@ -7,7 +7,9 @@ import {
   type ResolvedCsvFormat,
   type ResolvedFormat,
   type ResolvedJsonFormat,
+  type ResolvedParquetFormat,
 } from '../contract/import-request.js';
+import { FORMAT_TRAITS } from '../contract/format-traits.js';
 import type { DetectedFormat } from './detect-format.js';
 import { checkColumnNames, isObject, show } from './field-values.js';
 
@@ -93,11 +95,12 @@ function resolveOfType(
   for (const field of CSV_ONLY_FIELDS.filter((f) => format[f] !== undefined)) {
     problems.push(`format.${field}: only for CSV; ${String(type)} records need none (format.type is ${show(type)})`);
   }
-  if (type === 'parquet') {
+  const traits = FORMAT_TRAITS[type as FormatType];
+  if (traits.compressedInside) {
     if (format.compression !== undefined) {
-      problems.push('format.compression: Parquet files compress their pages inside the file; give none');
+      problems.push(`format.compression: ${traits.title} files compress their pages inside the file; give none`);
     }
-    return { type: 'parquet' };
+    return { type: type as ResolvedParquetFormat['type'] };
   }
   return { type: type as ResolvedJsonFormat['type'], ...compressed };
 }
@@ -140,13 +143,14 @@ function typesOfRecordsWithTypes(
   formatType: FormatType,
   { types, attributes }: { readonly types: Record<string, ColumnType>; readonly attributes: Record<string, string> },
 ): string[] {
-  if (formatType === 'csv') return [];
+  const { typedRecords, textColumns } = FORMAT_TRAITS[formatType];
+  if (!typedRecords) return [];
   const problems: string[] = [];
   for (const [name, type] of Object.entries(types)) {
-    if (Object.hasOwn(attributes, name) || type === 'TTL' || (formatType === 'parquet' && type === 'S')) continue;
+    if (Object.hasOwn(attributes, name) || type === 'TTL' || (textColumns && type === 'S')) continue;
     problems.push(
       `types.${name}: ${formatType} records carry their own types; types may only name computed attributes ` +
-        `(attributes) or give TTL${formatType === 'parquet' ? ' or S' : ''} (format.type is ${show(formatType)})`,
+        `(attributes) or give TTL${textColumns ? ' or S' : ''} (format.type is ${show(formatType)})`,
     );
   }
   return problems;

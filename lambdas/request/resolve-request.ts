@@ -1,4 +1,4 @@
-import type { FormatType, ResolvedRequest } from '../contract/import-request.js';
+import { WRITE_MODES, type FormatType, type ResolvedRequest } from '../contract/import-request.js';
 import { parseTemplates } from './attribute-template.js';
 import { detectFormat } from './detect-format.js';
 import { isObject, show } from './field-values.js';
@@ -12,7 +12,6 @@ import {
   resolveTypes,
 } from './request-fields.js';
 import { InvalidRequestError } from '../contract/errors.js';
-import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 
 const KNOWN_FIELDS = [
   'bucket',
@@ -51,7 +50,9 @@ export interface FoundSource {
  * Checks an execution input and applies every default, once: the ResolvedRequest every handler works from. Collects every
  * problem, then throws one InvalidRequestError that names each field, so a user fixes a request in one go.
  * Preflight passes what it `found` (the objects pick the format's defaults); without it the request's key does.
- * `modes` are the write modes `mode` may name (the wiring's table).
+ * `modeNames` are the names `mode` may take: the write mode table's (lambdas/write/write-modes.ts, which the
+ * contract's WRITE_MODES types; preflight passes the wiring's). The validator does not import the table itself: the
+ * construct (lib/watch-input.ts) validates requests too, and the writers' dependencies are not the package's.
  *
  * @example
  * resolveImportRequest({ bucket: 'imports', key: 'ngrams/1gram.tsv', table: 'ngrams', types: { year: 'N' } });
@@ -65,7 +66,7 @@ export interface FoundSource {
 export function resolveImportRequest(
   input: unknown,
   found?: FoundSource,
-  modes: WriteModeTable = WRITE_MODE_TABLE,
+  modeNames: readonly string[] = WRITE_MODES,
 ): ResolvedRequest {
   if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
   const head = Object.keys(input)
@@ -83,7 +84,7 @@ export function resolveImportRequest(
     overlap.push(`exclude: ${show(name)} is also computed (attributes.${name}); exclude names columns not stored`);
   }
   const tail: string[] = [];
-  const settings = resolveSettings(input, modes, tail);
+  const settings = resolveSettings(input, modeNames, tail);
   const detected = detectFormat(found?.formatKey ?? source.key ?? source.prefix ?? '');
   const format = resolveFormat(input.format, { ...found, detected }, { types, attributes });
   const templates = parseTemplates(attributes).problems;

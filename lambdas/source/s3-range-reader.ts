@@ -1,4 +1,6 @@
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
+import type { SdkError } from '@smithy/types';
 import type { Readable } from 'node:stream';
 import { fullJitterDelay, sleep, type RetryPolicy } from '../async/backoff.js';
 import type { SourceObject } from './source-object.js';
@@ -11,7 +13,7 @@ const READ_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 
 
 /**
  * A range is read in GETs of at most this many bytes first, then twice the last one's, up to MAX_GET_BYTES. A reader
- * that stops early (a header, a record start, a lane's last record) never asks for the rest of the object, and the
+ * that stops early (a header, a record start, a byte range's last record) never asks for the rest of the object, and the
  * first bytes of a large range come back as soon as a small range's. A server may build a response from its whole
  * range before it sends a byte: the local engine (ministack) slices the range from memory and writes it out whole;
  * there 32 lanes asking 32 MiB each waited up to 4.3 s for their first bytes, against 0.26 s at 1 MiB, and one GET
@@ -80,13 +82,21 @@ function rangeGet(source: SourceObject, from: number, to: number): GetObjectComm
   };
 }
 
+/**
+ * What a failed GET (or its body) means: the object changed (412: IfMatch no longer holds) or is gone (404), each
+ * named; another reply of S3 that the SDK's own classifiers (@smithy/core/retry, as write/batch-retry.ts reads them)
+ * call neither a throttle, transient nor a server error fails as it is (403 AccessDenied, an invalid range); a
+ * throttle (503 SlowDown), a transient or server error, or a body that broke off with no reply at all (a dropped
+ * connection) is undefined: resumed from the last byte received. Named by status, not by SDK error class: the local
+ * runner's clients come from another copy of the SDK than a handler bundle's (cli/local-run/handler-bundles.ts).
+ */
 function classify(error: unknown, source: SourceObject): Error | undefined {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  const e = error as SdkError;
   const status = e.$metadata?.httpStatusCode;
-  if (e.name === 'PreconditionFailed' || status === 412)
+  if (status === 412 || e.name === 'PreconditionFailed')
     return new SourceObjectChangedError(source.bucket, source.key, source.etag, { cause: error });
-  if (e.name === 'NoSuchKey' || e.name === 'NotFound' || status === 404)
+  if (status === 404 || e.name === 'NoSuchKey' || e.name === 'NotFound')
     return new SourceObjectNotFoundError(source.bucket, source.key, { cause: error });
-  if (status !== undefined && status < 500 && status !== 429 && status !== 408) return error as Error;
-  return undefined;
+  if (isThrottlingError(e) || isTransientError(e) || isServerError(e)) return undefined;
+  return status === undefined ? undefined : (error as Error);
 }

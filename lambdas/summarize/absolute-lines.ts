@@ -4,7 +4,7 @@ const COMMA = 0x2c;
 const LF = 0x0a;
 
 /**
- * The absolute line of the first record of each chunk without `line` (a lane that found its own first record):
+ * The absolute line of the first record of each chunk without `line` (a byte range that found its own first record):
  * the objects' data line (PlanningState.dataLine, where an object's first range starts), plus the LFs every chunk of
  * the object before it holds (ChunkResult.lines). Chunks of one object are consecutive in the list, in offset order.
  */

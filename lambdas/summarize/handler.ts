@@ -1,28 +1,15 @@
-import { executionOutputPrefix, type ImportSummary, type SummarizeEvent } from '../contract/workflow-payloads.js';
+import type { ImportSummary, ReleasedLanes, ReleaseLanesEvent, SummarizeEvent } from '../contract/workflow-payloads.js';
+import { executionOutputPrefix } from '../contract/workflow-payloads.js';
 import { putObject } from '../wiring/aws-io.js';
 import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { chunkResultsOf, summarize, totalsByObject } from './summarize.js';
 import { makeRejectsAbsolute } from './relative-rejects-io.js';
 
-/** The ReleaseLanes task's input: a failed import's execution name, whose lanes go back to the ledger. */
-export interface ReleaseLanesEvent {
-  readonly releaseLanes: string;
-}
-
-type SummarizeOutput<E> = E extends ReleaseLanesEvent ? { readonly released: string } : ImportSummary;
-
 /** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */
 export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
   const containerLogger = createContainerLogger();
-  return async <E extends SummarizeEvent | ReleaseLanesEvent>(
-    event: E,
-    context: object = {},
-  ): Promise<SummarizeOutput<E>> => {
-    if ('releaseLanes' in event) {
-      await ledger.release(event.releaseLanes);
-      return { released: event.releaseLanes } as SummarizeOutput<E>;
-    }
+  return async (event: SummarizeEvent, context: object = {}): Promise<ImportSummary> => {
     const summary = summarize(event, config.rejectsPrefix);
     // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
     const results = chunkResultsOf(event);
@@ -44,9 +31,35 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
     // The lanes go back once the report is written; a retried Summarize releases again, which changes nothing.
     await ledger.release(event.executionName);
     invocationLogger(containerLogger, context, keys).info('summary', { ...summary });
-    return summary as SummarizeOutput<E>;
+    return summary;
   };
 }
 
+/** ReleaseLanes task: a failed import gives its lanes back to the ledger (idempotent); no report. */
+export function createReleaseLanesHandler({ ledger }: Pick<Wiring, 'ledger'>) {
+  return async (event: ReleaseLanesEvent): Promise<ReleasedLanes> => {
+    await ledger.release(event.releaseLanes);
+    return { released: event.releaseLanes };
+  };
+}
+
+/** The Summarize function's handler, as both of its Task states call it. */
+export interface SummarizeFunctionHandler {
+  (event: SummarizeEvent, context?: object): Promise<ImportSummary>;
+  (event: ReleaseLanesEvent, context?: object): Promise<ReleasedLanes>;
+}
+
+/**
+ * The Summarize function serves two Task states of the workflow (lib/workflow-tasks.ts TASK_STATE_FUNCTIONS), Summarize
+ * and ReleaseLanes, one Lambda so that no construct id or state changes: it hands each event to its task's handler,
+ * told apart by ReleaseLanes' `releaseLanes` key.
+ */
+export function createSummarizeFunctionHandler(wiring: Wiring): SummarizeFunctionHandler {
+  const summarizeImport = createSummarizeHandler(wiring);
+  const releaseLanes = createReleaseLanesHandler(wiring);
+  return ((event: SummarizeEvent | ReleaseLanesEvent, context?: object) =>
+    'releaseLanes' in event ? releaseLanes(event) : summarizeImport(event, context)) as SummarizeFunctionHandler;
+}
+
 /** The deployed handler: one wiring per container, from the function's environment. */
-export const handler = withDefaultWiring(createSummarizeHandler);
+export const handler = withDefaultWiring(createSummarizeFunctionHandler);

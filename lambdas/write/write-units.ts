@@ -15,7 +15,7 @@ export function unitsOfOneWrite(bytes: number): number {
  * `writeUnits` in write/modes/).
  * `indexesItLandsIn` is either how many indexes the item lands in (each entry counted at the item's size: an upper
  * bound, what the dry run knows) or the bytes of its entry in each (exact for the projection: `estimate` computes
- * them, cli/cloud/index-writes.ts), each rounded up to 1 KB like any write.
+ * them, cli/cloud/table/index-writes.ts), each rounded up to 1 KB like any write.
  * - put, insert: the item's size in 1 KB steps. A failed insert condition consumes the same units (DynamoDB
  *   charges a failed conditional write as a write: the page above, "failed conditional writes"), so a skipped row
  *   costs like a written one.

@@ -8,7 +8,6 @@ import { STATUS } from '../../cli/commands/status.js';
 import { startStandIn, type StandIn } from './admission/stand-in.js';
 import { runCli } from './cli-process.js';
 
-const USAGE = commandHelp(LOCAL);
 const START_USAGE = commandHelp(START);
 const STATUS_USAGE = commandHelp(STATUS);
 const ESTIMATE_USAGE = commandHelp(ESTIMATE);

@@ -50,7 +50,7 @@ describe('local runner', () => {
     // Node keeps one instance per module: the bundle's export is the very function the runner calls.
     expect(factories.Preflight).toBe(bundles.Preflight.createPreflightHandler);
     expect(factories.ImportChunk).toBe(bundles.ImportChunk.createImportHandler);
-    expect(factories.Summarize).toBe(bundles.Summarize.createSummarizeHandler);
+    expect(factories.Summarize).toBe(bundles.Summarize.createSummarizeFunctionHandler);
   });
 
   it('runs the handlers from dist/: every command they send is a class written in their bundle', async () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LOOK_BACK_BYTES } from '../../../lambdas/source/record-start.js';
-import { MAX_RECORD_BYTES, importChunk, type ImportChunkResult } from '../../../lambdas/import/chunk-importer.js';
+import {
+  MAX_RECORD_BYTES,
+  importChunk as importRecords,
+  type ImportChunkParams,
+  type ImportChunkResult,
+} from '../../../lambdas/import/chunk-importer.js';
+import { planChunk, type ReadEnd } from '../../../lambdas/import/chunk-plan.js';
+import { createRecordFormat } from '../../../lambdas/formats/record-formats.js';
 import type { RejectedRow } from '../../../lambdas/import/rejects.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { Checkpoint, Chunk, ImportJob } from '../../../lambdas/contract/workflow-payloads.js';
@@ -95,6 +102,21 @@ function importJob(format: RequestFormat, columns: string[], types: Record<strin
     chunkCount: 1,
     dataBytes: 0,
   };
+}
+
+/**
+ * importChunk with the plan of `chunk` (planChunk's, with the read end given here): the chunk ends on a record
+ * boundary, or, given the object's `size` (a plain object's byte range), reads past its end to finish its last record.
+ */
+function importChunk({
+  chunk,
+  size,
+  ...params
+}: Omit<ImportChunkParams, 'plan' | 'recordFormat'> & { chunk: Chunk; size?: number }) {
+  const readEnd: ReadEnd =
+    size === undefined ? { kind: 'chunk-end', end: chunk.end } : { kind: 'last-record-past-end', end: chunk.end, size };
+  const plan = { ...planChunk({ job: params.job, chunk, chunkIndex: 0 }, 'rejects'), readEnd };
+  return importRecords({ ...params, plan, recordFormat: () => createRecordFormat(params.job.request.format) });
 }
 
 const CSV_JOB = importJob({ type: 'csv' }, ['pk', 'n', 'note'], { n: 'N' });
@@ -517,7 +539,7 @@ describe('importChunk on a byte range (a plain object: `size` given)', () => {
   }
 
   // Past 16 MiB a neighbour's look-back may not see a quote that opened inside this record: the import stops.
-  it('fails when a record holding a quote is longer than a lane looks back', async () => {
+  it('fails when a record holding a quote is longer than a byte range looks back', async () => {
     await expect(importLong(MAX_LOOK_BACK_BYTES + 1, true)).rejects.toMatchObject({ name: 'RecordTooLongError' });
   });
 

@@ -1,4 +1,9 @@
-import { GetObjectCommand, HeadObjectCommand, type GetObjectCommandInput } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3ServiceException,
+  type GetObjectCommandInput,
+} from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   FIRST_GET_BYTES,
@@ -85,5 +90,34 @@ describe('readRange against the local S3', () => {
     await putText(source.bucket, source.key, body);
     const head = await s3.send(new HeadObjectCommand({ Bucket: source.bucket, Key: source.key }));
     source = { ...source, etag: head.ETag! };
+  });
+
+  /** The real GetObject, failing its first request with S3's reply `name` and `status` (the engine sends neither). */
+  function failingOnce(name: string, status: number) {
+    const { send, ranges } = recordingSend();
+    let failed = false;
+    const failing: SendGetObject = async (input) => {
+      if (failed) return send(input);
+      failed = true;
+      ranges.push(input.Range!);
+      const fault = status >= 500 ? 'server' : 'client';
+      throw new S3ServiceException({ name, $fault: fault, $metadata: { httpStatusCode: status }, message: name });
+    };
+    return { send: failing, ranges };
+  }
+
+  // S3 asks callers to slow down with 503 SlowDown: the SDK's classifiers call it a throttle, so the read goes on.
+  it('resumes after a throttle (503 SlowDown), every byte once', async () => {
+    const { send, ranges } = failingOnce('SlowDown', 503);
+    const bytes = await readAll(readRange(send, source, 0, 1000));
+    expect(bytes.equals(body.subarray(0, 1000))).toBe(true);
+    expect(ranges).toEqual(['bytes=0-999', 'bytes=0-999']);
+  });
+
+  // A reply the SDK would not retry (403 AccessDenied): asking again cannot help, the read fails at once, as it is.
+  it('fails when S3 denies the GET, after one request, with its own error', async () => {
+    const { send, ranges } = failingOnce('AccessDenied', 403);
+    await expect(readAll(readRange(send, source, 0, 1000))).rejects.toMatchObject({ name: 'AccessDenied' });
+    expect(ranges).toEqual(['bytes=0-999']);
   });
 });

@@ -1,6 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { createSummarizeHandler } from '../../../lambdas/summarize/handler.js';
+import {
+  createReleaseLanesHandler,
+  createSummarizeFunctionHandler,
+  createSummarizeHandler,
+} from '../../../lambdas/summarize/handler.js';
 import { summarize, totalsByObject } from '../../../lambdas/summarize/summarize.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { ChunkResult, ImportSummary, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
@@ -221,9 +225,20 @@ describe('the Summarize handler', () => {
 
   it('only gives the lanes back when asked by ReleaseLanes (a failed import): no report', async () => {
     const { wiring, sent, released } = recordingWiring();
-    expect(await createSummarizeHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
+    expect(await createReleaseLanesHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
     expect(released).toEqual(['exec-9']);
     expect(sent).toEqual([]);
+  });
+
+  // One Lambda serves both Task states (lib/workflow-tasks.ts): it tells their events apart by `releaseLanes`.
+  it('runs the handler of the task whose event the Summarize function gets', async () => {
+    const { wiring, sent, released } = recordingWiring();
+    const summarizeFunction = createSummarizeFunctionHandler(wiring);
+    expect(await summarizeFunction({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
+    expect(sent).toEqual([]);
+    expect(await summarizeFunction(event(CLEAN))).toEqual(summarize(event(CLEAN), 'rejects'));
+    expect(sent).toHaveLength(1);
+    expect(released).toEqual(['exec-9', 'exec-1']);
   });
 
   it('fails when the report cannot be written: the S3 error fails the task', async () => {

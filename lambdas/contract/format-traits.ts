@@ -1,0 +1,44 @@
+import type { FormatType } from './import-request.js';
+
+/**
+ * How a format's objects are cut into chunks and read: `records`, byte records found by a scanner dialect (every
+ * text format: one planner cuts byte ranges, one importer reads them); `row-groups`, whole Parquet row groups found
+ * from the footer (their own planner and importer).
+ */
+export type ChunkLayout = 'records' | 'row-groups';
+
+/** What a format is, as every layer may read it: the request's checks, the planners, the importers. */
+export interface FormatTraits {
+  /** The format's name in messages. */
+  readonly title: string;
+  readonly layout: ChunkLayout;
+  /**
+   * Its records carry their own types: the request's `types` may only type computed `attributes` or give `TTL`
+   * (and `S` where `textColumns`).
+   */
+  readonly typedRecords: boolean;
+  /** `types` may also turn a typed scalar column into `S`, its value as text (Parquet's schema types). */
+  readonly textColumns: boolean;
+  /** Its codecs work inside the file, page by page: the object is never compressed whole (no `compression`). */
+  readonly compressedInside: boolean;
+}
+
+const TEXT_RECORDS = { layout: 'records', typedRecords: true, textColumns: false, compressedInside: false } as const;
+
+/**
+ * The traits of every format: data only, at the bottom of the layers, so request/ checks a request by them; the
+ * readers of the formats are registered in formats/record-formats.ts, the planners and importers of a layout
+ * in preflight/ and import/ (import/chunk-importers.ts).
+ */
+export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
+  csv: { ...TEXT_RECORDS, title: 'CSV', typedRecords: false },
+  jsonl: { ...TEXT_RECORDS, title: 'JSON Lines' },
+  'dynamodb-json': { ...TEXT_RECORDS, title: 'DynamoDB JSON' },
+  'dynamodb-ion': { ...TEXT_RECORDS, title: 'DynamoDB Ion' },
+  parquet: { title: 'Parquet', layout: 'row-groups', typedRecords: true, textColumns: true, compressedInside: true },
+};
+
+/** The traits of a request's format; a format without `type` is CSV (state from before formats had types). */
+export function formatTraits(format: { readonly type?: FormatType }): FormatTraits {
+  return FORMAT_TRAITS[format.type ?? 'csv'];
+}
