@@ -1,6 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { sendGetObject } from '../lambdas/wiring/aws-io.js';
-import { planChunks } from '../lambdas/preflight/chunk-planner.js';
 import { transitionTable } from '../lambdas/source/quote-dfa.js';
 import { RecordScanner, scannerDialect } from '../lambdas/source/record-scanner.js';
 import type { SourceObject } from '../lambdas/source/source-object.js';
@@ -86,25 +85,4 @@ export async function plainReadMbPerSecond(s3: S3Client, source: SourceObject, s
   let bytes = 0;
   for await (const buf of readRange(send, source, 0, size)) bytes += buf.length;
   return bytes / 1e6 / ((performance.now() - started) / 1000);
-}
-
-/** MB/s of preflight's chunk planning over the same object (64 MiB chunks, no deadline). */
-export async function preflightMbPerSecond(
-  s3: S3Client,
-  source: SourceObject,
-  size: number,
-  delimiter: string,
-): Promise<number> {
-  const send = sendGetObject(s3);
-  const started = performance.now();
-  const result = await planChunks({
-    dialect: scannerDialect({ delimiter, quote: '"' }),
-    chunkBytes: 64 * MIB,
-    size,
-    from: { offset: 0, line: 1 },
-    read: (offset) => readRange(send, source, offset, size),
-    shouldStop: () => false,
-  });
-  if (!result.complete) throw new Error('preflight did not finish');
-  return size / 1e6 / ((performance.now() - started) / 1000);
 }

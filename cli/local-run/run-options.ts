@@ -1,6 +1,6 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { Wiring } from '../../lambdas/wiring/wiring.js';
-import type { Checkpoint, Chunk, ScanState } from '../../lambdas/contract/workflow-payloads.js';
+import type { Checkpoint, Chunk, PlanningState } from '../../lambdas/contract/workflow-payloads.js';
 import type { ScriptedClock } from './lambda-clock.js';
 
 /** What the runner tells its caller while the workflow runs. */
@@ -12,8 +12,8 @@ export type RunnerEvent =
       scanComplete: boolean;
       offset: number;
       size: number;
-      queue: ScanState['queue'];
-      lanes: ScanState['lanes'];
+      queue: PlanningState['queue'];
+      lanes: PlanningState['lanes'];
     }
   | {
       type: 'chunk-start';

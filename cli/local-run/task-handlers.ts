@@ -5,7 +5,7 @@ import type {
   ReleaseLanesEvent,
   ReleasedLanes,
   ImportSummary,
-  ScanState,
+  PlanningState,
   SummarizeEvent,
 } from '../../lambdas/contract/workflow-payloads.js';
 import { DEFAULT_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/contract/limits.js';
@@ -111,7 +111,7 @@ function invoke<T>(
 }
 
 function preflightTask(handler: ReturnType<HandlerFactories['Preflight']>, settings: InvocationSettings) {
-  return async (input: PreflightEvent): Promise<ScanState> => {
+  return async (input: PreflightEvent): Promise<PlanningState> => {
     const state = await invoke('Preflight', settings, (context) => handler(input, context));
     settings.emit({
       type: 'preflight',

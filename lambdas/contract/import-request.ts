@@ -140,7 +140,7 @@ export interface ResolvedRequest {
   readonly spread: boolean;
   /** Present only when the request asks for it. */
   readonly warmThroughput?: number;
-  /** Present only when the request has some (state written before write modes has none: read as absent). */
+  /** Present only when the request has some. */
   readonly attributes?: Record<string, string>;
   /** Present only when the request has some. */
   readonly exclude?: string[];

@@ -9,7 +9,7 @@ export type PointInTimeRecovery = 'ENABLED' | 'DISABLED' | 'UNSUPPORTED';
 
 /**
  * Preflight's safety check of the target table before an import that can destroy data (lambdas/preflight/table-safety.ts):
- * in the preflight output (ScanState.safety), so the console shows it. Absent for a mode that never replaces
+ * in the preflight output (PlanningState.safety), so the console shows it. Absent for a mode that never replaces
  * (BackupRequirement `never`: `insert`).
  */
 export interface TableSafety {

@@ -39,7 +39,7 @@ export interface Chunk {
 }
 
 /**
- * Where a scan or a chunk import resumes: always a record boundary. In a Parquet chunk, `line` is the 1-based row
+ * Where planning or a chunk import resumes: always a record boundary. In a Parquet chunk, `line` is the 1-based row
  * number of the next row and `offset` the start of its row group (read again whole; rows before `line` skipped).
  */
 export interface Checkpoint {
@@ -48,12 +48,11 @@ export interface Checkpoint {
 }
 
 /**
- * Preflight's checkpoint: the object it scans (an index into SourceSet.objects) and where in it; the quote
- * state at a record boundary is always false. Offset 0 means the object's start: its BOM and header come first.
+ * Where planning resumes: the object it plans (an index into SourceSet.objects) and a record boundary in it. Offset
+ * 0 means the object's start: its BOM and header come first.
  */
-export interface ScanCheckpoint extends Checkpoint {
+export interface PlanningCheckpoint extends Checkpoint {
   readonly object: number;
-  readonly inQuotes: false;
 }
 
 /** One object an import reads, as listed or headed: every GET of it sends `IfMatch: etag`. */
@@ -90,15 +89,18 @@ export interface ExecutionContext {
 
 /** What the Preflight task receives: the raw request first, then its own previous output. */
 export interface PreflightEvent {
-  readonly input: ImportRequest | ScanState;
+  readonly input: ImportRequest | PlanningState;
   readonly executionName: string;
   readonly execution: ExecutionContext;
   /** The construct's maxConcurrency: the most chunks imported at once. */
   readonly maxConcurrency: number;
 }
 
-/** Preflight's output; the Choice loops back to Preflight until `scanComplete`. */
-export interface ScanState {
+/**
+ * Preflight's output: the resolved request, its objects and the chunks planned so far; the ScanComplete? Choice
+ * loops back to Preflight until `scanComplete` (the key keeps its name for execution history and redrive).
+ */
+export interface PlanningState {
   readonly request: ResolvedRequest;
   readonly executionName: string;
   /** Size of all the objects together (compressed sizes for compressed ones); the ETag of the first. */
@@ -116,11 +118,12 @@ export interface ScanState {
    * The line of every object's first data record (past its header: the objects' headers agree, so they hold as
    * many LFs): Summarize numbers the lines of the chunks without `line` from it.
    */
-  readonly dataLine?: number;
+  readonly dataLine: number;
   readonly chunks: Chunk[];
-  readonly checkpoint: ScanCheckpoint;
+  readonly checkpoint: PlanningCheckpoint;
+  /** Every object is planned into chunks. */
   readonly scanComplete: boolean;
-  /** Whether this import waits for lanes (the workflow's WaitForLanes loop), once its scan is complete. */
+  /** Whether this import waits for lanes (the workflow's WaitForLanes loop), once every object is planned. */
   readonly queue: QueueState;
   /** The Map's MaxConcurrency: the lanes the ledger granted (0 until then). */
   readonly lanes: Lanes;
@@ -132,12 +135,15 @@ export interface ScanState {
 export interface ImportJob {
   readonly request: ResolvedRequest;
   readonly executionName: string;
-  /** The first object's ETag (kept for readers of older payloads); each chunk's object carries its own. */
+  /** The first object's ETag (PlanningState.object.etag); each chunk's object carries its own. */
   readonly etag: string;
   readonly sources: SourceSet;
   readonly columns: string[];
   readonly keys: KeyAttribute[];
-  /** Each secondary index's key attribute names; absent in jobs from before write modes. */
+  /**
+   * Each secondary index's key attribute names (PlanningState.indexes; the ImportChunks ItemSelector always copies
+   * it): a dry run counts the index writes.
+   */
   readonly indexes?: string[][];
   /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
   readonly maxConcurrency: number;
@@ -163,8 +169,7 @@ export interface ImportCounts {
   readonly rejected: number;
   /**
    * Rows not written on purpose: `insert` rows whose key already had an item (in the table, or from an earlier row
-   * of the file); `put` rows replaced by a later row of the same key before they were sent. Absent in state written
-   * before write modes (read as 0).
+   * of the file); `put` rows replaced by a later row of the same key before they were sent.
    */
   readonly skipped: number;
   /** `delete` rows whose key was deleted (a key with no item counts too: the table no longer holds it). */
@@ -182,7 +187,7 @@ export interface ChunkProgress extends ImportCounts {
   /**
    * A chunk without `line` (a plain object's byte range): the LFs its records hold so far (from its first record's
    * line to the line after its last), so Summarize can number its lines from its predecessors' counts. Absent
-   * for other chunks, so their Map results stay as small as before (the ChunkImported? Choice).
+   * for other chunks, so their Map results stay small (the ChunkImported? Choice).
    */
   readonly lines?: number;
   /**
@@ -211,7 +216,7 @@ export interface ChunkResult extends ImportCounts {
  * One Map result as the ChunkImported state leaves it: the counts as a bare array, in the order of CHUNK_RESULT_FIELDS.
  * Its keys would take more room than its numbers: named, a chunk's 7 counts at their 5 TiB worst take 143 bytes, and
  * 1,000 of them put the state after the Map over Step Functions' 256 KiB (test/lambdas/preflight/state-size.test.ts);
- * as an array, 74, as the 4 named counts did before write modes.
+ * as an array, 74.
  */
 export type ChunkResultArray = readonly number[];
 export const CHUNK_RESULT_FIELDS = [
@@ -252,7 +257,7 @@ export interface SummarizeEvent {
   /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
   readonly chunks: Chunk[];
   readonly sources: SourceSet;
-  /** ScanState.dataLine. @default 1 */
+  /** PlanningState.dataLine. @default 1 */
   readonly dataLine?: number;
 }
 

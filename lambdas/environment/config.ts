@@ -92,6 +92,54 @@ export const DEFAULT_IMPORT_MEMORY_MB = 1769;
 export const DEFAULT_REJECTS_PREFIX = 's3-ddb-import/rejects';
 export const DEFAULT_STAGING_PREFIX = 's3-ddb-import/staging';
 
+/** The first wait for lanes; each next one doubles, up to preflight/import-queue.ts QUEUE_MAX_WAIT_SECONDS. */
+export const QUEUE_FIRST_WAIT_SECONDS = 5;
+
+/** The settings whose defaults live here: a ResolvedLambdaConfig holds every one of them. */
+type ResolvedHere =
+  | 'stagingPrefix'
+  | 'bucketName'
+  | 'importMemoryMb'
+  | 'importFunctionName'
+  | 'importReservedConcurrency'
+  | 'ledgerTable'
+  | 'queueFirstWaitSeconds'
+  | 'write'
+  | 'emitMetrics'
+  | 'bucketKmsKeyArn'
+  | 'warmThroughputAllowed';
+
+/** A LambdaConfig with every default applied (resolveLambdaConfig): code that reads one applies none again. */
+export type ResolvedLambdaConfig = LambdaConfig & Required<Pick<LambdaConfig, ResolvedHere>>;
+
+/**
+ * Applies the defaults of every setting a caller left out, once, where the handlers are built (the smithy way:
+ * input config, resolve, a resolved config whose fields are all set). The staging prefix loses its trailing slashes.
+ *
+ * @example
+ * resolveLambdaConfig({ rejectsPrefix: 'rejects/', allowedTables: null }).stagingPrefix; // 's3-ddb-import/staging'
+ */
+export function resolveLambdaConfig(input: LambdaConfig): ResolvedLambdaConfig {
+  return {
+    ...input,
+    stagingPrefix: (input.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, ''),
+    bucketName: input.bucketName ?? null,
+    importMemoryMb: input.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
+    importFunctionName: input.importFunctionName ?? null,
+    importReservedConcurrency: input.importReservedConcurrency ?? null,
+    ledgerTable: input.ledgerTable ?? DEFAULT_LEDGER_TABLE,
+    queueFirstWaitSeconds: input.queueFirstWaitSeconds ?? QUEUE_FIRST_WAIT_SECONDS,
+    write: input.write ?? DEFAULT_WRITE_CONFIG,
+    emitMetrics: input.emitMetrics ?? false,
+    bucketKmsKeyArn: input.bucketKmsKeyArn ?? null,
+    warmThroughputAllowed: input.warmThroughputAllowed ?? true,
+  };
+}
+
+/**
+ * The configuration the function's environment gives (each variable read once per container), defaults not yet
+ * applied to what it leaves unset: resolveLambdaConfig applies them.
+ */
 export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaConfig {
   const allowed = env.ALLOWED_TABLES?.split(',')
     .map((t) => t.trim())
@@ -102,19 +150,26 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
   // The stack's bucket and key are read inside Lambda only: a BUCKET_NAME left in a developer's shell must not
   // scope local runs (which read this same config) to another bucket, nor send SSE-KMS headers to a local S3.
   const deployed = (value: string | undefined) => (inLambda && value?.trim()) || null;
+  const set = (value: string | undefined) => value?.trim() || undefined;
   return {
-    rejectsPrefix: env.REJECTS_PREFIX?.trim() || DEFAULT_REJECTS_PREFIX,
-    stagingPrefix: env.STAGING_PREFIX?.trim() || DEFAULT_STAGING_PREFIX,
+    // The one setting every caller gives: the rejects of a run without it go to the default.
+    rejectsPrefix: set(env.REJECTS_PREFIX) ?? DEFAULT_REJECTS_PREFIX,
+    ...defined('stagingPrefix', set(env.STAGING_PREFIX)),
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     bucketName: deployed(env.BUCKET_NAME),
-    importFunctionName: env.IMPORT_FUNCTION_NAME?.trim() || null,
-    importMemoryMb: Number(env.IMPORT_MEMORY_MB) > 0 ? Number(env.IMPORT_MEMORY_MB) : DEFAULT_IMPORT_MEMORY_MB,
+    importFunctionName: set(env.IMPORT_FUNCTION_NAME) ?? null,
+    ...defined('importMemoryMb', Number(env.IMPORT_MEMORY_MB) > 0 ? Number(env.IMPORT_MEMORY_MB) : undefined),
     importReservedConcurrency: positiveInteger(deployed(env.IMPORT_RESERVED_CONCURRENCY)),
-    ledgerTable: env.LEDGER_TABLE?.trim() || DEFAULT_LEDGER_TABLE,
+    ...defined('ledgerTable', set(env.LEDGER_TABLE)),
     bucketKmsKeyArn: deployed(env.BUCKET_KMS_KEY_ARN),
     emitMetrics: inLambda,
     warmThroughputAllowed: !inLambda || env.WARM_THROUGHPUT_ALLOWED === 'true',
   };
+}
+
+/** `{ [field]: value }` when the environment sets it, else nothing (resolveLambdaConfig applies its default). */
+function defined<K extends keyof LambdaConfig>(field: K, value: LambdaConfig[K] | undefined) {
+  return value === undefined ? {} : { [field]: value };
 }
 
 /** A whole number above 0 from the environment, else null. */

@@ -1,28 +1,20 @@
-import type { ImportRequest } from '../contract/import-request.js';
+import { buffer } from 'node:stream/consumers';
 import type { SourceSet } from '../contract/workflow-payloads.js';
 import { namesFormat, PARQUET_MAGIC } from '../request/detect-format.js';
-import { peek } from '../source/object-data.js';
-import { sourceObject } from '../source/source-set.js';
+import { objectKey, sourceObject } from '../source/source-set.js';
 import type { FooterIo } from './parquet-objects.js';
 
 const MAGIC_BYTES = PARQUET_MAGIC.length;
 
 /**
- * The request to resolve, with `format.type: "parquet"` when the request names no format, the first object's key
- * names none either (`part-00000`, `data.bin`: it would be read as CSV) and its first 4 bytes are Parquet's magic
- * `PAR1`. One small range GET of an object the header step reads anyway; a request that names a format, or a key
- * whose extension does, is taken at its word.
+ * Whether the import's first object is Parquet by its bytes though no name says a format: its key names none
+ * (`part-00000`, `data.bin`: it would be read as CSV) and its first 4 bytes are Parquet's magic `PAR1`. One range
+ * GET of 4 bytes, made only for such a key; resolve-format.ts reads the object as Parquet unless the request names
+ * a `format.type`.
  */
-export async function withSniffedFormat(
-  input: ImportRequest,
-  sources: SourceSet,
-  formatKey: string,
-  io: FooterIo,
-): Promise<ImportRequest> {
+export async function startsWithParquetMagic(bucket: string, sources: SourceSet, io: FooterIo): Promise<boolean> {
   const first = sources.objects[0];
-  if (input.format?.type !== undefined || namesFormat(formatKey) || first.size < MAGIC_BYTES) return input;
-  const source = sourceObject(input.bucket, sources, 0);
-  const { bytes } = await peek(io.readFrom(source, MAGIC_BYTES)(0), MAGIC_BYTES);
-  if (bytes.subarray(0, MAGIC_BYTES).toString('latin1') !== PARQUET_MAGIC) return input;
-  return { ...input, format: { ...input.format, type: 'parquet' } };
+  if (namesFormat(objectKey(sources, 0)) || first.size < MAGIC_BYTES) return false;
+  const bytes = await buffer(io.readFrom(sourceObject(bucket, sources, 0), MAGIC_BYTES)(0));
+  return bytes.subarray(0, MAGIC_BYTES).toString('latin1') === PARQUET_MAGIC;
 }

@@ -1,34 +1,31 @@
-import type { PreflightEvent, ScanState } from '../contract/workflow-payloads.js';
+import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';
 import { preflightIo } from './preflight-io.js';
+import { resolveLambdaConfig } from '../environment/config.js';
 import { deadlineCheck, type LambdaContextLike } from '../environment/lambda-context.js';
 import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
-import { runPreflight } from './preflight.js';
+import { isPlanningState, runPreflight } from './preflight.js';
 
-/** Preflight task: validate and scan into chunks, returning a checkpoint before the deadline. */
+/** Preflight task: validate and plan into chunks, returning a checkpoint before the deadline. */
 export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes }: Wiring) {
-  const io = preflightIo(s3, dynamodb, config.bucketKmsKeyArn);
+  const settings = resolveLambdaConfig(config);
+  const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn);
   const containerLogger = createContainerLogger();
-  return async (event: PreflightEvent, context: LambdaContextLike): Promise<ScanState> => {
+  return async (event: PreflightEvent, context: LambdaContextLike): Promise<PlanningState> => {
     const state = await runPreflight(event, io, {
-      allowedTables: config.allowedTables,
-      bucketName: config.bucketName,
+      ...settings,
       shouldStop: deadlineCheck(context),
       control,
       ledger,
-      queueFirstWaitSeconds: config.queueFirstWaitSeconds,
-      rejectsPrefix: config.rejectsPrefix,
-      stagingPrefix: config.stagingPrefix,
-      importMemoryMb: config.importMemoryMb,
-      warmThroughputAllowed: config.warmThroughputAllowed,
       writeModes,
     });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };
     const logger = invocationLogger(containerLogger, context, keys);
     // Once, on the call that checked the table (later calls carry the same state on).
-    const firstCall = !('checkpoint' in (event.input as object));
-    if (firstCall && state.safety?.warning) logger.warn(state.safety.warning, { safety: state.safety });
+    if (!isPlanningState(event.input) && state.safety?.warning) {
+      logger.warn(state.safety.warning, { safety: state.safety });
+    }
     logger.info('preflight', {
       objects: state.sources.objects.length,
       chunks: state.chunks.length,

@@ -1,7 +1,6 @@
 import type { QueueState } from '../contract/workflow-payloads.js';
 
-/** The first wait for lanes; each next one doubles, up to QUEUE_MAX_WAIT_SECONDS. */
-export const QUEUE_FIRST_WAIT_SECONDS = 5;
+export { QUEUE_FIRST_WAIT_SECONDS } from '../environment/config.js';
 /**
  * At most 5 minutes between asks: an ask is one ledger read, but each costs the parent execution 11 history
  * events (Preflight 5, ScanComplete? 2, WaitingForLanes? 2, WaitForLanes 2), 41 if preflight used every retry
@@ -14,11 +13,7 @@ export const QUEUE_MAX_WAIT_SECONDS = 300;
 export const NOT_QUEUED: QueueState = { waiting: false, reason: null, waitSeconds: 0, waitedSeconds: 0 };
 
 /** The queue after an ask the ledger answered with no lanes: wait again, twice as long as the last time. */
-export function waitAgain(
-  previous: QueueState,
-  reason: string,
-  firstWaitSeconds = QUEUE_FIRST_WAIT_SECONDS,
-): QueueState {
+export function waitAgain(previous: QueueState, reason: string, firstWaitSeconds: number): QueueState {
   const waitSeconds = previous.waiting ? Math.min(QUEUE_MAX_WAIT_SECONDS, previous.waitSeconds * 2) : firstWaitSeconds;
   return { waiting: true, reason, waitSeconds, waitedSeconds: waited(previous) };
 }

@@ -1,6 +1,5 @@
 import type { DataStart } from '../formats/record-format.js';
 import { createRecordFormat } from '../formats/record-formats.js';
-import { InvalidRequestError } from '../contract/errors.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { Compression } from '../source/compression.js';
@@ -52,33 +51,4 @@ export async function readObjectStart(
     inRecord,
   );
   return { ...start, hasData: start.dataStart < known };
-}
-
-/** One object's header, named by its key, for the comparison below. */
-export interface NamedHeader {
-  readonly key: string;
-  readonly header: string[] | null;
-}
-
-/**
- * Each file of a folder may carry its own header (part files usually do); they must agree, or the columns
- * would mean different things in different files. Objects without a header (empty ones) are left out.
- * Fails naming the files of each differing header.
- */
-export function checkHeadersAgree(headers: readonly NamedHeader[]): string[] | null {
-  const groups = new Map<string, string[]>();
-  for (const { key, header } of headers) {
-    if (header === null) continue;
-    const id = JSON.stringify(header);
-    groups.set(id, [...(groups.get(id) ?? []), key]);
-  }
-  if (groups.size > 1) {
-    const described = [...groups].slice(0, 4).map(([id, keys]) => {
-      const names = keys.slice(0, 3).join(', ') + (keys.length > 3 ? ` and ${keys.length - 3} more` : '');
-      return `${names} ${keys.length === 1 ? 'has' : 'have'} [${(JSON.parse(id) as string[]).join(', ')}]`;
-    });
-    throw new InvalidRequestError([`header: the objects' headers disagree: ${described.join('; ')}`]);
-  }
-  const [first] = groups.keys();
-  return first === undefined ? null : (JSON.parse(first) as string[]);
 }

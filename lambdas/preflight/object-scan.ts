@@ -1,159 +1,101 @@
-import type { ByteRange } from './chunk-planner.js';
-import { planRanges } from './range-planner.js';
-import { pieceBytes, type ChunkBudget } from './chunk-budget.js';
+import { planRanges, type ObjectPlan } from './range-planner.js';
 import { readObjectStart } from './object-headers.js';
-import { parquetObjectChunks } from './parquet-chunks.js';
-import { readObjectFooter } from './parquet-objects.js';
-import { stageObject } from './stager.js';
-import type { ResolvedRequest } from '../contract/import-request.js';
-import type { Checkpoint, Chunk, ScanCheckpoint, SourceSet } from '../contract/workflow-payloads.js';
-import { SourceTooLargeError } from '../contract/errors.js';
+import { planParquetObject } from './parquet-chunks.js';
+import type { Planning, PlannedObject } from './planning-inputs.js';
+import type { ObjectStarts } from './record-names.js';
+import { stagePlannedObject } from './stager.js';
 import { formatTraits } from '../contract/format-traits.js';
-import { DEFAULT_IMPORT_MEMORY_MB } from '../environment/config.js';
-import { compressionOf } from '../source/compression.js';
+import type { ResolvedRequest } from '../contract/import-request.js';
+import type { Checkpoint, Chunk, PlanningCheckpoint } from '../contract/workflow-payloads.js';
 import { objectData } from '../source/object-data.js';
-import { createRecordFormat } from '../formats/record-formats.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
-import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
 
-/** The S3 calls the scan makes: range reads of the objects, and PUTs of staged pieces. */
-export interface ScanIo {
+/** The S3 calls planning makes: range reads of the objects, and PUTs of staged pieces. */
+export interface PlanIo {
   /** Streams the object from an offset to `size`, its end. */
   readFrom(source: SourceObject, size: number): ReadFrom;
   putObject(bucket: string, key: string, body: Buffer): Promise<void>;
 }
 
-export interface ScanObjectsParams {
+export interface PlanObjectsParams {
   readonly request: ResolvedRequest;
-  readonly sources: SourceSet;
-  readonly budget: ChunkBudget;
+  readonly planning: Planning;
   /** Where to resume: an object and a record boundary in it (offset 0: its start, header first). */
-  readonly from: ScanCheckpoint;
+  readonly from: PlanningCheckpoint;
   /** The chunks cut by earlier calls (staged pieces count against the staged room). */
   readonly earlier: readonly Chunk[];
-  readonly io: ScanIo;
-  /** Asked after each buffer, piece and object: true when the invocation should return a checkpoint now. */
+  /** The objects' starts as this invocation read them already (record-names.ts); null: read them here. */
+  readonly starts: ObjectStarts | null;
+  readonly io: PlanIo;
+  /** Asked after each piece and object: true when the invocation should return a checkpoint now. */
   readonly shouldStop: () => boolean;
-  /** The import function's memory: a Parquet row group too big for it fails here. @default DEFAULT_IMPORT_MEMORY_MB */
-  readonly importMemoryMb?: number;
+  /** The import function's memory: a Parquet row group too big for it fails here. */
+  readonly importMemoryMb: number;
 }
 
-export interface ScanObjectsResult {
+export interface PlanObjectsResult {
   readonly chunks: Chunk[];
-  readonly checkpoint: ScanCheckpoint;
+  readonly checkpoint: PlanningCheckpoint;
   readonly complete: boolean;
 }
 
 /**
- * Cuts the import's objects into chunks, in key order, from a checkpoint: a plain object into byte ranges, a
- * compressed one into one whole chunk or, when staged, into staged plain pieces. Stops when asked once it has
- * made some progress, and says where to resume.
+ * Cuts the import's objects into chunks, in key order, from a checkpoint: a plain object into byte ranges from its
+ * size, a Parquet object into runs of row groups from its footer, a compressed one into one whole chunk or, when
+ * staged, into staged plain pieces. Stops when asked once it has made some progress, and says where to resume.
  */
-export async function scanObjects(params: ScanObjectsParams): Promise<ScanObjectsResult> {
-  const { sources, from, shouldStop } = params;
+export async function planObjects(params: PlanObjectsParams): Promise<PlanObjectsResult> {
+  const { planning, from, shouldStop } = params;
+  const { objects } = planning;
   const chunks: Chunk[] = [];
   let last: Checkpoint = from;
-  for (let index = from.object; index < sources.objects.length; index++) {
+  for (let index = from.object; index < objects.length; index++) {
     const resume = index === from.object && from.offset > 0 ? from : null;
-    const result = await scanObject(params, index, resume, [...params.earlier, ...chunks]);
+    const result = await planObject(params, objects[index], resume, [...params.earlier, ...chunks]);
     chunks.push(...result.ranges.map((range) => ({ object: index, ...range })));
-    if (result.next) return { chunks, checkpoint: { object: index, ...result.next, inQuotes: false }, complete: false };
+    if (result.next) return { chunks, checkpoint: { object: index, ...result.next }, complete: false };
     last = result.end;
-    const more = index + 1 < sources.objects.length;
+    const more = index + 1 < objects.length;
     if (more && chunks.length > 0 && shouldStop()) {
-      return { chunks, checkpoint: { object: index + 1, offset: 0, line: 1, inQuotes: false }, complete: false };
+      return { chunks, checkpoint: { object: index + 1, offset: 0, line: 1 }, complete: false };
     }
   }
-  return { chunks, checkpoint: { object: sources.objects.length - 1, ...last, inQuotes: false }, complete: true };
+  return { chunks, checkpoint: { object: objects.length - 1, ...last }, complete: true };
 }
 
-interface ObjectScan {
-  readonly ranges: ByteRange[];
-  /** Where to resume in this object, or null when it is done. */
-  readonly next: Checkpoint | null;
-  /** Where the object's data ended (for the final checkpoint). */
-  readonly end: Checkpoint;
-}
-
-async function scanObject(
-  params: ScanObjectsParams,
-  index: number,
+async function planObject(
+  params: PlanObjectsParams,
+  object: PlannedObject,
   resume: Checkpoint | null,
   before: readonly Chunk[],
-): Promise<ObjectScan> {
-  const { request, sources, io, budget, shouldStop } = params;
-  if (formatTraits(request.format).layout === 'row-groups') {
-    const where = s3Url(request.bucket, objectKey(sources, index));
-    const memoryMb = params.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB;
-    const footer = await readObjectFooter(request, sources, index, io);
-    return { ...parquetObjectChunks(footer.rowGroups, budget.chunkBytes, memoryMb, where), next: null };
-  }
-  const entry = sources.objects[index];
-  const where = s3Url(request.bucket, objectKey(sources, index));
-  const compression = compressionOf(entry.key, request.format.compression);
-  const data = objectData(io.readFrom(sourceObject(request.bucket, sources, index), entry.size), compression, where);
-  let from = resume;
-  if (!from) {
-    const start = await readObjectStart(request, data, entry.size, compression);
-    from = { offset: start.dataStart, line: start.dataLine };
-    if (!start.hasData) return { ranges: [], next: null, end: from };
-  }
-  const dialect = createRecordFormat(request.format).dialect;
-  if (compression === 'none') {
+): Promise<ObjectPlan> {
+  const { request, planning, io, starts } = params;
+  const { chunkBytes } = planning.budget;
+  if (formatTraits(request.format).layout === 'row-groups')
+    return planParquetObject(object, starts?.footers, chunkBytes, params);
+  const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);
+  const { start, hasData } = resume ? { start: resume, hasData: true } : await dataStart(request, object, starts, data);
+  if (!hasData) return { ranges: [], next: null, end: start };
+  if (object.compression === 'none') {
     // Byte ranges from the size alone: each lane finds its own record boundaries (range-planner.ts).
     // The lines past the data start are counted by the lanes: the final checkpoint keeps the data start's.
     return {
-      ranges: planRanges(budget.chunkBytes, entry.size, from),
+      ranges: planRanges(chunkBytes, object.size, start),
       next: null,
-      end: { offset: entry.size, line: from.line },
+      end: { offset: object.size, line: start.line },
     };
   }
-  if (!entry.staged) {
+  if (!object.staged) {
     // Imported whole by one lane; its length stands for its work (the compressed size: see Chunk).
-    return { ranges: [{ start: from.offset, end: from.offset + entry.size, line: from.line }], next: null, end: from };
+    const range = { start: start.offset, end: start.offset + object.size, line: start.line };
+    return { ranges: [range], next: null, end: start };
   }
-  const isStagedChunk = (chunk: Chunk) => sources.objects[chunk.object].staged === true;
-  const stagedBefore = before.filter(isStagedChunk).length;
-  const stagedAfter = sources.objects.slice(index + 1).filter((o) => o.staged).length;
-  const staged = await stageObject({
-    dialect,
-    staging: sources.staging!,
-    object: index,
-    from,
-    read: resume ? (offset, line) => failIfSkipTookTheInvocation(data(offset, line), offset, shouldStop, where) : data,
-    pieceBytes: (made) => pieceBytes(budget.chunkBytes, stagedBefore + made, budget.stagedRoom - stagedAfter, where),
-    put: (key, body) => io.putObject(request.bucket, key, body),
-    shouldStop,
-  });
-  const end = staged.pieces.at(-1) ?? { end: from.offset, line: from.line };
-  return { ranges: staged.pieces, next: staged.next, end: { offset: end.end, line: from.line } };
+  return stagePlannedObject(params, object, start, resume !== null, before, data);
 }
 
-/**
- * Resuming a staged object decompresses it again up to the checkpoint. When the deadline came while doing so
- * and that took a minute or more, the next invocation would skip as long again and get no further: fail by
- * name instead of timing out on every retry. At the measured decompression rates (docs/performance.md, "sources and staging") a
- * 15-minute preflight meets this only past some 100 GB of decompressed data.
- */
-export const SLOW_SKIP_MS = 60_000;
-
-export async function* failIfSkipTookTheInvocation(
-  data: AsyncIterable<Buffer>,
-  offset: number,
-  shouldStop: () => boolean,
-  where: string,
-  clock: () => number = () => performance.now(),
-): AsyncGenerator<Buffer> {
-  const started = clock();
-  let first = true;
-  for await (const buf of data) {
-    if (first && shouldStop() && clock() - started >= SLOW_SKIP_MS) {
-      throw new SourceTooLargeError(
-        `${where}: decompressing it again up to byte ${offset}, where staging stopped, took ` +
-          'this preflight invocation to its deadline: the object is too big to stage; split it into several objects',
-      );
-    }
-    first = false;
-    yield buf;
-  }
+/** Where the object's data starts (past its BOM and header), and whether it holds any record. */
+async function dataStart(request: ResolvedRequest, object: PlannedObject, starts: ObjectStarts | null, data: ReadFrom) {
+  const read = starts?.records?.[object.index];
+  const found = read ?? (await readObjectStart(request, data, object.size, object.compression));
+  return { start: { offset: found.dataStart, line: found.dataLine }, hasData: found.hasData };
 }

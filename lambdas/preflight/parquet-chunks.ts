@@ -1,6 +1,8 @@
+import { readObjectFooter, type FooterIo } from './parquet-objects.js';
+import type { PlannedObject } from './planning-inputs.js';
+import type { ByteRange } from './range-planner.js';
 import { SourceTooLargeError } from '../contract/errors.js';
-import type { RowGroupSpan } from '../formats/parquet/parquet-footer.js';
-import type { ByteRange } from './chunk-planner.js';
+import type { ParquetFooter, RowGroupSpan } from '../formats/parquet/parquet-footer.js';
 
 const MIB = 1024 * 1024;
 /**
@@ -54,7 +56,7 @@ export function checkRowGroupMemory(groups: readonly RowGroupSpan[], importMemor
 
 /**
  * One Parquet object's chunks, from its footer alone (never its data), after the memory check; `end` is where its
- * data ends, as the scan's final checkpoint names it.
+ * data ends, as the final planning checkpoint names it.
  */
 export function parquetObjectChunks(
   groups: readonly RowGroupSpan[],
@@ -66,4 +68,18 @@ export function parquetObjectChunks(
   const last = groups.at(-1);
   const end = { offset: last?.end ?? 0, line: (last ? last.firstRow + last.rows : 0) + 1 };
   return { ranges: planRowGroupChunks(groups, chunkBytes), end };
+}
+
+/**
+ * Plans one Parquet object from its footer: the one the columns step kept (`footers`, by object index), else read
+ * now (an invocation that resumes planning).
+ */
+export async function planParquetObject(
+  object: PlannedObject,
+  footers: readonly ParquetFooter[] | undefined,
+  chunkBytes: number,
+  { importMemoryMb, io }: { readonly importMemoryMb: number; readonly io: FooterIo },
+) {
+  const footer = footers?.[object.index] ?? (await readObjectFooter(object, io));
+  return { ...parquetObjectChunks(footer.rowGroups, chunkBytes, importMemoryMb, object.where), next: null };
 }

@@ -1,55 +1,57 @@
+import { buffer } from 'node:stream/consumers';
 import { parquetSchema } from 'hyparquet';
-import { HEADER_READS_AT_ONCE } from './object-headers.js';
-import { mapAtMost } from '../async/map-at-most.js';
+import type { PlannedObject } from './planning-inputs.js';
 import { InvalidRequestError } from '../contract/errors.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
-import type { KeyAttribute, SourceSet } from '../contract/workflow-payloads.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import { columnKind, columnSignature } from '../formats/parquet/parquet-columns.js';
 import { readParquetFooter, type FetchRange, type ParquetFooter } from '../formats/parquet/parquet-footer.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
-import { objectKey, s3Url, sourceObject } from '../source/source-set.js';
 
-/** Range reads of the objects (preflight's ScanIo.readFrom). */
+/** Range reads of the objects (preflight's PlanIo.readFrom). */
 export interface FooterIo {
   readFrom(source: SourceObject, size: number): ReadFrom;
 }
 
 /** Bytes [start, end) of one object: a read from `start` that ends at `end` (footers are read up to the end). */
 export function fetchRange(io: FooterIo, source: SourceObject): FetchRange {
-  return async (start, end) => {
-    const parts: Buffer[] = [];
-    for await (const part of io.readFrom(source, end)(start)) parts.push(part);
-    return Buffer.concat(parts);
-  };
+  return (start, end) => buffer(io.readFrom(source, end)(start));
 }
 
 /** One object's footer, read with range GETs from its end (pinned to its ETag). */
-export function readObjectFooter(request: ResolvedRequest, sources: SourceSet, index: number, io: FooterIo) {
-  const where = s3Url(request.bucket, objectKey(sources, index));
-  const fetch = fetchRange(io, sourceObject(request.bucket, sources, index));
-  return readParquetFooter(fetch, sources.objects[index].size, where);
+export function readObjectFooter(object: PlannedObject, io: FooterIo): Promise<ParquetFooter> {
+  return readParquetFooter(fetchRange(io, object.source), object.size, object.where);
+}
+
+/** The names a Parquet import's records hold: its schema's columns (parquetColumns); rows are numbered from 1. */
+export function parquetNames(
+  request: ResolvedRequest,
+  objects: readonly PlannedObject[],
+  footers: readonly ParquetFooter[],
+  keys: readonly KeyAttribute[],
+) {
+  const columns = parquetColumns(request, objects, footers, keys);
+  return { columns, dataLine: 1, known: { names: columns, what: 'the Parquet columns' } };
 }
 
 /**
- * The columns of a Parquet import, from every object's footer (a few at a time), before any write: the files must
- * share one schema (a folder's part files do), each key attribute must be a column whose values take the table's
- * key type (or a scalar column typed `S` for an S key), and `types` may only give `S` or `TTL` to scalar columns.
+ * The columns of a Parquet import, from every object's footer, before any write: the files must share one schema (a
+ * folder's part files do), each key attribute must be a column whose values take the table's key type (or a scalar
+ * column typed `S` for an S key), and `types` may only give `S` or `TTL` to scalar columns.
  */
-export async function parquetColumns(
+export function parquetColumns(
   request: ResolvedRequest,
-  sources: SourceSet,
+  objects: readonly PlannedObject[],
+  footers: readonly ParquetFooter[],
   keys: readonly KeyAttribute[],
-  io: FooterIo,
-): Promise<string[]> {
-  const footers = await mapAtMost(sources.objects, HEADER_READS_AT_ONCE, (_entry, index) =>
-    readObjectFooter(request, sources, index, io),
-  );
-  const schemas = footers.map((footer: ParquetFooter) => parquetSchema(footer.metadata));
+): string[] {
+  const schemas = footers.map((footer) => parquetSchema(footer.metadata));
   const signature = (index: number) => schemas[index].children.map(columnSignature).join(',');
   const differs = schemas.findIndex((_schema, index) => signature(index) !== signature(0));
   if (differs > 0) {
+    const key = (index: number) => objects[index].source.key;
     throw new InvalidRequestError([
-      `schema: ${objectKey(sources, differs)} has another schema than ${objectKey(sources, 0)}; import them separately`,
+      `schema: ${key(differs)} has another schema than ${key(0)}; import them separately`,
     ]);
   }
   const columns = new Map(schemas[0].children.map((node) => [node.element.name, columnKind(node)]));

@@ -4,9 +4,10 @@ import {
   type DynamoDBClient,
   type UpdateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SourceObjectAccessDeniedError, SourceObjectNotFoundError, TableNotFoundError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
+import { listPages } from '../source/s3-listing.js';
 import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
@@ -70,7 +71,7 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
       }
     },
     readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
-    listObjects: (input) => s3.send(new ListObjectsV2Command(input)),
+    listPages: listPages(s3),
     putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream', kmsKeyArn),
   };
 }

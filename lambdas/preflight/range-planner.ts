@@ -1,12 +1,24 @@
-import type { ByteRange } from './chunk-planner.js';
-import type { Checkpoint } from '../contract/workflow-payloads.js';
+import type { Checkpoint, Chunk } from '../contract/workflow-payloads.js';
+
+/** A chunk's range within its object: the planners cut one object; their caller names which. */
+export type ByteRange = Omit<Chunk, 'object'>;
+
+/** One object's chunks as one planning call cut them. */
+export interface ObjectPlan {
+  readonly ranges: ByteRange[];
+  /** Where to resume in this object, or null when it is done. */
+  readonly next: Checkpoint | null;
+  /** Where the object's data ended (for the final checkpoint). */
+  readonly end: Checkpoint;
+}
 
 /**
  * Cuts a plain object's data [from, size) into byte ranges of `chunkBytes` from its size alone: no byte of it is
  * read, so preflight ends in one invocation whatever the size and the Map starts at once. No range has a `line`:
  * each lane owns the records that start in it (import/byte-range.ts), the first one from the data start, and
- * counts lines from its first record; Summarize numbers them from the import's `dataLine` (ScanState). The chunk count is what a scan would have made, or fewer:
- * a scanned chunk ended at the first boundary at or past `chunkBytes`, so it was never shorter than a range.
+ * counts lines from its first record; Summarize numbers them from the import's `dataLine` (PlanningState). An
+ * object holds at most ceil(size / chunkBytes) ranges: the chunk budget (chunk-budget.ts) sizes `chunkBytes` so
+ * that all of them stay within MAX_CHUNKS.
  */
 export function planRanges(chunkBytes: number, size: number, from: Checkpoint): ByteRange[] {
   const ranges: ByteRange[] = [];

@@ -1,8 +1,12 @@
+import { text } from 'node:stream/consumers';
+import { startsWithParquetMagic } from './format-sniff.js';
 import { InvalidRequestError, NoSourceObjectsError } from '../contract/errors.js';
 import { MAX_SOURCE_OBJECTS } from '../contract/limits.js';
-import type { ResolvedRequest } from '../contract/import-request.js';
 import type { SourceSet } from '../contract/workflow-payloads.js';
+import type { ImportTarget } from '../request/request-target.js';
+import type { FoundSource } from '../request/resolve-request.js';
 import {
+  EXPORT_FORMATS,
   MANIFEST_FILES,
   type ExportFormat,
   candidateKeys,
@@ -12,44 +16,66 @@ import {
   parseManifestSummary,
   resolveDataFiles,
 } from '../source/dynamodb-export.js';
-import { listSourceObjects, type SendListObjects } from '../source/s3-listing.js';
+import { listSourceObjects, type ListPages } from '../source/s3-listing.js';
 import type { ReadFrom, SourceObject } from '../source/source-object.js';
-import { s3Url, sourceSet, type ListedObject } from '../source/source-set.js';
+import { objectKey, s3Url, sourceSet, type ListedObject } from '../source/source-set.js';
 
 /** The S3 calls that find an import's objects. */
 export interface SourceIo {
   headObject(bucket: string, key: string): Promise<{ size: number; etag: string }>;
-  listObjects: SendListObjects;
+  listPages: ListPages;
   /** Streams the object from an offset to `size`, its end. */
   readFrom(source: SourceObject, size: number): ReadFrom;
 }
 
-/** The request (its key URL-decoded when that is what exists) and the objects it names. */
-export interface ResolvedSources {
-  readonly request: ResolvedRequest;
+/** The objects of an import, and what they say about the request (resolve-request.ts resolves it with that). */
+export interface FoundSources {
   readonly sources: SourceSet;
-  /** A DynamoDB export's format, as its manifest names it; undefined for other sources. */
-  readonly exportFormat?: ExportFormat;
+  readonly found: FoundSource;
 }
 
 /**
  * Finds the objects of an import before any write: the request's `key` (HeadObject), every importable object
  * under its `prefix` (ListObjectsV2, see source/s3-listing.ts), or, when either names a DynamoDB export (its
- * manifest-summary.json, or a folder holding one), the data files its manifest lists.
+ * manifest-summary.json, or a folder holding one), the data files its manifest lists. Then what they say about the
+ * format: the export's manifest, the first object's name, its first bytes (format-sniff.ts).
  */
-export async function resolveSources(
-  request: ResolvedRequest,
+export async function findSources(
+  target: ImportTarget,
   io: SourceIo,
   ownPrefixes: readonly string[],
-): Promise<ResolvedSources> {
-  const { bucket, prefix } = request;
+): Promise<FoundSources> {
+  const located = await locateObjects(target, io, ownPrefixes);
+  const { sources, exportFormat } = located;
+  const parquetMagic = !target.formatNamed && (await startsWithParquetMagic(target.bucket, sources, io));
+  const found: FoundSource = {
+    ...(located.key === undefined ? {} : { key: located.key }),
+    formatKey: objectKey(sources, 0),
+    ...(exportFormat ? { export: { outputFormat: exportFormat, type: EXPORT_FORMATS[exportFormat] } } : {}),
+    ...(parquetMagic ? { parquetMagic } : {}),
+  };
+  return { sources, found };
+}
+
+interface LocatedObjects {
+  /** The request's key as found (URL-decoded when that is what exists); undefined for a prefix. */
+  readonly key?: string;
+  readonly sources: SourceSet;
+  readonly exportFormat?: ExportFormat;
+}
+
+async function locateObjects(
+  target: ImportTarget,
+  io: SourceIo,
+  ownPrefixes: readonly string[],
+): Promise<LocatedObjects> {
+  const { bucket, prefix } = target;
   if (prefix === undefined) {
-    const { object, key } = await headSourceObject(io, bucket, request.key!);
-    if (isManifestSummary(key))
-      return { request: { ...request, key }, ...(await exportSources(io, bucket, key, object)) };
-    return { request: { ...request, key }, sources: sourceSet([{ key, ...object }]) };
+    const { object, key } = await headSourceObject(io, bucket, target.key!);
+    if (isManifestSummary(key)) return { key, ...(await exportSources(io, bucket, key, object)) };
+    return { key, sources: sourceSet([{ key, ...object }]) };
   }
-  const listed = await listSourceObjects(io.listObjects, bucket, prefix, { max: MAX_SOURCE_OBJECTS, ownPrefixes });
+  const listed = await listSourceObjects(io.listPages, bucket, prefix, { max: MAX_SOURCE_OBJECTS, ownPrefixes });
   const manifests = listed.objects.filter((o) => isManifestSummary(o.key));
   if (manifests.length > 1) {
     throw new InvalidRequestError([
@@ -57,7 +83,7 @@ export async function resolveSources(
         'name one export folder or its manifest-summary.json',
     ]);
   }
-  if (manifests.length === 1) return { request, ...(await exportSources(io, bucket, manifests[0].key, manifests[0])) };
+  if (manifests.length === 1) return exportSources(io, bucket, manifests[0].key, manifests[0]);
   if (listed.overMax) throw tooManyObjects(`${s3Url(bucket, prefix)} holds`, MAX_SOURCE_OBJECTS);
   if (listed.objects.length === 0) {
     const skipped = Object.entries(listed.skipped)
@@ -68,7 +94,7 @@ export async function resolveSources(
         (skipped ? ` (skipped: ${skipped})` : ' (the prefix lists no keys)'),
     );
   }
-  return { request, sources: sourceSet(listed.objects) };
+  return { sources: sourceSet(listed.objects) };
 }
 
 function tooManyObjects(what: string, found: number | string): InvalidRequestError {
@@ -87,9 +113,9 @@ async function exportSources(
 ): Promise<{ sources: SourceSet; exportFormat: ExportFormat }> {
   const folder = folderOf(manifestKey);
   const readText = (key: string, object: { size: number; etag: string }) =>
-    readAll(io.readFrom({ bucket, key, etag: object.etag }, object.size));
+    text(io.readFrom({ bucket, key, etag: object.etag }, object.size)(0));
   const summary = parseManifestSummary(await readText(manifestKey, head), s3Url(bucket, manifestKey));
-  const listed = await listSourceObjects(io.listObjects, bucket, folder, {
+  const listed = await listSourceObjects(io.listPages, bucket, folder, {
     max: MAX_SOURCE_OBJECTS + 8,
     ownPrefixes: [],
   });
@@ -129,12 +155,6 @@ async function findFirst(
     if (found) return found;
   }
   return null;
-}
-
-async function readAll(read: ReadFrom): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const buf of read(0)) parts.push(buf);
-  return Buffer.concat(parts).toString('utf8');
 }
 
 /**

@@ -1,7 +1,13 @@
 import { RecordScanner, type ScannerDialect } from '../source/record-scanner.js';
 import { stagedPieceKey } from '../source/staged-piece.js';
-import type { ByteRange } from './chunk-planner.js';
-import type { Checkpoint } from '../contract/workflow-payloads.js';
+import { pieceBytes } from './chunk-budget.js';
+import type { ByteRange } from './range-planner.js';
+import type { ResolvedRequest } from '../contract/import-request.js';
+import type { Planning, PlannedObject } from './planning-inputs.js';
+import type { ObjectPlan } from './range-planner.js';
+import { SourceTooLargeError } from '../contract/errors.js';
+import type { Checkpoint, Chunk } from '../contract/workflow-payloads.js';
+import { createRecordFormat } from '../formats/record-formats.js';
 
 /** Stores one staged piece (a PutObject of the bytes under its key). */
 export type PutPiece = (key: string, body: Buffer) => Promise<void>;
@@ -82,5 +88,70 @@ export async function stageObject(params: StageParams): Promise<StageResult> {
     return await done(null);
   } finally {
     await putting.catch(() => undefined); // a failed PUT fails the call above; never leave one running
+  }
+}
+
+/** Stages a big compressed object of the plan from `from` into plain pieces, within the budget's staged room. */
+/** What staging a planned object reads: the request, the plan, the PUT and the deadline. */
+export interface StagePlanParams {
+  readonly request: ResolvedRequest;
+  readonly planning: Planning;
+  readonly io: { putObject(bucket: string, key: string, body: Buffer): Promise<void> };
+  readonly shouldStop: () => boolean;
+}
+
+export async function stagePlannedObject(
+  params: StagePlanParams,
+  object: PlannedObject,
+  from: Checkpoint,
+  resumed: boolean,
+  before: readonly Chunk[],
+  data: (offset: number, lineAt?: number) => AsyncIterable<Buffer>,
+): Promise<ObjectPlan> {
+  const { request, planning, io, shouldStop } = params;
+  const { budget, objects, sources } = planning;
+  const stagedBefore = before.filter((chunk) => objects[chunk.object].staged).length;
+  const stagedAfter = objects.slice(object.index + 1).filter((o) => o.staged).length;
+  const where = object.where;
+  const staged = await stageObject({
+    dialect: createRecordFormat(request.format).dialect,
+    staging: sources.staging!,
+    object: object.index,
+    from,
+    read: resumed ? (offset, line) => failIfSkipTookTheInvocation(data(offset, line), offset, shouldStop, where) : data,
+    pieceBytes: (made) => pieceBytes(budget.chunkBytes, stagedBefore + made, budget.stagedRoom - stagedAfter, where),
+    put: (key, body) => io.putObject(request.bucket, key, body),
+    shouldStop,
+  });
+  const end = staged.pieces.at(-1) ?? { end: from.offset, line: from.line };
+  return { ranges: staged.pieces, next: staged.next, end: { offset: end.end, line: from.line } };
+}
+
+/**
+ * Resuming a staged object decompresses it again up to the checkpoint. When the deadline came while doing so
+ * and that took a minute or more, the next invocation would skip as long again and get no further: fail by
+ * name instead of timing out on every retry. At the measured decompression rates (docs/performance.md, "sources and staging") a
+ * 15-minute preflight meets this only past some 100 GB of decompressed data.
+ */
+export const SLOW_SKIP_MS = 60_000;
+
+export async function* failIfSkipTookTheInvocation(
+  data: AsyncIterable<Buffer>,
+  offset: number,
+  shouldStop: () => boolean,
+  where: string,
+  clock: () => number = () => performance.now(),
+): AsyncGenerator<Buffer> {
+  const started = clock();
+  let first = true;
+  for await (const buf of data) {
+    if (first && shouldStop() && clock() - started >= SLOW_SKIP_MS) {
+      throw new SourceTooLargeError(
+        `${where}: decompressing it again up to byte ${offset}, where staging stopped, took ` +
+          'this preflight invocation to its deadline: the object is too big to stage; split it into several objects',
+      );
+    }
+    first = false;
+    yield buf;
   }
 }

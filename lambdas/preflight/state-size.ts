@@ -5,7 +5,7 @@ import {
   MAX_SOURCE_OBJECTS,
   STATE_PAYLOAD_LIMIT_BYTES,
 } from '../contract/limits.js';
-import type { ScanState } from '../contract/workflow-payloads.js';
+import type { PlanningState } from '../contract/workflow-payloads.js';
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -14,7 +14,7 @@ const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
  * of a later States.DataLimitExceeded: a header of thousands of columns or a huge `types` map (the state less
  * its object list), or an object list too long (many objects, long keys). The budget is in contract/limits.ts.
  */
-export function checkStateSize(state: ScanState): void {
+export function checkStateSize(state: PlanningState): void {
   const problems: string[] = [];
   const sourcesBytes = Buffer.byteLength(JSON.stringify(state.sources));
   const restBytes = Buffer.byteLength(JSON.stringify({ ...state, sources: null }));

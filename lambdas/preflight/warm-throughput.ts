@@ -70,7 +70,7 @@ export function warmThroughputToSet(
   table: string,
   requested: number | undefined,
   target: TargetTable,
-  allowed = true,
+  allowed: boolean,
 ): WarmThroughputPlan | null {
   if (!requested) return null;
   if (!target.onDemand) {

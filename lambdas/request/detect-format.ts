@@ -49,7 +49,7 @@ export function namesFormat(key: string): boolean {
 /**
  * The format and compression a key's extensions name, case-insensitively: `data.tsv.gz` is gzip'd CSV with
  * tabs, `AWSDynamoDB/<id>/data/x.json.gz` gzip'd DynamoDB JSON, `part-0001.zst` zstd CSV. A key without a
- * known extension is read as plain CSV with commas, as it always was.
+ * known extension is read as plain CSV with commas.
  */
 export function detectFormat(key: string): DetectedFormat {
   let name = key.slice(key.lastIndexOf('/') + 1).toLowerCase();

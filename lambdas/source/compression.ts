@@ -7,18 +7,14 @@ export type Compression = 'none' | 'gzip' | 'zstd';
 
 /**
  * The compression an object's key says: `.gz` (and `.gzip`) gzip, `.zst` (and `.zstd`) zstd, anything else none.
- * A request's `format.compression` overrides it (the formats work adds that field; see `override`).
+ * A request's `format.compression` (`override`) wins over it. Preflight resolves it once per object per invocation
+ * (preflight/planning-inputs.ts).
  */
 export function compressionOf(key: string, override?: Compression): Compression {
   if (override) return override;
   if (/\.gz(ip)?$/i.test(key)) return 'gzip';
   if (/\.zst(d)?$/i.test(key)) return 'zstd';
   return 'none';
-}
-
-/** The key without its compression suffix, so `part-0.tsv.gz` picks the format defaults of `part-0.tsv`. */
-export function withoutCompressionSuffix(key: string): string {
-  return key.replace(/\.(gz|gzip|zst|zstd)$/i, '');
 }
 
 /**

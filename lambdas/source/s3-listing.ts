@@ -1,7 +1,35 @@
-import type { ListObjectsV2CommandInput, ListObjectsV2CommandOutput } from '@aws-sdk/client-s3';
+import {
+  ListObjectsV2Command,
+  type ListObjectsV2CommandInput,
+  type ListObjectsV2CommandOutput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { createPaginator } from '@smithy/core';
+import type { PaginationConfiguration } from '@smithy/types';
 import type { ListedObject } from './source-set.js';
 
-export type SendListObjects = (input: ListObjectsV2CommandInput) => Promise<ListObjectsV2CommandOutput>;
+/** The pages of one listing of `prefix`, in key order: the SDK's paginator follows the continuation tokens. */
+export type ListPages = (bucket: string, prefix: string) => AsyncIterable<ListObjectsV2CommandOutput>;
+
+/**
+ * ListObjectsV2's pages through the SDK's paginator: client-s3's `paginateListObjectsV2` is
+ * `createPaginator(S3Client, ListObjectsV2Command, "ContinuationToken", "NextContinuationToken", "MaxKeys")`, made
+ * here for the client's own class. The generated one checks `client instanceof S3Client` against the S3Client of the
+ * copy of the SDK it was bundled with, and the local runner hands each handler bundle clients built outside it
+ * (another copy of the class), which it refuses ("Invalid client"). `pageSize` is MaxKeys (at most 1,000 keys a page,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html); tests ask for small pages to see several.
+ * @default - S3's own page size, 1,000
+ */
+export function listPages(client: S3Client, pageSize?: number): ListPages {
+  const paginate = createPaginator<PaginationConfiguration, ListObjectsV2CommandInput, ListObjectsV2CommandOutput>(
+    client.constructor,
+    ListObjectsV2Command,
+    'ContinuationToken',
+    'NextContinuationToken',
+    'MaxKeys',
+  );
+  return (bucket, prefix) => paginate({ client, pageSize }, { Bucket: bucket, Prefix: prefix });
+}
 
 /**
  * Why a listed object is not imported, or null when it is. Relative to the prefix (a folder the user named
@@ -36,16 +64,15 @@ export interface ListingResult {
  * through. Stops as soon as more than `max` are found, so a prefix far too big fails fast.
  */
 export async function listSourceObjects(
-  send: SendListObjects,
+  pages: ListPages,
   bucket: string,
   prefix: string,
   options: { readonly max: number; readonly ownPrefixes: readonly string[] },
 ): Promise<ListingResult> {
   const objects: ListedObject[] = [];
   const skipped: Record<string, number> = {};
-  let token: string | undefined;
-  do {
-    const page = await send({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) });
+  // Returning mid-way ends the paginator: no page past the one that went over `max` is asked for.
+  for await (const page of pages(bucket, prefix)) {
     for (const item of page.Contents ?? []) {
       const key = item.Key ?? '';
       const size = item.Size ?? 0;
@@ -54,7 +81,6 @@ export async function listSourceObjects(
       else objects.push({ key, size, etag: item.ETag ?? '' });
       if (objects.length > options.max) return { objects, skipped, overMax: true };
     }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  }
   return { objects, skipped, overMax: false };
 }

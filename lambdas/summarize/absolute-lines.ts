@@ -5,7 +5,7 @@ const LF = 0x0a;
 
 /**
  * The absolute line of the first record of each chunk without `line` (a byte range that found its own first record):
- * the objects' data line (ScanState.dataLine, where an object's first range starts), plus the LFs every chunk of
+ * the objects' data line (PlanningState.dataLine, where an object's first range starts), plus the LFs every chunk of
  * the object before it holds (ChunkResult.lines). Chunks of one object are consecutive in the list, in offset order.
  */
 export function firstLines(

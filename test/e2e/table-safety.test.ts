@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ImportRequest } from '../../lambdas/contract/import-request.js';
-import { DEFAULT_REJECTS_PREFIX } from '../../lambdas/environment/config.js';
+import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../lambdas/environment/config.js';
+import { WRITE_MODE_TABLE } from '../../lambdas/write/write-modes.js';
 import { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import { runPreflight } from '../../lambdas/preflight/preflight.js';
 import { preflightIo } from '../../lambdas/preflight/preflight-io.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
-import type { ScanState } from '../../lambdas/contract/workflow-payloads.js';
+import type { PlanningState } from '../../lambdas/contract/workflow-payloads.js';
 import { lastJsonLine, runCli } from './cli-process.js';
 import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from './harness.js';
 
@@ -74,8 +75,9 @@ async function preflightOnly(request: ImportRequest) {
     maxConcurrency: 4,
   };
   const state = await runPreflight(event, preflightIo(wiring.s3, wiring.dynamodb), {
-    allowedTables: null,
+    ...resolveLambdaConfig(wiring.config),
     shouldStop: () => false,
+    writeModes: WRITE_MODE_TABLE,
     control: { importConcurrency: async () => null },
     ledger: { admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }) },
   });
@@ -196,7 +198,7 @@ describe("preflight's handler", () => {
     };
     const handler = createPreflightHandler(wiring);
     const context = { getRemainingTimeInMillis: () => 900_000 };
-    const event = (input: ImportRequest | ScanState) => ({
+    const event = (input: ImportRequest | PlanningState) => ({
       input,
       executionName: uniqueName('safety'),
       execution: { id: 'x', startTime: new Date().toISOString(), stateMachineArn: 'arn' },

@@ -1,7 +1,7 @@
 import { DescribeExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
 import { compressionOf } from '../../../lambdas/source/compression.js';
 import { objectKey } from '../../../lambdas/source/source-set.js';
-import type { ChunkResult, ScanState } from '../../../lambdas/contract/workflow-payloads.js';
+import type { ChunkResult, PlanningState } from '../../../lambdas/contract/workflow-payloads.js';
 import { CHUNKS_MAP_LABEL } from '../../../lib/workflow-tasks.js';
 import type { LiveSnapshot } from '../../progress/renderer.js';
 import { estimateTotalRows, rateAndEta, type ProgressSnapshot } from '../../progress/snapshot.js';
@@ -74,7 +74,7 @@ async function runningSnapshot(
   return importSnapshot(state, mapRun, finished, metrics, scan, memory.sample ?? null, nowMs);
 }
 
-function scanSnapshot(state: string | null, scan: ScanState | null): ProgressSnapshot {
+function scanSnapshot(state: string | null, scan: PlanningState | null): ProgressSnapshot {
   if (scan?.queue.waiting || state === 'WaitForLanes') {
     return {
       phase: 'queued',
@@ -98,7 +98,7 @@ function importSnapshot(
   mapRun: MapRunCounts,
   finished: ChunkResult[],
   metrics: { written: number; rejected: number } | null,
-  scan: ScanState | null,
+  scan: PlanningState | null,
   sample: { rows: number; bytes: number } | null,
   nowMs: number,
 ): ProgressSnapshot {
@@ -125,7 +125,7 @@ function importSnapshot(
 /** Rows per byte of the object's first MiB, measured as `estimate` does; null when it cannot be read. */
 async function sampleRowsPerByte(
   clients: CloudClients,
-  scan: ScanState,
+  scan: PlanningState,
 ): Promise<{ rows: number; bytes: number } | null> {
   try {
     // The first object stands for all (a folder's part files are alike); a compressed one has no ETA until a chunk ends.

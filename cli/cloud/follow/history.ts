@@ -1,5 +1,5 @@
 import { paginateGetExecutionHistory, type HistoryEvent, type SFNClient } from '@aws-sdk/client-sfn';
-import type { ScanState } from '../../../lambdas/contract/workflow-payloads.js';
+import type { PlanningState } from '../../../lambdas/contract/workflow-payloads.js';
 import { CHUNKS_MAP_LABEL } from '../../../lib/workflow-tasks.js';
 
 /** Pages of history read (newest first) looking for the latest Preflight output: 10 x 1,000 events. */
@@ -12,14 +12,14 @@ export interface HistoryPosition {
   /** Name of the state entered last (e.g. Preflight, WaitForTable, ImportChunks, Summarize); null before any. */
   readonly state: string | null;
   /** The latest Preflight output: checkpoint offset, object size, chunk list, queue; null before the first returns. */
-  readonly scan: ScanState | null;
+  readonly scan: PlanningState | null;
 }
 
 /**
  * Reads the execution's history newest first (GetExecutionHistory with reverseOrder) until it has seen the
  * state the workflow is in and the latest Preflight output, which a `TaskStateExited` event carries in
  * `stateExitedEventDetails.output` (https://docs.aws.amazon.com/step-functions/latest/apireference/API_HistoryEvent.html).
- * Preflight's output is its whole result (no ResultPath), so it is the ScanState preflight returned.
+ * Preflight's output is its whole result (no ResultPath), so it is the PlanningState preflight returned.
  */
 export async function readHistoryPosition(sfn: SFNClient, executionArn: string): Promise<HistoryPosition> {
   let state: string | null = null;
@@ -42,10 +42,10 @@ function enteredState(event: HistoryEvent): string | null {
   return event.type?.endsWith('StateEntered') ? (event.stateEnteredEventDetails?.name ?? null) : null;
 }
 
-function preflightOutput(event: HistoryEvent): ScanState | null {
+function preflightOutput(event: HistoryEvent): PlanningState | null {
   if (event.type !== 'TaskStateExited' || event.stateExitedEventDetails?.name !== 'Preflight') return null;
   try {
-    return JSON.parse(event.stateExitedEventDetails.output ?? '') as ScanState;
+    return JSON.parse(event.stateExitedEventDetails.output ?? '') as PlanningState;
   } catch {
     return null; // truncated or withheld output (outputDetails.truncated): the next poll may have a smaller one
   }

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../lambdas/preflight/preflight.js';
+import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../../lambdas/environment/config.js';
+import { WRITE_MODE_TABLE } from '../../../lambdas/write/write-modes.js';
 import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
-import type { ScanState } from '../../../lambdas/contract/workflow-payloads.js';
+import type { PlanningState } from '../../../lambdas/contract/workflow-payloads.js';
 import { preflightIo } from '../../../lambdas/preflight/preflight-io.js';
 import { objectKey } from '../../../lambdas/source/source-set.js';
 import { localConcurrency } from '../../../cli/local-run/local-concurrency.js';
@@ -11,7 +13,7 @@ import { createBucket, createTable, dynamodb, putText, runImport, s3 } from '../
 const EXPORT_ID = '01767225600000-a1b2c3d4';
 
 /** Preflight alone, looped to the end of its scan, against the real local engine. */
-async function preflight(request: ImportRequest): Promise<ScanState> {
+async function preflight(request: ImportRequest): Promise<PlanningState> {
   const io = preflightIo(s3, dynamodb);
   // The scan alone is under test: a ledger that always has lanes.
   const ledger = { admit: async () => ({ granted: 4, reason: '4 lanes' }) };
@@ -20,11 +22,12 @@ async function preflight(request: ImportRequest): Promise<ScanState> {
     startTime: new Date().toISOString(),
     stateMachineArn: 'arn:x',
   };
-  let input: ImportRequest | ScanState = request;
+  let input: ImportRequest | PlanningState = request;
   for (;;) {
     const state = await runPreflight({ input, executionName: 'export', execution, maxConcurrency: 4 }, io, {
-      allowedTables: null,
+      ...resolveLambdaConfig({ rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null }),
       shouldStop: () => false,
+      writeModes: WRITE_MODE_TABLE,
       control: localConcurrency,
       ledger,
     });

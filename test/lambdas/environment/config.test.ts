@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { readLambdaConfig } from '../../../lambdas/environment/config.js';
+import {
+  DEFAULT_IMPORT_MEMORY_MB,
+  DEFAULT_LEDGER_TABLE,
+  DEFAULT_REJECTS_PREFIX,
+  DEFAULT_STAGING_PREFIX,
+  DEFAULT_WRITE_CONFIG,
+  QUEUE_FIRST_WAIT_SECONDS,
+  readLambdaConfig,
+  resolveLambdaConfig,
+} from '../../../lambdas/environment/config.js';
 
 const KEY_ARN = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 /** What the construct sets on every function (lib/private/pipeline-settings.ts), less what this test ignores. */
@@ -30,5 +39,32 @@ describe('readLambdaConfig: may preflight pre-warm a table', () => {
     ['outside Lambda', {}, true],
   ])('%s: %j', (_, env, allowed) => {
     expect(readLambdaConfig(env).warmThroughputAllowed).toBe(allowed);
+  });
+});
+
+describe('resolveLambdaConfig: every default applied once', () => {
+  it('fills what the environment leaves unset, and keeps what it sets', () => {
+    expect(resolveLambdaConfig(readLambdaConfig({}))).toMatchObject({
+      rejectsPrefix: DEFAULT_REJECTS_PREFIX,
+      stagingPrefix: DEFAULT_STAGING_PREFIX,
+      importMemoryMb: DEFAULT_IMPORT_MEMORY_MB,
+      ledgerTable: DEFAULT_LEDGER_TABLE,
+      queueFirstWaitSeconds: QUEUE_FIRST_WAIT_SECONDS,
+      write: DEFAULT_WRITE_CONFIG,
+      bucketName: null,
+      bucketKmsKeyArn: null,
+      warmThroughputAllowed: true,
+    });
+    const env = { STAGING_PREFIX: 'stage/', IMPORT_MEMORY_MB: '3008', LEDGER_TABLE: 'ledger' };
+    expect(resolveLambdaConfig(readLambdaConfig(env))).toMatchObject({
+      stagingPrefix: 'stage',
+      importMemoryMb: 3008,
+      ledgerTable: 'ledger',
+    });
+  });
+
+  it('keeps a caller’s own setting, such as the local runner’s first wait for lanes', () => {
+    const input = { rejectsPrefix: 'r', allowedTables: null, queueFirstWaitSeconds: 1 };
+    expect(resolveLambdaConfig(input).queueFirstWaitSeconds).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_CHUNKS } from '../../../lambdas/preflight/chunk-budget.js';
 import { checkStateSize } from '../../../lambdas/preflight/state-size.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
-import type { ScanState, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';
+import type { PlanningState, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';
 import {
   MAX_SCAN_STATE_BYTES,
   MAX_SOURCES_STATE_BYTES,
@@ -14,8 +14,8 @@ const ETAG = `"${'d41d8cd98f00b204e9800998ecf8427e'}"`;
 const entry = (name: string): SourceEntry => ({ key: name, size: 12_345_678, etag: ETAG });
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-/** A scan state with `columns` names of `width` characters and the given objects. */
-function state(columns: number, width: number, objects: SourceEntry[]): ScanState {
+/** A planning state with `columns` names of `width` characters and the given objects. */
+function state(columns: number, width: number, objects: SourceEntry[]): PlanningState {
   const names = Array.from({ length: columns }, (_, i) => `c${String(i).padStart(width - 1, '0')}`);
   return {
     request: resolveImportRequest({ prefix: 'imports/parts/', bucket: 'b', table: 't' }),
@@ -28,7 +28,8 @@ function state(columns: number, width: number, objects: SourceEntry[]): ScanStat
     chunkBytes: 5_497_558_139,
     dataBytes: 0,
     chunks: [],
-    checkpoint: { object: 0, offset: 0, line: 1, inQuotes: false },
+    dataLine: 1,
+    checkpoint: { object: 0, offset: 0, line: 1 },
     scanComplete: false,
     queue: { waiting: false, reason: null, waitSeconds: 0, waitedSeconds: 0 },
     lanes: {

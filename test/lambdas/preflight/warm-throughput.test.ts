@@ -47,12 +47,12 @@ describe('warmThroughputToSet', () => {
     ],
     ['the table and its indexes take as much already', 12_000, onDemand(12_000, [index('byYear', 12_000)]), null],
   ])('when %s', (_, requested, target, expected) => {
-    expect(warmThroughputToSet('ngrams', requested, target)).toEqual(expected);
+    expect(warmThroughputToSet('ngrams', requested, target, true)).toEqual(expected);
   });
 
   it('fails when the table is provisioned, before any write, naming the table and the fix', () => {
     const provisioned: TargetTable = { keys: [], onDemand: false, warmWriteUnitsPerSecond: 500, indexes: [] };
-    const call = () => warmThroughputToSet('ngrams', 12_000, provisioned);
+    const call = () => warmThroughputToSet('ngrams', 12_000, provisioned, true);
     expect(call).toThrow(InvalidRequestError);
     expect(call).toThrow(
       'invalid request: warmThroughput: for on-demand tables only; "ngrams" is provisioned, so its writes are ' +
@@ -62,7 +62,12 @@ describe('warmThroughputToSet', () => {
 
   it('leaves a provisioned table alone when nothing is asked', () => {
     expect(
-      warmThroughputToSet('ngrams', undefined, { keys: [], onDemand: false, warmWriteUnitsPerSecond: 5, indexes: [] }),
+      warmThroughputToSet(
+        'ngrams',
+        undefined,
+        { keys: [], onDemand: false, warmWriteUnitsPerSecond: 5, indexes: [] },
+        true,
+      ),
     ).toBe(null);
   });
 

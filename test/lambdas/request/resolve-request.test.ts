@@ -53,7 +53,7 @@ describe('resolveImportRequest', () => {
       mode: 'put',
       dryRun: false,
     });
-    expect(resolveImportRequest(request, 'imports/parts/part-0.tsv').format.delimiter).toBe('\t');
+    expect(resolveImportRequest(request, { formatKey: 'imports/parts/part-0.tsv' }).format.delimiter).toBe('\t');
   });
 
   it('keeps what the request sets', () => {

@@ -1,6 +1,5 @@
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listSourceObjects, skipReason, type SendListObjects } from '../../../lambdas/source/s3-listing.js';
+import { listPages, listSourceObjects, skipReason } from '../../../lambdas/source/s3-listing.js';
 import { createBucket, putText, s3 } from '../../e2e/harness.js';
 
 const OWN = ['s3-ddb-import/rejects', 's3-ddb-import/staging'];
@@ -38,7 +37,7 @@ describe('skipReason', () => {
 describe('listSourceObjects against the local engine', () => {
   let bucket: string;
   // Seven keys a page: the 23 keys below take four pages, so following the continuation token is exercised.
-  const send: SendListObjects = (input) => s3.send(new ListObjectsV2Command({ ...input, MaxKeys: 7 }));
+  const send = listPages(s3, 7);
   const parts = Array.from({ length: 20 }, (_, i) => `in/part-${String(i).padStart(5, '0')}.csv`);
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SLOW_SKIP_MS, failIfSkipTookTheInvocation } from '../../../lambdas/preflight/object-scan.js';
+import { SLOW_SKIP_MS, failIfSkipTookTheInvocation } from '../../../lambdas/preflight/stager.js';
 
 async function* data() {
   yield Buffer.from('a\n');
