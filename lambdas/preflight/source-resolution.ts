@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { startsWithParquetMagic } from './format-sniff.js';
-import { InvalidRequestError, NoSourceObjectsError } from '../contract/errors.js';
+import { InvalidRequestError, NoSourceObjectsError, SourceObjectNotFoundError } from '../contract/errors.js';
 import { MAX_SOURCE_OBJECTS } from '../contract/limits.js';
 import type { SourceSet } from '../contract/workflow-payloads.js';
 import type { ImportTarget } from '../request/request-target.js';
@@ -124,8 +124,8 @@ async function exportSources(
   const headOrNull = async (key: string): Promise<ListedObject | null> =>
     io.headObject(bucket, key).then(
       (o) => ({ key, ...o }),
-      (error: Error) => {
-        if (error.name === 'SourceObjectNotFoundError') return null;
+      (error: unknown) => {
+        if (error instanceof SourceObjectNotFoundError) return null;
         throw error;
       },
     );
@@ -168,7 +168,7 @@ async function headSourceObject(io: SourceIo, bucket: string, key: string) {
     return { object: await io.headObject(bucket, key), key };
   } catch (error) {
     const decoded = decodeEventKey(key);
-    if ((error as Error).name !== 'SourceObjectNotFoundError' || decoded === key) throw error;
+    if (!(error instanceof SourceObjectNotFoundError) || decoded === key) throw error;
     return { object: await io.headObject(bucket, decoded).catch(() => Promise.reject(error)), key: decoded };
   }
 }

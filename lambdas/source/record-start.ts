@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { FIELD_START, nextRecordEnd, runAll, STATES, transitionTable } from './quote-dfa.js';
 import { bomLength, type ScannerDialect } from './record-scanner.js';
 
@@ -43,7 +44,7 @@ export async function recordStartAtOrAfter(
   if (start <= 0) return 0;
   if (start >= size) return size;
   // Inside or just past a BOM (the first range of an object without a header): the data starts past it.
-  if (start <= UTF8_BOM_BYTES && bomLength(await readAll(read(0, Math.min(size, UTF8_BOM_BYTES)))) === start)
+  if (start <= UTF8_BOM_BYTES && bomLength(await buffer(read(0, Math.min(size, UTF8_BOM_BYTES)))) === start)
     return start;
   const table = transitionTable(dialect);
   const state =
@@ -79,7 +80,7 @@ async function stateBefore(
   let known = position;
   for (let window = first; ; window *= 2) {
     const from = Math.max(0, position - window);
-    const bytes = await readAll(read(from, known));
+    const bytes = await buffer(read(from, known));
     if (from === 0) {
       // The object's start: a record start, past a BOM (the header is scanned from there too).
       const states = new Array<number>(STATES).fill(FIELD_START);
@@ -95,10 +96,4 @@ async function stateBefore(
     // quotes, and a record that long fails the import by name (chunk-importer.ts), so take the run from a record start.
     if (position - from >= maxLookBack) return after[FIELD_START];
   }
-}
-
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(part);
-  return Buffer.concat(parts);
 }
