@@ -38,6 +38,12 @@ export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
   parquet: { title: 'Parquet', layout: 'row-groups', typedRecords: true, textColumns: true, compressedInside: true },
 };
 
+/**
+ * The traits of each format a request's `format.type` may name: FORMAT_TRAITS, or the traits of the wiring's table
+ * of source formats (formats/record-formats.ts `traitsOf`), which preflight passes to the request's checks.
+ */
+export type FormatTraitsTable = Readonly<Record<string, FormatTraits>>;
+
 /** The traits of a request's format; a format without `type` is CSV (state from before formats had types). */
 export function formatTraits(format: { readonly type?: FormatType }): FormatTraits {
   return FORMAT_TRAITS[format.type ?? 'csv'];
