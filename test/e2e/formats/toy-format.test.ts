@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FormatType } from '../../../lambdas/contract/import-request.js';
 import { SOURCE_FORMATS } from '../../../lambdas/formats/record-formats.js';
 import { createWiring, type Wiring } from '../../../lambdas/wiring/wiring.js';
+import { outOfTimeAfter } from '../../../cli/local-run/runner.js';
+import { expectChunksResumed, lineLayout } from '../chunk-invocations.js';
 import { createBucket, createTable, getText, listKeys, putText, runImport, scanAll } from '../harness.js';
 import { expectRejects, parseRejectsFiles } from '../hostile/rejects-file.js';
 import { TOY_KV_FORMAT } from './toy-kv-format.js';
@@ -18,17 +20,20 @@ const BODY = `${LINES.join('\n')}\n`;
 
 /**
  * Imports the toy file through the real local run (Preflight plans it, the Map's ImportChunk lanes read it, the
- * handlers built from the esbuild bundles with `wiring`) in chunks of 1 KiB: over ~10 KB, most chunks start inside a
- * record, so each lane finds its first record and finishes its last by the toy format's dialect.
+ * handlers built from the esbuild bundles with `wiring`) in chunks of 2 KiB: over ~15 KB, most chunks start inside a
+ * record, so each lane finds its first record and finishes its last by the toy format's dialect. Each ImportChunk
+ * invocation stops at its first deadline check (a scripted clock: cli/local-run/lambda-clock.ts), so every chunk of
+ * ~50 lines resumes from checkpoints the toy format's records end at.
  */
 async function importToyFile(wiring: Wiring = { ...createWiring(), sourceFormats }) {
   const bucket = await createBucket();
   await putText(bucket, 'in/rows.kv', BODY);
   const table = await createTable(['pk', 'S']);
   const format = { type: 'toy-kv' as FormatType };
-  const request = { bucket, key: 'in/rows.kv', table, types: { n: 'N' as const }, format, chunkMiB: 1 / 1024 };
+  const request = { bucket, key: 'in/rows.kv', table, types: { n: 'N' as const }, format, chunkMiB: 2 / 1024 };
   try {
-    const run = await runImport(request, { wiring, executionName: 'toy-1' });
+    const clocks = { ImportChunk: outOfTimeAfter(2) };
+    const run = await runImport(request, { wiring, executionName: 'toy-1', clocks });
     return { run, bucket, table };
   } finally {
     wiring.writeTransport.destroy();
@@ -39,6 +44,9 @@ describe('a source format added as its own file and one line in the table', () =
   it('imports a file end to end through the toy format: every item as the file holds it, the bad line rejected', async () => {
     const { run, bucket, table } = await importToyFile();
     expect(run.chunks.length).toBeGreaterThan(5);
+    // Each invocation resumed at the line where the one before stopped, rows counted once.
+    const invocations = expectChunksResumed(run.events, run.chunks, lineLayout(BODY, { header: false }));
+    expect(Math.min(...invocations.slice(0, -1))).toBeGreaterThanOrEqual(2); // the last chunk may be short
     expect(run.summary).toMatchObject({
       status: 'SUCCEEDED_WITH_REJECTS',
       rows: ROWS + 1,
