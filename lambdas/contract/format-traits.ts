@@ -26,9 +26,10 @@ export interface FormatTraits {
 const TEXT_RECORDS = { layout: 'records', typedRecords: true, textColumns: false, compressedInside: false } as const;
 
 /**
- * The traits of every format: data only, at the bottom of the layers, so request/ checks a request by them; the
- * readers of the formats are registered in formats/record-formats.ts, the planners and importers of a layout
- * in preflight/ and import/ (import/chunk-importers.ts).
+ * The traits of every built-in format: data only, at the bottom of the layers, so request/ checks a request by them
+ * (the CLI's and the construct's checks; preflight passes the traits of its wiring's table). The readers of the
+ * formats are registered in formats/record-formats.ts SOURCE_FORMATS, the planners and importers of a layout in
+ * preflight/ and import/ (import/chunk-importers.ts).
  */
 export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
   csv: { ...TEXT_RECORDS, title: 'CSV', typedRecords: false },
@@ -38,7 +39,16 @@ export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
   parquet: { title: 'Parquet', layout: 'row-groups', typedRecords: true, textColumns: true, compressedInside: true },
 };
 
-/** The traits of a request's format; a format without `type` is CSV (state from before formats had types). */
+/**
+ * The traits of each format a request's `format.type` may name: FORMAT_TRAITS, or the traits of the wiring's table
+ * of source formats (formats/record-formats.ts `traitsOf`), which preflight passes to the request's checks.
+ */
+export type FormatTraitsTable = Readonly<Record<string, FormatTraits>>;
+
+/**
+ * The traits of a request's built-in format (the CLI's sampling); a format without `type` is CSV (state from before
+ * formats had types). The handlers read the wiring's table instead.
+ */
 export function formatTraits(format: { readonly type?: FormatType }): FormatTraits {
   return FORMAT_TRAITS[format.type ?? 'csv'];
 }

@@ -3,7 +3,7 @@ import { dynamoIonFormat } from './ion/dynamo-ion-format.js';
 import { dynamoJsonFormat } from './json/dynamo-json-format.js';
 import { jsonLinesFormat } from './json/json-lines-format.js';
 import type { RecordFormat } from './record-format.js';
-import { FORMAT_TRAITS, type FormatTraits } from '../contract/format-traits.js';
+import { FORMAT_TRAITS, type FormatTraits, type FormatTraitsTable } from '../contract/format-traits.js';
 import type { FormatType, ResolvedCsvFormat, ResolvedFormat } from '../contract/import-request.js';
 
 /** Makes the reader and mapper of one format from the request's resolved format (CSV reads its dialect from it). */
@@ -20,12 +20,15 @@ export interface SourceFormat {
   readonly records?: RecordFormatFactory;
 }
 
-/** A table of source formats by `format.type`: SOURCE_FORMATS, or one a caller extends (a test's toy format). */
+/**
+ * A table of source formats by `format.type`: SOURCE_FORMATS, or one a caller extends (a test's toy format). It
+ * travels on the wiring (`Wiring.sourceFormats`): preflight checks requests and plans by it, ImportChunk reads by it.
+ */
 export type SourceFormatTable = Readonly<Record<string, SourceFormat | undefined>>;
 
 /**
  * Every source format, by `format.type`: a new text format is its own folder under formats/ plus one line here (and
- * its traits in contract/format-traits.ts, which the request's checks read).
+ * its traits in contract/format-traits.ts, which the CLI's and the construct's checks of a request read).
  */
 export const SOURCE_FORMATS: Readonly<Record<FormatType, SourceFormat>> = {
   csv: {
@@ -39,6 +42,13 @@ export const SOURCE_FORMATS: Readonly<Record<FormatType, SourceFormat>> = {
   parquet: { traits: FORMAT_TRAITS.parquet },
 };
 
+/** The traits of each format of a table, by `format.type`: what the request's checks (request/) read. */
+export function traitsOf(table: SourceFormatTable): FormatTraitsTable {
+  const traits: Record<string, FormatTraits> = {};
+  for (const [type, entry] of Object.entries(table)) if (entry) traits[type] = entry.traits;
+  return traits;
+}
+
 /**
  * The entry of a request's format. A format without `type` is CSV: workflow state written before formats had types
  * (a redriven execution) holds CSV requests only.
@@ -48,7 +58,7 @@ export function sourceFormatOf(
   table: SourceFormatTable = SOURCE_FORMATS,
 ): SourceFormat {
   const type = format.type ?? 'csv';
-  const entry = table[type];
+  const entry = Object.hasOwn(table, type) ? table[type] : undefined;
   if (!entry) throw new Error(`format.type ${type} has no entry in the table of source formats`);
   return entry;
 }

@@ -7,7 +7,7 @@ import { importChunkIo } from './import-chunk-io.js';
 import { runImportChunk } from './import-chunk.js';
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export function createImportHandler({ s3, writeTransport, writeModes, config, ledger }: Wiring) {
+export function createImportHandler({ s3, writeTransport, writeModes, sourceFormats, config, ledger }: Wiring) {
   const io = importChunkIo(s3, writeTransport, {
     kmsKeyArn: config.bucketKmsKeyArn,
     partBytes: config.rejectsPartBytes,
@@ -15,7 +15,7 @@ export function createImportHandler({ s3, writeTransport, writeModes, config, le
   const logger = createContainerLogger();
   const metrics = createImportMetrics();
   return (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> =>
-    runImportChunk(event, io, { config, ledger, context, logger, metrics, modes: writeModes });
+    runImportChunk(event, io, { config, ledger, context, logger, metrics, formats: sourceFormats, modes: writeModes });
 }
 
 /** The deployed handler: one wiring per container, from the function's environment. */

@@ -11,6 +11,7 @@ import { checkDeploymentScope, type DeploymentScope } from '../request/deploymen
 import { requestTarget } from '../request/request-target.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
 import type { WriteModeTable } from '../write/write-modes.js';
+import { traitsOf, type SourceFormatTable } from '../formats/record-formats.js';
 
 /** The I/O of the first invocation: finding the objects, reading their starts, checking and pre-warming the table. */
 export interface BeginIo extends SourceIo, FooterIo, WarmThroughputIo, TableSafetyIo {
@@ -27,6 +28,8 @@ export interface BeginOptions extends DeploymentScope {
   readonly warmThroughputAllowed: boolean;
   /** The write modes a request's `mode` may name (the wiring's: write/write-modes.ts). */
   readonly writeModes: WriteModeTable;
+  /** The source formats a request's `format.type` may name, planned by (the wiring's: formats/record-formats.ts). */
+  readonly formats: SourceFormatTable;
 }
 
 /** A planning invocation's inputs: the state so far, what it plans from, and the objects' starts it read already. */
@@ -53,7 +56,8 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
   const ownPrefixes = [options.rejectsPrefix, options.stagingPrefix];
   // Without a usable bucket, table and key or prefix there is nothing to find: the resolve names every problem.
   const { sources, found } = target ? await findSources(target, io, ownPrefixes) : NOTHING_FOUND;
-  const request = resolveImportRequest(event.input, found, Object.keys(options.writeModes));
+  const choices = { modeNames: Object.keys(options.writeModes), formats: traitsOf(options.formats) };
+  const request = resolveImportRequest(event.input, found, choices);
   // The safety check refuses an unprotected delete here, before any write or pre-warm (table-safety.ts).
   const [table, safety] = await Promise.all([
     io.describeTable(request.table),
@@ -61,8 +65,13 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
   ]);
   // Refuses a provisioned table, and a raise the deployment does not allow.
   const warmTo = warmThroughputToSet(request.table, request.warmThroughput, table, options.warmThroughputAllowed);
-  const planning = resolvePlanning(request, sources, `${options.stagingPrefix}/${event.executionName}`);
-  const names = await recordNames(request, planning.objects, table.keys, io);
+  const planning = resolvePlanning(
+    request,
+    sources,
+    `${options.stagingPrefix}/${event.executionName}`,
+    options.formats,
+  );
+  const names = await recordNames(request, planning, table.keys, io);
   const state: PlanningState = {
     request,
     executionName: event.executionName,

@@ -7,7 +7,7 @@ import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { isPlanningState, runPreflight } from './preflight.js';
 
 /** Preflight task: validate and plan into chunks, returning a checkpoint before the deadline. */
-export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes }: Wiring) {
+export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes, sourceFormats }: Wiring) {
   const settings = resolveLambdaConfig(config);
   const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn);
   const containerLogger = createContainerLogger();
@@ -18,6 +18,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger, 
       control,
       ledger,
       writeModes,
+      formats: sourceFormats,
     });
     const { bucket, key, prefix, table } = state.request;
     const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };

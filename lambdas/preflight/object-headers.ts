@@ -1,5 +1,4 @@
-import type { DataStart } from '../formats/record-format.js';
-import { createRecordFormat } from '../formats/record-formats.js';
+import type { DataStart, RecordFormat } from '../formats/record-format.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { Compression } from '../source/compression.js';
@@ -20,19 +19,19 @@ export interface ObjectStart extends DataStart {
 }
 
 /**
- * Reads the start of one object with the format's own step (a CSV header; for JSON formats the first record,
+ * Reads the start of one object with its format's own step (a CSV header; for JSON formats the first record,
  * checked against `keys` when given). A compressed object's data is `read` (decompressed
  * from the start); its size is unknown, so its first bytes are peeked at to tell an empty object from one that
  * is not.
  */
 export async function readObjectStart(
+  format: RecordFormat,
   request: ResolvedRequest,
   read: ReadFrom,
   size: number,
   compression: Compression,
   keys: readonly KeyAttribute[] = [],
 ): Promise<ObjectStart> {
-  const format = createRecordFormat(request.format);
   // A key computed from `attributes` is not in the record itself (preflight/attribute-check.ts checks it).
   const inRecord = keys.filter((key) => !Object.hasOwn(request.attributes ?? {}, key.name));
   if (compression === 'none') {

@@ -1,10 +1,9 @@
 import { planRanges, type ObjectPlan } from './range-planner.js';
 import { readObjectStart } from './object-headers.js';
 import { planParquetObject } from './parquet-chunks.js';
-import type { Planning, PlannedObject } from './planning-inputs.js';
+import { recordsOf, type Planning, type PlannedObject } from './planning-inputs.js';
 import type { ObjectStarts } from './record-names.js';
 import { stagePlannedObject } from './stager.js';
-import { formatTraits } from '../contract/format-traits.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { Checkpoint, Chunk, PlanningCheckpoint } from '../contract/workflow-payloads.js';
 import { objectData } from '../source/object-data.js';
@@ -71,10 +70,12 @@ async function planObject(
 ): Promise<ObjectPlan> {
   const { request, planning, io, starts } = params;
   const { chunkBytes } = planning.budget;
-  if (formatTraits(request.format).layout === 'row-groups')
+  if (planning.format.traits.layout === 'row-groups')
     return planParquetObject(object, starts?.footers, chunkBytes, params);
   const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);
-  const { start, hasData } = resume ? { start: resume, hasData: true } : await dataStart(request, object, starts, data);
+  const { start, hasData } = resume
+    ? { start: resume, hasData: true }
+    : await dataStart(request, planning, object, starts, data);
   if (!hasData) return { ranges: [], next: null, end: start };
   if (object.compression === 'none') {
     // Byte ranges from the size alone: each lane finds its own record boundaries (range-planner.ts).
@@ -94,8 +95,14 @@ async function planObject(
 }
 
 /** Where the object's data starts (past its BOM and header), and whether it holds any record. */
-async function dataStart(request: ResolvedRequest, object: PlannedObject, starts: ObjectStarts | null, data: ReadFrom) {
+async function dataStart(
+  request: ResolvedRequest,
+  planning: Planning,
+  object: PlannedObject,
+  starts: ObjectStarts | null,
+  data: ReadFrom,
+) {
   const read = starts?.records?.[object.index];
-  const found = read ?? (await readObjectStart(request, data, object.size, object.compression));
+  const found = read ?? (await readObjectStart(recordsOf(planning), request, data, object.size, object.compression));
   return { start: { offset: found.dataStart, line: found.dataLine }, hasData: found.hasData };
 }

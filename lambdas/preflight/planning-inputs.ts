@@ -1,5 +1,7 @@
 import { chunkBudget, isStaged, type ChunkBudget } from './chunk-budget.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
+import type { RecordFormat } from '../formats/record-format.js';
+import { sourceFormatOf, type SourceFormat, type SourceFormatTable } from '../formats/record-formats.js';
 import type { SourceSet } from '../contract/workflow-payloads.js';
 import { checkDecompressible, compressionOf, type Compression } from '../source/compression.js';
 import type { SourceObject } from '../source/source-object.js';
@@ -23,6 +25,10 @@ export interface PlannedObject {
 
 /** What planning works from, resolved once per invocation from the request and the objects. */
 export interface Planning {
+  /** The request's format as the wiring's table of source formats holds it: its layout picks the planner. */
+  readonly format: SourceFormat;
+  /** The reader of its byte records (layout `records`); null for a layout read another way (Parquet's footer). */
+  readonly records: RecordFormat | null;
   readonly objects: readonly PlannedObject[];
   /** The chunk size and the room for staged pieces: the same on every invocation. */
   readonly budget: ChunkBudget;
@@ -30,13 +36,26 @@ export interface Planning {
   readonly sources: SourceSet;
 }
 
+/** The reader of the planned format's byte records; fails for a layout read another way (a planner's bug). */
+export function recordsOf(planning: Pick<Planning, 'format' | 'records'>): RecordFormat {
+  if (!planning.records) throw new Error(`${planning.format.traits.title} objects are not read as byte records`);
+  return planning.records;
+}
+
 /**
- * Resolves each object's compression (the request's `format.compression`, else its key's suffix) and whether it is
- * staged, once, for every step of the invocation: the header reads, the budget and the chunk planning. `staging`
- * names the folder staged pieces go to (`<stagingPrefix>/<execution>`); the sources carry it only when some object
- * is staged. Fails by name when this runtime cannot decompress an object.
+ * Resolves the request's source format (from `formats`, the wiring's table), each object's compression (the
+ * request's `format.compression`, else its key's suffix) and whether it is staged, once, for every step of the
+ * invocation: the header reads, the budget and the chunk planning. `staging` names the folder staged pieces go to
+ * (`<stagingPrefix>/<execution>`); the sources carry it only when some object is staged. Fails by name when this
+ * runtime cannot decompress an object.
  */
-export function resolvePlanning(request: ResolvedRequest, sources: SourceSet, staging: string): Planning {
+export function resolvePlanning(
+  request: ResolvedRequest,
+  sources: SourceSet,
+  staging: string,
+  formats: SourceFormatTable,
+): Planning {
+  const format = sourceFormatOf(request.format, formats);
   const requestedBytes = request.chunkMiB * MIB;
   const objects = sources.objects.map((entry, index): PlannedObject => {
     const where = s3Url(request.bucket, objectKey(sources, index));
@@ -57,6 +76,8 @@ export function resolvePlanning(request: ResolvedRequest, sources: SourceSet, st
   );
   const anyStaged = objects.some((o) => o.staged);
   return {
+    format,
+    records: format.records ? format.records(request.format) : null,
     objects,
     budget: chunkBudget(requestedBytes, objects),
     sources: { ...sources, objects: entries, staging: anyStaged ? staging : null },

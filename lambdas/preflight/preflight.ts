@@ -34,7 +34,7 @@ export async function runPreflight(
   io: PreflightIo,
   options: PreflightOptions,
 ): Promise<PlanningState> {
-  const step = isPlanningState(event.input) ? resumed(event.input) : await beginPlanning(event, io, options);
+  const step = isPlanningState(event.input) ? resumed(event.input, options) : await beginPlanning(event, io, options);
   const planned = step.state.scanComplete ? step.state : await planChunks(step, io, options);
   return planned.scanComplete ? admitLanes(planned, event, options) : planned;
 }
@@ -45,6 +45,7 @@ export function isPlanningState(input: PreflightEvent['input']): input is Planni
 }
 
 /** A later invocation plans from the state it returned: its objects as the first invocation marked them. */
-function resumed(state: PlanningState): PlanningStep {
-  return { state, planning: resolvePlanning(state.request, state.sources, state.sources.staging ?? ''), starts: null };
+function resumed(state: PlanningState, { formats }: Pick<PreflightOptions, 'formats'>): PlanningStep {
+  const planning = resolvePlanning(state.request, state.sources, state.sources.staging ?? '', formats);
+  return { state, planning, starts: null };
 }

@@ -2,9 +2,8 @@ import { checkComputedAttributes } from './attribute-check.js';
 import { headerNames } from './columns.js';
 import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from './object-headers.js';
 import { parquetNames, readObjectFooter, type FooterIo } from './parquet-objects.js';
-import type { PlannedObject } from './planning-inputs.js';
+import { recordsOf, type Planning } from './planning-inputs.js';
 import { mapAtMost } from '../async/map-at-most.js';
-import { formatTraits } from '../contract/format-traits.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { ParquetFooter } from '../formats/parquet/parquet-footer.js';
@@ -35,15 +34,16 @@ export interface RecordNames {
  */
 export async function recordNames(
   request: ResolvedRequest,
-  objects: readonly PlannedObject[],
+  planning: Planning,
   keys: KeyAttribute[],
   io: FooterIo,
 ): Promise<RecordNames> {
-  const parquet = formatTraits(request.format).layout === 'row-groups';
+  const { objects } = planning;
+  const parquet = planning.format.traits.layout === 'row-groups';
   const read = await mapAtMost(objects, HEADER_READS_AT_ONCE, async (object): Promise<ObjectStart | ParquetFooter> => {
     if (parquet) return readObjectFooter(object, io);
     const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);
-    return readObjectStart(request, data, object.size, object.compression, keys);
+    return readObjectStart(recordsOf(planning), request, data, object.size, object.compression, keys);
   });
   const starts: ObjectStarts = parquet ? { footers: read as ParquetFooter[] } : { records: read as ObjectStart[] };
   const names = parquet

@@ -3,11 +3,10 @@ import { stagedPieceKey } from '../source/staged-piece.js';
 import { pieceBytes } from './chunk-budget.js';
 import type { ByteRange } from './range-planner.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
-import type { Planning, PlannedObject } from './planning-inputs.js';
+import { recordsOf, type Planning, type PlannedObject } from './planning-inputs.js';
 import type { ObjectPlan } from './range-planner.js';
 import { SourceTooLargeError } from '../contract/errors.js';
 import type { Checkpoint, Chunk } from '../contract/workflow-payloads.js';
-import { createRecordFormat } from '../formats/record-formats.js';
 
 /** Stores one staged piece (a PutObject of the bytes under its key). */
 export type PutPiece = (key: string, body: Buffer) => Promise<void>;
@@ -114,7 +113,7 @@ export async function stagePlannedObject(
   const stagedAfter = objects.slice(object.index + 1).filter((o) => o.staged).length;
   const where = object.where;
   const staged = await stageObject({
-    dialect: createRecordFormat(request.format).dialect,
+    dialect: recordsOf(planning).dialect,
     staging: sources.staging!,
     object: object.index,
     from,

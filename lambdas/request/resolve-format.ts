@@ -1,6 +1,5 @@
 import {
   COMPRESSIONS,
-  FORMAT_TYPES,
   type ColumnType,
   type Compression,
   type FormatType,
@@ -9,7 +8,7 @@ import {
   type ResolvedJsonFormat,
   type ResolvedParquetFormat,
 } from '../contract/import-request.js';
-import { FORMAT_TRAITS } from '../contract/format-traits.js';
+import type { FormatTraits, FormatTraitsTable } from '../contract/format-traits.js';
 import type { DetectedFormat } from './detect-format.js';
 import { checkColumnNames, isObject, show } from './field-values.js';
 
@@ -40,11 +39,13 @@ export interface FormatResolution {
  * asking for another fails: an export's data files are read in its format whatever their names say,
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html), else Parquet when the
  * first object's bytes say so, else the key's extension. CSV's dialect defaults follow the extension too.
+ * `formats` holds the types `format.type` may name, with their traits (the wiring's table of source formats).
  */
 export function resolveFormat(
   value: unknown,
   facts: FormatFacts,
   typed: { readonly types: Record<string, ColumnType>; readonly attributes: Record<string, string> },
+  formats: FormatTraitsTable,
 ): FormatResolution {
   const problems: string[] = [];
   const format = value === undefined ? {} : value;
@@ -55,22 +56,25 @@ export function resolveFormat(
   for (const field of Object.keys(format).filter((f) => !KNOWN_FORMAT_FIELDS.includes(f))) {
     problems.push(`format.${field}: unknown field`);
   }
-  const type = formatType(format.type, facts, problems);
+  const type = formatType(format.type, facts, formats, problems);
   const compression = format.compression;
   if (compression !== undefined && !COMPRESSIONS.includes(compression as Compression)) {
     problems.push(`format.compression: must be one of ${COMPRESSIONS.join(', ')}, got ${show(compression)}`);
   }
-  // An unknown type is read as CSV (its problem is named above).
-  const typeProblems = typesOfRecordsWithTypes(
-    FORMAT_TYPES.includes(type as FormatType) ? (type as FormatType) : 'csv',
-    typed,
-  );
-  return { format: resolveOfType(type, format, facts.detected, problems), problems, typeProblems };
+  // An unknown type is read as CSV, whose records carry no types (its problem is named above).
+  const known = traitsOfType(type, formats);
+  const typeProblems = known ? typesOfRecordsWithTypes(type as string, known, typed) : [];
+  return { format: resolveOfType(type, known, format, facts.detected, problems), problems, typeProblems };
 }
 
-function formatType(asked: unknown, facts: FormatFacts, problems: string[]): unknown {
-  if (asked !== undefined && !FORMAT_TYPES.includes(asked as FormatType)) {
-    problems.push(`format.type: must be one of ${FORMAT_TYPES.join(', ')}, got ${show(asked)}`);
+/** The traits of a type the table holds (its own keys only: `format.type` "toString" is unknown), else undefined. */
+function traitsOfType(type: unknown, formats: FormatTraitsTable): FormatTraits | undefined {
+  return typeof type === 'string' && Object.hasOwn(formats, type) ? formats[type] : undefined;
+}
+
+function formatType(asked: unknown, facts: FormatFacts, formats: FormatTraitsTable, problems: string[]): unknown {
+  if (asked !== undefined && !traitsOfType(asked, formats)) {
+    problems.push(`format.type: must be one of ${Object.keys(formats).join(', ')}, got ${show(asked)}`);
   }
   const found = facts.export;
   if (found && asked !== undefined && asked !== found.type) {
@@ -82,20 +86,21 @@ function formatType(asked: unknown, facts: FormatFacts, problems: string[]): unk
   return asked ?? found?.type ?? (facts.parquetMagic ? 'parquet' : facts.detected.type);
 }
 
+/** The format of a type with its defaults; `traits` are the type's, undefined for a type the table lacks (CSV). */
 function resolveOfType(
   type: unknown,
+  traits: FormatTraits | undefined,
   format: Record<string, unknown>,
   detected: DetectedFormat,
   problems: string[],
 ): ResolvedFormat {
   const compressed = format.compression === undefined ? {} : { compression: format.compression as Compression };
-  if (type === 'csv' || !FORMAT_TYPES.includes(type as FormatType)) {
+  if (type === 'csv' || !traits) {
     return { ...resolveCsvFormat(format, detected.delimiter ?? ',', problems), ...compressed };
   }
   for (const field of CSV_ONLY_FIELDS.filter((f) => format[f] !== undefined)) {
     problems.push(`format.${field}: only for CSV; ${String(type)} records need none (format.type is ${show(type)})`);
   }
-  const traits = FORMAT_TRAITS[type as FormatType];
   if (traits.compressedInside) {
     if (format.compression !== undefined) {
       problems.push(`format.compression: ${traits.title} files compress their pages inside the file; give none`);
@@ -140,10 +145,10 @@ function resolveCsvFormat(
  * scalar column into `S` (its value as text); preflight checks the column against the schema.
  */
 function typesOfRecordsWithTypes(
-  formatType: FormatType,
+  formatType: string,
+  { typedRecords, textColumns }: FormatTraits,
   { types, attributes }: { readonly types: Record<string, ColumnType>; readonly attributes: Record<string, string> },
 ): string[] {
-  const { typedRecords, textColumns } = FORMAT_TRAITS[formatType];
   if (!typedRecords) return [];
   const problems: string[] = [];
   for (const [name, type] of Object.entries(types)) {

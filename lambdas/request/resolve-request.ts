@@ -1,4 +1,5 @@
 import { WRITE_MODES, type FormatType, type ResolvedRequest } from '../contract/import-request.js';
+import { FORMAT_TRAITS, type FormatTraitsTable } from '../contract/format-traits.js';
 import { parseTemplates } from './attribute-template.js';
 import { detectFormat } from './detect-format.js';
 import { isObject, show } from './field-values.js';
@@ -47,12 +48,26 @@ export interface FoundSource {
 }
 
 /**
+ * What a request's `mode` and `format.type` may name. Preflight passes its wiring's tables (write/write-modes.ts,
+ * formats/record-formats.ts, where tests add their own); the CLI and the construct check against the built-in ones.
+ * The validator does not import the tables themselves: the construct (lib/watch-input.ts) validates requests too,
+ * and the writers' and readers' dependencies are not the package's.
+ */
+export interface RequestChoices {
+  /** The names `mode` may take: the write mode table's, which the contract's WRITE_MODES types. */
+  readonly modeNames: readonly string[];
+  /** The types `format.type` may take, with their traits: the table of source formats'. */
+  readonly formats: FormatTraitsTable;
+}
+
+/** The built-in write modes and source formats. */
+export const BUILT_IN_CHOICES: RequestChoices = { modeNames: WRITE_MODES, formats: FORMAT_TRAITS };
+
+/**
  * Checks an execution input and applies every default, once: the ResolvedRequest every handler works from. Collects every
  * problem, then throws one InvalidRequestError that names each field, so a user fixes a request in one go.
  * Preflight passes what it `found` (the objects pick the format's defaults); without it the request's key does.
- * `modeNames` are the names `mode` may take: the write mode table's (lambdas/write/write-modes.ts, which the
- * contract's WRITE_MODES types; preflight passes the wiring's). The validator does not import the table itself: the
- * construct (lib/watch-input.ts) validates requests too, and the writers' dependencies are not the package's.
+ * `choices` are the modes and formats the request may name (preflight passes its wiring's).
  *
  * @example
  * resolveImportRequest({ bucket: 'imports', key: 'ngrams/1gram.tsv', table: 'ngrams', types: { year: 'N' } });
@@ -66,7 +81,7 @@ export interface FoundSource {
 export function resolveImportRequest(
   input: unknown,
   found?: FoundSource,
-  modeNames: readonly string[] = WRITE_MODES,
+  choices: RequestChoices = BUILT_IN_CHOICES,
 ): ResolvedRequest {
   if (!isObject(input)) throw new InvalidRequestError([`request: must be a JSON object, got ${show(input)}`]);
   const head = Object.keys(input)
@@ -84,9 +99,9 @@ export function resolveImportRequest(
     overlap.push(`exclude: ${show(name)} is also computed (attributes.${name}); exclude names columns not stored`);
   }
   const tail: string[] = [];
-  const settings = resolveSettings(input, modeNames, tail);
+  const settings = resolveSettings(input, choices.modeNames, tail);
   const detected = detectFormat(found?.formatKey ?? source.key ?? source.prefix ?? '');
-  const format = resolveFormat(input.format, { ...found, detected }, { types, attributes });
+  const format = resolveFormat(input.format, { ...found, detected }, { types, attributes }, choices.formats);
   const templates = parseTemplates(attributes).problems;
   // Problems in the order of the request's fields, the format's after the source's.
   const problems = [...head, ...format.problems, ...fields, ...templates, ...overlap, ...format.typeProblems, ...tail];

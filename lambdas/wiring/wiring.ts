@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
+import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
 import {
   DEFAULT_LEDGER_TABLE,
@@ -32,6 +33,12 @@ export interface Wiring {
   readonly writeTransport: DynamoDbWriteTransport;
   /** The write modes a request's `mode` names (write/write-modes.ts WRITE_MODE_TABLE; tests add their own). */
   readonly writeModes: WriteModeTable;
+  /**
+   * The source formats a request's `format.type` names (formats/record-formats.ts SOURCE_FORMATS; tests add their
+   * own): preflight checks and plans by it, ImportChunk reads by it. It travels here because local runs build the
+   * handler bundles from the wiring, and a bundle never sees a table edited in the caller's process.
+   */
+  readonly sourceFormats: SourceFormatTable;
   readonly config: LambdaConfig;
   /** The Lambda concurrency the imports share, for preflight's lanes. */
   readonly control: ConcurrencySource;
@@ -54,6 +61,7 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     dynamodb,
     writeTransport: new DynamoDbWriteTransport(dynamodb, write.requestTimeoutMs),
     writeModes: WRITE_MODE_TABLE,
+    sourceFormats: SOURCE_FORMATS,
     config,
     control: deployTimeConcurrency(
       config.importReservedConcurrency ?? null,

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ImportRequest } from '../../lambdas/contract/import-request.js';
 import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../lambdas/environment/config.js';
 import { WRITE_MODE_TABLE } from '../../lambdas/write/write-modes.js';
+import { SOURCE_FORMATS } from '../../lambdas/formats/record-formats.js';
 import { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import { runPreflight } from '../../lambdas/preflight/preflight.js';
 import { preflightIo } from '../../lambdas/preflight/preflight-io.js';
@@ -78,6 +79,7 @@ async function preflightOnly(request: ImportRequest) {
     ...resolveLambdaConfig(wiring.config),
     shouldStop: () => false,
     writeModes: WRITE_MODE_TABLE,
+    formats: SOURCE_FORMATS,
     control: { importConcurrency: async () => null },
     ledger: { admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }) },
   });

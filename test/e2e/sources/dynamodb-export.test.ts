@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../lambdas/preflight/preflight.js';
 import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../../lambdas/environment/config.js';
 import { WRITE_MODE_TABLE } from '../../../lambdas/write/write-modes.js';
+import { SOURCE_FORMATS } from '../../../lambdas/formats/record-formats.js';
 import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import type { PlanningState } from '../../../lambdas/contract/workflow-payloads.js';
 import { preflightIo } from '../../../lambdas/preflight/preflight-io.js';
@@ -28,6 +29,7 @@ async function preflight(request: ImportRequest): Promise<PlanningState> {
       ...resolveLambdaConfig({ rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null }),
       shouldStop: () => false,
       writeModes: WRITE_MODE_TABLE,
+      formats: SOURCE_FORMATS,
       control: localConcurrency,
       ledger,
     });

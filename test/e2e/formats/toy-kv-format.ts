@@ -1,7 +1,7 @@
-import type { FormatTraits } from '../../../../lambdas/contract/format-traits.js';
-import type { MappedRecord, RawRecord, RecordFormat, RecordSchema } from '../../../../lambdas/formats/record-format.js';
-import type { SourceFormat } from '../../../../lambdas/formats/record-formats.js';
-import type { Item } from '../../../../lambdas/write/item-sink.js';
+import type { FormatTraits } from '../../../lambdas/contract/format-traits.js';
+import type { MappedRecord, RawRecord, RecordFormat, RecordSchema } from '../../../lambdas/formats/record-format.js';
+import type { SourceFormat } from '../../../lambdas/formats/record-formats.js';
+import type { Item } from '../../../lambdas/write/item-sink.js';
 
 /** A toy text format: one record a line, `name=value` pairs joined by `;`, no header, no quoting. */
 const TOY_TRAITS: FormatTraits = {
