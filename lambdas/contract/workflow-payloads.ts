@@ -145,7 +145,11 @@ export interface ImportJob {
    * it): a dry run counts the index writes.
    */
   readonly indexes?: string[][];
-  /** The Map's MaxConcurrency and the number of chunks: how many imports can run at once. */
+  /**
+   * The lanes the ledger granted this import (the Map's MaxConcurrencyPath, `$.lanes.granted`): how many of its
+   * chunks run at once. The key keeps its name: the ImportChunks ItemSelector writes it into every chunk's input,
+   * which execution history and redrive keep.
+   */
   readonly maxConcurrency: number;
   readonly chunkCount: number;
   readonly dataBytes: number;

@@ -91,14 +91,10 @@ export function chunkWriteRate({
 }
 
 /**
- * A limiter for one chunk's share, or none when uncapped. The burst is one second's worth (at least one
- * 25-item batch) so the rate holds within a second, not just on average over the import.
+ * A chunk's limiter, whose rate may change while it runs (`setRate`), made even while uncapped (0 lets all through).
+ * The burst is one second's worth (at least one 25-item batch) so the rate holds within a second, not just on
+ * average over the import.
  */
-export function createChunkLimiter(ratePerSecond: number, clock: Clock = systemClock): RateLimiter | undefined {
-  return ratePerSecond > 0 ? createLiveLimiter(ratePerSecond, clock) : undefined;
-}
-
-/** A limiter whose rate may change while it runs (`setRate`), made even while uncapped (0 lets all through). */
 export function createLiveLimiter(ratePerSecond: number, clock: Clock = systemClock): RateLimiter {
   return new RateLimiter(ratePerSecond, burstFor(ratePerSecond), clock);
 }

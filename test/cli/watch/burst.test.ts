@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { mapAtMost } from '../../../lambdas/async/map-at-most.js';
+import { readLambdaConfig } from '../../../lambdas/environment/config.js';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import { startLocalWatch, type WatchEvent } from '../../../cli/watch/local-watch.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
@@ -10,6 +11,11 @@ import { createBucket, createTable, putText } from '../../e2e/harness.js';
 
 const TYPES = { year: 'N', match_count: 'N', volume_count: 'N' } as const;
 const ROWS_PER_FILE = 500;
+/**
+ * A lane renews its lease once when its invocation starts and then every interval: an hour here, so the count of
+ * renewals is one per invocation whatever the machine's speed (a busy machine's slower imports renewed more often).
+ */
+const RENEW_ONCE_MS = 60 * 60 * 1000;
 
 /** Counts the calls a client sends that name `table`: the control plane's calls, when `table` is the ledger. */
 function countCallsOn(client: DynamoDBClient, table: string) {
@@ -31,7 +37,9 @@ function countCallsOn(client: DynamoDBClient, table: string) {
 async function burst(count: number) {
   const bucket = await createBucket();
   const table = await createTable(['ngram', 'S'], ['year', 'N']);
-  const wiring = withOwnLedger(createWiring());
+  const wiring = withOwnLedger(
+    createWiring({ config: { ...readLambdaConfig(), liveSettingsIntervalMs: RENEW_ONCE_MS } }),
+  );
   const calls = countCallsOn(wiring.dynamodb, wiring.ledger.tableName);
   await ensureLedgerTable(wiring.dynamodb, wiring.ledger.tableName);
   calls.length = 0; // making the table is the watch's setup, not an import's
@@ -81,7 +89,7 @@ describe('a burst of uploads under a watched prefix (local watch)', () => {
       results.push({ count, calls: calls.length, perFile: calls.length / count, byCommand });
     }
     // O(N): each import asks the ledger a bounded number of times, however many run at once: admit (read the lanes
-    // item, one transaction: 2), renew (1 per invocation and 5 s), release (read its item, one transaction: 2), and 2
+    // item, one transaction: 2), renew (1 per invocation: RENEW_ONCE_MS), release (read its item, one transaction: 2), and 2
     // per ask while waiting for lanes (the lanes item and a Scan of the holders; 100 files into one table's 40 lanes:
     // 60 wait, their asks 1 s, 2 s, ... apart). Measured: 5-6 a file for 20 files, 10-11 for 100. The old per-import
     // listing of running executions grew as N x N.

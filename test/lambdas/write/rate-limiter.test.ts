@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, chunkWriteRate, createChunkLimiter, type Clock } from '../../../lambdas/write/rate-limiter.js';
+import { RateLimiter, chunkWriteRate, createLiveLimiter, type Clock } from '../../../lambdas/write/rate-limiter.js';
 
 /** Virtual time: sleeping moves the clock, so the limiter's arithmetic is tested without waiting. */
 function virtualClock(): Clock & { slept: number[] } {
@@ -58,14 +58,10 @@ describe.each([
   },
 );
 
-describe('createChunkLimiter', () => {
-  it('makes no limiter for an uncapped import', () => {
-    expect(createChunkLimiter(0)).toBeUndefined();
-  });
-
+describe('createLiveLimiter', () => {
   it('gives a slow share a burst of one batch (25 items) so a batch can always go', async () => {
     const clock = virtualClock();
-    const limiter = createChunkLimiter(10, clock)!;
+    const limiter = createLiveLimiter(10, clock);
     await limiter.take(25);
     expect(clock.now()).toBe(0);
     await limiter.take(25); // 25 more at 10/s
