@@ -1,5 +1,6 @@
 import type { ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { LambdaContextLike } from '../environment/lambda-context.js';
+import { resolveLambdaConfig } from '../environment/config.js';
 import { createContainerLogger } from '../observability/logger.js';
 import { createImportMetrics } from '../observability/metrics.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
@@ -7,7 +8,8 @@ import { importChunkIo } from './import-chunk-io.js';
 import { runImportChunk } from './import-chunk.js';
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export function createImportHandler({ s3, writeTransport, writeModes, sourceFormats, config, ledger }: Wiring) {
+export function createImportHandler({ s3, writeTransport, writeModes, sourceFormats, ledger, ...wiring }: Wiring) {
+  const config = resolveLambdaConfig(wiring.config);
   const io = importChunkIo(s3, writeTransport, {
     kmsKeyArn: config.bucketKmsKeyArn,
     partBytes: config.rejectsPartBytes,

@@ -2,7 +2,7 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { ImportLedger } from '../admission/ledger.js';
-import { DEFAULT_WRITE_CONFIG, type LambdaConfig } from '../environment/config.js';
+import type { ResolvedLambdaConfig } from '../environment/config.js';
 import type { LambdaContextLike, StopDeadline } from '../environment/lambda-context.js';
 import { invocationLogger, type Logger } from '../observability/logger.js';
 import { createRecordFormat, type SourceFormatTable } from '../formats/record-formats.js';
@@ -26,7 +26,8 @@ import type { RejectedRow } from './rejects.js';
 
 /** What ImportChunk runs with besides its event and its I/O: configuration, the ledger, logs and metrics. */
 export interface ImportChunkOptions {
-  readonly config: LambdaConfig;
+  /** Every default applied (environment/config.ts resolveLambdaConfig), as the handler resolves it once. */
+  readonly config: ResolvedLambdaConfig;
   /** The ledger the invocation renews its lease in and reads live settings from (live-settings.ts). */
   readonly ledger: Pick<ImportLedger, 'renew'>;
   /** The invocation's Lambda context: its remaining time sets the stop deadline. */
@@ -111,7 +112,7 @@ async function startInvocation(
   const from = await invocationFrom(plan, () => recordFormat().dialect, reader.read);
   const keys = { bucket, key: plan.key, table, execution: job.executionName, chunk: chunkIndex };
   const log = invocationLogger(options.logger, options.context, keys);
-  const write = options.config.write ?? DEFAULT_WRITE_CONFIG;
+  const { write } = options.config;
   const deadline = importDeadline(event, write, options.context, log);
   const modes = options.modes ? { modes: options.modes } : {};
   const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes };
