@@ -45,10 +45,7 @@ export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
  */
 export type FormatTraitsTable = Readonly<Record<string, FormatTraits>>;
 
-/**
- * The traits of a request's built-in format (the CLI's sampling); a format without `type` is CSV (state from before
- * formats had types). The handlers read the wiring's table instead.
- */
-export function formatTraits(format: { readonly type?: FormatType }): FormatTraits {
-  return FORMAT_TRAITS[format.type ?? 'csv'];
+/** The traits of a resolved request's built-in format (the CLI's sampling); the handlers read the wiring's table. */
+export function formatTraits(format: { readonly type: FormatType }): FormatTraits {
+  return FORMAT_TRAITS[format.type];
 }

@@ -7,8 +7,7 @@ import {
   type ListExecutionsCommandOutput,
   type SFNClient,
 } from '@aws-sdk/client-sfn';
-import { createPaginator } from '@smithy/core';
-import type { PaginationConfiguration } from '@smithy/types';
+import { sdkPages } from '../async/sdk-pages.js';
 
 /**
  * What a Distributed Map fails with on AWS once its Map Run has more failed items than it tolerates: "The Map state
@@ -54,29 +53,23 @@ export async function firstFailedChunk(sfn: SFNClient, executionArn: string): Pr
   return { executionArn: first.executionArn, error: child.error, cause: child.cause ?? '' };
 }
 
-/**
- * ListExecutions' pages through the SDK's paginator, made for the client's own class as client-sfn's
- * `paginateListExecutions` is (`createPaginator(SFNClient, ListExecutionsCommand, "nextToken", "nextToken",
- * "maxResults")`): the generated one checks `client instanceof SFNClient` against the copy of the SDK it was bundled
- * with, and the local runner hands the bundle a client of another copy (source/s3-listing.ts, the same for S3).
- */
-function listExecutionPages(sfn: SFNClient, input: ListExecutionsCommandInput) {
-  const paginate = createPaginator<PaginationConfiguration, ListExecutionsCommandInput, ListExecutionsCommandOutput>(
-    sfn.constructor,
-    ListExecutionsCommand,
-    'nextToken',
-    'nextToken',
-    'maxResults',
-  );
-  return paginate({ client: sfn, pageSize: PAGE_SIZE }, input);
-}
+/** ListExecutions' continuation and page-size fields, as client-sfn's paginateListExecutions names them. */
+const LIST_EXECUTIONS_TOKENS = { input: 'nextToken', output: 'nextToken', pageSize: 'maxResults' };
 
 async function earliestFailedChild(sfn: SFNClient, mapRunArn: string): Promise<ExecutionListItem | null> {
   let earliest: ExecutionListItem | null = null;
-  let pages = 0;
-  for await (const answer of listExecutionPages(sfn, { mapRunArn, statusFilter: 'FAILED' })) {
+  let read = 0;
+  const input: ListExecutionsCommandInput = { mapRunArn, statusFilter: 'FAILED' };
+  const pages = sdkPages<ListExecutionsCommandInput, ListExecutionsCommandOutput>(
+    sfn,
+    ListExecutionsCommand,
+    LIST_EXECUTIONS_TOKENS,
+    input,
+    PAGE_SIZE,
+  );
+  for await (const answer of pages) {
     for (const child of answer.executions ?? []) if (!earliest || stopOf(child) < stopOf(earliest)) earliest = child;
-    if (++pages >= MAX_PAGES) break;
+    if (++read >= MAX_PAGES) break;
   }
   return earliest;
 }

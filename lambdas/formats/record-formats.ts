@@ -49,15 +49,12 @@ export function traitsOf(table: SourceFormatTable): FormatTraitsTable {
   return traits;
 }
 
-/**
- * The entry of a request's format. A format without `type` is CSV: workflow state written before formats had types
- * (a redriven execution) holds CSV requests only.
- */
+/** The entry of a resolved request's format (every resolved format names its type). */
 export function sourceFormatOf(
-  format: { readonly type?: string },
+  format: { readonly type: string },
   table: SourceFormatTable = SOURCE_FORMATS,
 ): SourceFormat {
-  const type = format.type ?? 'csv';
+  const { type } = format;
   const entry = Object.hasOwn(table, type) ? table[type] : undefined;
   if (!entry) throw new Error(`format.type ${type} has no entry in the table of source formats`);
   return entry;

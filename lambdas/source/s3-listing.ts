@@ -4,31 +4,28 @@ import {
   type ListObjectsV2CommandOutput,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { createPaginator } from '@smithy/core';
-import type { PaginationConfiguration } from '@smithy/types';
+import { sdkPages } from '../async/sdk-pages.js';
 import type { ListedObject } from './source-set.js';
 
 /** The pages of one listing of `prefix`, in key order: the SDK's paginator follows the continuation tokens. */
 export type ListPages = (bucket: string, prefix: string) => AsyncIterable<ListObjectsV2CommandOutput>;
 
+/** ListObjectsV2's continuation and page-size fields (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html). */
+const LIST_OBJECTS_TOKENS = { input: 'ContinuationToken', output: 'NextContinuationToken', pageSize: 'MaxKeys' };
+
 /**
- * ListObjectsV2's pages through the SDK's paginator: client-s3's `paginateListObjectsV2` is
- * `createPaginator(S3Client, ListObjectsV2Command, "ContinuationToken", "NextContinuationToken", "MaxKeys")`, made
- * here for the client's own class. The generated one checks `client instanceof S3Client` against the S3Client of the
- * copy of the SDK it was bundled with, and the local runner hands each handler bundle clients built outside it
- * (another copy of the class), which it refuses ("Invalid client"). `pageSize` is MaxKeys (at most 1,000 keys a page,
- * https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html); tests ask for small pages to see several.
- * @default - S3's own page size, 1,000
+ * ListObjectsV2's pages through the SDK's paginator (async/sdk-pages.ts). `pageSize` is MaxKeys (at most 1,000 keys a
+ * page); tests ask for small pages to see several. @default - S3's own page size, 1,000
  */
 export function listPages(client: S3Client, pageSize?: number): ListPages {
-  const paginate = createPaginator<PaginationConfiguration, ListObjectsV2CommandInput, ListObjectsV2CommandOutput>(
-    client.constructor,
-    ListObjectsV2Command,
-    'ContinuationToken',
-    'NextContinuationToken',
-    'MaxKeys',
-  );
-  return (bucket, prefix) => paginate({ client, pageSize }, { Bucket: bucket, Prefix: prefix });
+  return (bucket, prefix) =>
+    sdkPages<ListObjectsV2CommandInput, ListObjectsV2CommandOutput>(
+      client,
+      ListObjectsV2Command,
+      LIST_OBJECTS_TOKENS,
+      { Bucket: bucket, Prefix: prefix },
+      pageSize,
+    );
 }
 
 /**
