@@ -4,7 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'cdk.out/', 'coverage/', 'bench/.data/', '.local/', 's3-ddb-import-rejects/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'vendor/',
+      'dist/',
+      'cdk.out/',
+      'coverage/',
+      'bench/.data/',
+      '.local/',
+      's3-ddb-import-rejects/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,7 +9,6 @@ import {
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
 } from '../../lib/workflow-tasks.js';
-import { installPromiseWithResolvers } from './promise-with-resolvers.js';
 import { packageRoot } from './package-root.js';
 import type { LocalRunOptions, StateEvent } from './run-options.js';
 import { localTaskHandlers } from './task-handlers.js';
@@ -49,7 +48,6 @@ export async function loadDefinition(substitutions: Record<string, string>): Pro
  * rejects with the failing state's error (its `name` is the Step Functions error name).
  */
 export async function runLocalImport(request: ImportRequest, options: LocalRunOptions = {}): Promise<ImportSummary> {
-  installPromiseWithResolvers();
   const interpreter = await import('aws-local-stepfunctions');
   const machine = await localStateMachine(interpreter, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
   const handlers = await localTaskHandlers(options);

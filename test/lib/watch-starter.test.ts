@@ -10,7 +10,6 @@ import {
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { installPromiseWithResolvers } from '../../cli/local-run/promise-with-resolvers.js';
 import { applyInputTransformer, type InputTransformer } from '../../lib/eventbridge-semantics.js';
 import { S3DdbImportStack } from '../../lib/s3-ddb-import-stack.js';
 import { ALREADY_STARTED_ERROR } from '../../lib/watch-starter.js';
@@ -81,7 +80,6 @@ let importArn: string;
 let run: (event: unknown) => Promise<unknown>;
 
 beforeAll(async () => {
-  installPromiseWithResolvers();
   const { StateMachine } = await import('aws-local-stepfunctions');
   const created = await sfn.send(
     new CreateStateMachineCommand({
