@@ -27,7 +27,7 @@ describe('the vendored interpreter on this Node', () => {
   it("returns a Task's result when it answers before its TimeoutSeconds", async () => {
     const run = oneTask(60).run(
       { n: 1 },
-      { overrides: { taskResourceLocalHandlers: { Work: async (input: { n: number }) => ({ n: input.n + 1 }) } } },
+      { overrides: { taskResourceLocalHandlers: { Work: async (input) => ({ n: (input as { n: number }).n + 1 }) } } },
     );
     await expect(run.result).resolves.toEqual({ n: 2 });
   });
