@@ -7,7 +7,7 @@
  * first; then runs alternate between contenders in rounds and each figure is the median round, since this
  * machine is shared and noisy.
  */
-import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -105,6 +105,42 @@ function contenders(ddbimport: string | undefined): Contender[] {
   ];
 }
 
+/** How often the write phase is sampled: 20 DescribeTable calls a second, ~0.5% of the engine, alike for every contender. */
+const ITEM_COUNT_POLL_MS = 50;
+
+/**
+ * When a contender's first item and its last one landed, in seconds after its process started, seen from the
+ * engine: DescribeTable's ItemCount, polled. ministack keeps ItemCount live (DynamoDB updates it about every six
+ * hours), which is what lets the bench time every contender's write phase the same way, without instrumenting any
+ * of them. Resolves when stopped; a time is NaN when it was not seen.
+ */
+function watchWritePhase(dynamodb: DynamoDBClient, table: string, rows: number) {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const seen = { firstItemSeconds: NaN, lastItemSeconds: NaN };
+  let exitedAt: number | undefined;
+  const polling = (async () => {
+    // Once the process has exited, one more look: a contender that exits as its last write lands was seen at exit.
+    for (let last = false; !last && Number.isNaN(seen.lastItemSeconds);) {
+      last = exitedAt !== undefined;
+      const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: table }));
+      const at = Math.min(seconds(), exitedAt ?? Infinity);
+      const count = Table?.ItemCount ?? 0;
+      if (count > 0 && Number.isNaN(seen.firstItemSeconds)) seen.firstItemSeconds = at;
+      if (count >= rows) seen.lastItemSeconds = at;
+      if (!last) await new Promise((resolve) => setTimeout(resolve, ITEM_COUNT_POLL_MS));
+    }
+  })();
+  return {
+    /** Called when the process has exited. */
+    stop: async () => {
+      exitedAt = seconds();
+      await polling;
+      return seen;
+    },
+  };
+}
+
 /** Runs one contender as a whole process under /usr/bin/time: wall seconds and the process's CPU seconds. */
 async function timeProcess(argv: string[]): Promise<{ wallSeconds: number; cpuSeconds: number }> {
   const env = { ...process.env, DDB_ENDPOINT: process.env.AWS_ENDPOINT_URL_DYNAMODB };
@@ -135,26 +171,40 @@ export async function peersFigure(ctx: PeerContext) {
   // would pay for it (and, on the engines before, for a cold JIT: ~20% slower than in its later rounds).
   ctx.log('peers: warm-up run (not counted)');
   await timeProcess(RAW_LOOP_16.command(file, await ctx.newTable()));
-  const runs: Record<string, { itemsPerSecond: number; cpuSecondsPer100k: number; engineCpuSecondsPer100k: number }[]> =
-    {};
+  const runs: Record<
+    string,
+    {
+      itemsPerSecond: number;
+      firstItemSeconds: number;
+      writePhaseItemsPerSecond: number;
+      cpuSecondsPer100k: number;
+      engineCpuSecondsPer100k: number;
+    }[]
+  > = {};
   for (let r = 0; r < ROUNDS; r++) {
     // Rotate the order each round so no contender always runs first or last (the load drifts over the runs).
     for (const c of [...all.slice(r % all.length), ...all.slice(0, r % all.length)]) {
       const table = await ctx.newTable();
       ctx.log(`peers: round ${r + 1}/${ROUNDS} ${c.name}`);
       const engineBefore = ctx.engineCpuSeconds() ?? NaN;
+      const phase = watchWritePhase(ctx.dynamodb, table, PEER_ROWS);
       const { wallSeconds, cpuSeconds } = await timeProcess(c.command(file, table));
+      const { firstItemSeconds, lastItemSeconds } = await phase.stop();
       const engineSeconds = (ctx.engineCpuSeconds() ?? NaN) - engineBefore;
       const landed = await countItems(ctx.dynamodb, table);
       if (landed !== PEER_ROWS) throw new Error(`peers: ${c.name} landed ${landed} of ${PEER_ROWS} rows`);
       const per100k = (seconds: number) => (seconds / PEER_ROWS) * 100_000;
       const figure = {
         itemsPerSecond: PEER_ROWS / wallSeconds,
+        firstItemSeconds,
+        writePhaseItemsPerSecond: PEER_ROWS / (lastItemSeconds - firstItemSeconds),
         cpuSecondsPer100k: per100k(cpuSeconds),
         engineCpuSecondsPer100k: per100k(engineSeconds),
       };
       ctx.log(
-        `peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, ${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k (engine ${round(figure.engineCpuSecondsPer100k, 2)})`,
+        `peers: ${c.name} ${round(figure.itemsPerSecond)} items/s, first item at ${round(firstItemSeconds, 2)} s, ` +
+          `${round(figure.writePhaseItemsPerSecond)} items/s from the first item to the last, ` +
+          `${round(figure.cpuSecondsPer100k, 2)} CPU-s per 100k (engine ${round(figure.engineCpuSecondsPer100k, 2)})`,
       );
       (runs[c.name] ??= []).push(figure);
     }
@@ -164,6 +214,8 @@ export async function peersFigure(ctx: PeerContext) {
       name,
       {
         itemsPerSecond: round(median(rs.map((x) => x.itemsPerSecond))),
+        firstItemSeconds: round(median(rs.map((x) => x.firstItemSeconds)), 2),
+        writePhaseItemsPerSecond: round(median(rs.map((x) => x.writePhaseItemsPerSecond))),
         cpuSecondsPer100k: round(median(rs.map((x) => x.cpuSecondsPer100k)), 2),
         // What the engine spent serving it: NaN (null in the JSON) when the bench did not start the engine.
         engineCpuSecondsPer100k: round(median(rs.map((x) => x.engineCpuSecondsPer100k)), 2),
@@ -182,6 +234,13 @@ export async function peersFigure(ctx: PeerContext) {
       ? { pipelineToBaseline: round(byContender.pipeline.itemsPerSecond / byContender.baseline.itemsPerSecond, 3) }
       : {}),
     pipelineToBestPeer: round(byContender.pipeline.itemsPerSecond / best.itemsPerSecond, 3),
+    // The same, over the write phase only (first item to last, seen from the engine): what is left when each
+    // contender's start (a Go binary reading a local file; Node, the upload to S3 and the workflow) is taken out.
+    writePhaseToBestPeer: round(
+      byContender.pipeline.writePhaseItemsPerSecond /
+        Math.max(...peers.map(([, figure]) => figure.writePhaseItemsPerSecond)),
+      3,
+    ),
     // Per-round ratios: each round's pipeline run against the best peer of the same round.
     pipelineToBestPeerByRound: Array.from({ length: ROUNDS }, (_, r) =>
       round(runs.pipeline[r].itemsPerSecond / Math.max(...peers.map(([name]) => runs[name][r].itemsPerSecond)), 3),
