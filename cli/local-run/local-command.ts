@@ -81,12 +81,17 @@ async function importOnServices(
 ): Promise<number> {
   const importStarted = Date.now();
   const { s3, dynamodb } = wiring;
-  await ensureBucket(s3, LOCAL_BUCKET);
-  await uploadPlanned(s3, LOCAL_BUCKET, plan);
   const keys = command.createTable;
-  if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
-  // A table without point-in-time recovery (a new one) refuses a delete here without --allow-without-backup.
-  await noticeBeforeStart(dynamodb, request.resolved, output);
+  const bucketReady = ensureBucket(s3, LOCAL_BUCKET);
+  // The table's safety check comes before the upload, which can take a while for a big file: a table without
+  // point-in-time recovery (a new one) refuses a delete here without --allow-without-backup, and nothing is uploaded.
+  try {
+    if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
+    await noticeBeforeStart(dynamodb, request.resolved, output);
+  } finally {
+    await bucketReady;
+  }
+  await uploadPlanned(s3, LOCAL_BUCKET, plan);
   const progress = createProgressPrinter(output);
   // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.
   const executionName = randomUUID();

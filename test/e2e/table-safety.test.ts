@@ -13,7 +13,8 @@ import { preflightIo } from '../../lambdas/preflight/preflight-io.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import type { PlanningState } from '../../lambdas/contract/workflow-payloads.js';
 import { lastJsonLine, runCli } from './cli-process.js';
-import { createBucket, createTable, dynamodb, putText, runImport, scanAll, uniqueName } from './harness.js';
+import { LOCAL_BUCKET } from '../../cli/local-run/local-stack.js';
+import { createBucket, createTable, dynamodb, listKeys, putText, runImport, scanAll, uniqueName } from './harness.js';
 
 /**
  * The safety net before an import that can destroy data, against the local engine, which answers as DynamoDB does: a
@@ -240,6 +241,22 @@ describe('s3-ddb-import local says so before starting', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`import failed: BackupRequiredError: table "${table}" has point-in-time recovery off`);
     expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
+    expect(await itemsOf(table)).toEqual(seededItems());
+  });
+
+  it('refuses before it uploads: the file never reaches the local bucket', async () => {
+    const { table } = await setUp();
+    const cwd = await mkdtemp(join(tmpdir(), 'safety-'));
+    const name = `${uniqueName('refused')}.csv`;
+    await writeFile(join(cwd, name), FILE);
+
+    const run = await runCli(['local', name, '--table', table, '--types', 'n=N', '--mode', 'delete', '--json'], {
+      cwd,
+    });
+
+    expect(run.code).toBe(1);
+    expect(lastJsonLine(run.stdout)).toMatchObject({ status: 'FAILED', error: 'BackupRequiredError' });
+    expect(await listKeys(LOCAL_BUCKET, `imports/${name}`)).toEqual([]);
     expect(await itemsOf(table)).toEqual(seededItems());
   });
 
