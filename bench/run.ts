@@ -256,6 +256,7 @@ function targets(out: Record<string, any>) {
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
   if (out.throttled?.seeds) checks.throttledNeverFails = out.throttled.seeds.failed === 0;
   if (out.peers) checks.pipelineAtLeastBestPeer = out.peers.pipelineToBestPeer >= 1;
+  if (out.peers) checks.writePhaseAtLeastBestPeer = out.peers.writePhaseToBestPeer >= 1;
   if (out.rateLimited) checks.rateLimitedWithin10Percent = out.rateLimited.ratioToRate >= 0.9;
   if (out.modes) {
     checks.insertAtLeastHalfPut = out.modes.insertToPut >= 0.5;
