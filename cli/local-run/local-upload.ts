@@ -1,13 +1,18 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { mapAtMost } from '../../lambdas/async/map-at-most.js';
 import { MANIFEST_SUMMARY } from '../../lambdas/source/dynamodb-export.js';
+import { uploadFile } from '../cloud/source/upload.js';
 
-/** Files uploaded at once from a folder. */
-const UPLOADS_AT_ONCE = 8;
+/**
+ * Files uploaded at once from a folder, and parts in flight for each: a file over one part (16 MiB) goes up as a
+ * multipart upload, as S3 needs past 5 GB, and each upload holds its parts in flight in memory: at most
+ * 4 x 2 x 16 MiB here.
+ */
+const UPLOADS_AT_ONCE = 4;
+const PARTS_IN_FLIGHT = 2;
 
 /** What `local` uploads and where: the request's `key` or `prefix`, and each file's key. */
 export interface UploadPlan {
@@ -49,13 +54,15 @@ export async function planUpload(path: string): Promise<UploadPlan> {
   return { location: { key }, files: [{ path, key }] };
 }
 
-/** Streams the plan's files into the bucket, a few at once. */
+/**
+ * Uploads the plan's files into the bucket, a few at once, each as `start` uploads a file (cloud/source/upload.ts):
+ * one PutObject up to one part, a multipart upload past it. The local engine takes a single PutObject of any size;
+ * S3 takes 5 GB at most, and `local` does what S3 takes.
+ */
 export async function uploadPlanned(s3: S3Client, bucket: string, plan: UploadPlan): Promise<void> {
   await mapAtMost([...plan.files], UPLOADS_AT_ONCE, async ({ path, key }) => {
     const { size } = await stat(path);
-    await s3.send(
-      new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(path), ContentLength: size }),
-    );
+    await uploadFile(s3, bucket, key, { path, size }, { partsInFlight: PARTS_IN_FLIGHT });
   });
 }
 

@@ -30,10 +30,8 @@ export interface UploadOptions {
 }
 
 /**
- * Uploads local files under `keyPrefix` with @aws-sdk/lib-storage's Upload: a multipart upload with parts in
- * parallel for anything over one part, a single PutObject below (https://www.npmjs.com/package/@aws-sdk/lib-storage).
- * A failed upload aborts its multipart upload (leavePartsOnError false), so no orphan parts are billed.
- * Files go one after the other; each one's parts go in parallel. Returns the keys.
+ * Uploads local files under `keyPrefix`, one after the other ({@link uploadFile}); each one's parts go in parallel.
+ * Returns the keys.
  */
 export async function uploadFiles(
   s3: S3Client,
@@ -47,29 +45,49 @@ export async function uploadFiles(
   const keys: string[] = [];
   for (const file of files) {
     const key = `${keyPrefix}${file.name}`;
-    const upload = new Upload({
-      client: s3,
-      // lib-storage sends these params with the single PutObject or with CreateMultipartUpload, whose encryption
-      // the parts inherit (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html).
-      params: {
-        Bucket: bucket,
-        Key: key,
-        Body: createReadStream(file.path),
-        ContentLength: file.size,
-        ...sseKmsFields(options.kmsKeyArn),
-      },
-      partSize: partBytesFor(file.size, options.partBytes ?? DEFAULT_PART_BYTES),
-      queueSize: options.partsInFlight ?? DEFAULT_PARTS_IN_FLIGHT,
-      leavePartsOnError: false,
-    });
     const done = before;
-    upload.on('httpUploadProgress', (progress) => options.onProgress?.(done + (progress.loaded ?? 0), total));
-    await upload.done();
+    await uploadFile(s3, bucket, key, file, {
+      ...options,
+      onProgress: (loaded) => options.onProgress?.(done + loaded, total),
+    });
     before += file.size;
     keys.push(key);
   }
   options.onProgress?.(total, total);
   return keys;
+}
+
+/**
+ * Uploads one local file to `key` with @aws-sdk/lib-storage's Upload: a multipart upload with parts in parallel for
+ * anything over one part, a single PutObject below (https://www.npmjs.com/package/@aws-sdk/lib-storage), so no
+ * single PUT ever carries more than one part: S3 takes at most 5 GB in one PUT
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/upload-objects.html). A failed upload aborts its multipart
+ * upload (leavePartsOnError false), so no orphan parts are billed. `onProgress` gets this file's bytes sent so far.
+ */
+export async function uploadFile(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  file: Pick<LocalFile, 'path' | 'size'>,
+  options: UploadOptions = {},
+): Promise<void> {
+  const upload = new Upload({
+    client: s3,
+    // lib-storage sends these params with the single PutObject or with CreateMultipartUpload, whose encryption
+    // the parts inherit (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html).
+    params: {
+      Bucket: bucket,
+      Key: key,
+      Body: createReadStream(file.path),
+      ContentLength: file.size,
+      ...sseKmsFields(options.kmsKeyArn),
+    },
+    partSize: partBytesFor(file.size, options.partBytes ?? DEFAULT_PART_BYTES),
+    queueSize: options.partsInFlight ?? DEFAULT_PARTS_IN_FLIGHT,
+    leavePartsOnError: false,
+  });
+  upload.on('httpUploadProgress', (progress) => options.onProgress?.(progress.loaded ?? 0, file.size));
+  await upload.done();
 }
 
 /** The asked part size, at least S3's minimum, and grown so the file fits in MAX_PARTS parts. */
