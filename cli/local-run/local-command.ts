@@ -83,14 +83,12 @@ async function importOnServices(
   const { s3, dynamodb } = wiring;
   const keys = command.createTable;
   const bucketReady = ensureBucket(s3, LOCAL_BUCKET);
+  bucketReady.catch(() => undefined); // awaited below, unless the table's check fails first
   // The table's safety check comes before the upload, which can take a while for a big file: a table without
   // point-in-time recovery (a new one) refuses a delete here without --allow-without-backup, and nothing is uploaded.
-  try {
-    if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
-    await noticeBeforeStart(dynamodb, request.resolved, output);
-  } finally {
-    await bucketReady;
-  }
+  if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
+  await noticeBeforeStart(dynamodb, request.resolved, output);
+  await bucketReady;
   await uploadPlanned(s3, LOCAL_BUCKET, plan);
   const progress = createProgressPrinter(output);
   // Named up front, as Step Functions names an execution: `rate`, `pause` and `resume --local` take the name.
