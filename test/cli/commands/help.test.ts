@@ -7,7 +7,7 @@ import type { Command } from '../../../cli/command-line/parse-command-line.js';
 import { COMMANDS, findCommand } from '../../../cli/commands/command-table.js';
 import { runCli as runCliInProcess } from '../../../cli/commands/run-cli.js';
 import { runCli } from '../../e2e/cli-process.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
