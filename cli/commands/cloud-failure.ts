@@ -2,7 +2,8 @@ import { InvalidRequestError } from '../../lambdas/contract/errors.js';
 import { UsageError } from '../command-line/usage-error.js';
 import { CloudCommandError, explainAwsError } from '../cloud/aws/clients.js';
 import { RequestFileError } from '../flags/request-file.js';
-import { EXIT_FAILED, type Output } from '../output/summary.js';
+import { printFailure } from '../output/failure.js';
+import type { Output } from '../output/summary.js';
 
 /**
  * Runs a command against AWS: any failure but a usage error prints `<name> failed: <error>: <message>`, naming
@@ -21,8 +22,6 @@ export async function reportingFailures(
     const e = error as Error;
     const known = e instanceof CloudCommandError || e instanceof InvalidRequestError || e instanceof RequestFileError;
     const { name: errorName, message } = known ? e : explainAwsError(e);
-    output.err(`${name} failed: ${errorName}: ${message}`);
-    if (json) output.out(JSON.stringify({ status: 'FAILED', error: errorName, message }));
-    return EXIT_FAILED;
+    return printFailure({ name: errorName, message }, { what: name, json }, output);
   }
 }

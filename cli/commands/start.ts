@@ -24,7 +24,6 @@ import { reportingFailures } from './cloud-failure.js';
 import {
   FOLLOW_FLAGS,
   TARGET_FLAGS,
-  parsePollSeconds,
   parseTargetFlags,
   resolveTarget,
   withLiveSettings,
@@ -117,7 +116,7 @@ function startInput({ values, positionals }: CommandLine<typeof START_FLAGS>): S
     partBytes: Math.round(partMiB * 2 ** 20),
     ...(values.name ? { name: values.name } : {}),
     follow: values.follow === true,
-    pollSeconds: parsePollSeconds(values['poll-s']),
+    pollSeconds: values['poll-s'],
     json: values.json === true,
   };
 }

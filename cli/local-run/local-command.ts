@@ -8,7 +8,8 @@ import type { RequestFlags } from '../flags/request-flags.js';
 import { runLocalImport } from './runner.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import { startLocalServices } from '../services/index.js';
-import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
+import { exitCodeOf, printSummary, type Output } from '../output/summary.js';
+import { printFailure } from '../output/failure.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
@@ -37,7 +38,7 @@ export interface LocalCommand {
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
   const failed = (error: Error) =>
-    printFailure(error, { json: command.json, durationMs: Date.now() - started }, output);
+    printFailure(error, { what: 'import', json: command.json, durationMs: Date.now() - started }, output);
   const checked = await checkBeforeServers(command).catch((error: Error) => error);
   if (checked instanceof Error) return failed(checked);
   // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
