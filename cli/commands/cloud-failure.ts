@@ -2,6 +2,7 @@ import { InvalidRequestError } from '../../lambdas/contract/errors.js';
 import { UsageError } from '../command-line/usage-error.js';
 import { CloudCommandError, explainAwsError } from '../cloud/aws/clients.js';
 import { RequestFileError } from '../flags/request-file.js';
+import { CliError } from '../output/cli-error.js';
 import { printFailure } from '../output/failure.js';
 import type { Output } from '../output/summary.js';
 
@@ -20,8 +21,11 @@ export async function reportingFailures(
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const e = error as Error;
-    const known = e instanceof CloudCommandError || e instanceof InvalidRequestError || e instanceof RequestFileError;
-    const { name: errorName, message } = known ? e : explainAwsError(e);
-    return printFailure({ name: errorName, message }, { what: name, json }, output);
+    const known =
+      e instanceof CliError ||
+      e instanceof CloudCommandError ||
+      e instanceof InvalidRequestError ||
+      e instanceof RequestFileError;
+    return printFailure(known ? e : explainAwsError(e), { what: name, json }, output);
   }
 }
