@@ -2,8 +2,8 @@ import { DescribeTableCommand, ResourceNotFoundException, type DynamoDBClient } 
 import { BackupRequiredError, TableNotFoundError } from '../../lambdas/contract/errors.js';
 import type { ResolvedRequest } from '../../lambdas/contract/import-request.js';
 import type { TableSafety } from '../../lambdas/contract/table-safety.js';
-import { checkTableSafety } from '../../lambdas/preflight/table-safety.js';
-import { tableSafetyIo } from '../../lambdas/preflight/table-safety-io.js';
+import { checkTableSafety } from '../../lambdas/table-checks/table-safety-check.js';
+import { tableSafetyIo } from '../../lambdas/table-checks/table-safety-io.js';
 import { CliError } from './cli-error.js';
 import type { Output } from './summary.js';
 
@@ -21,7 +21,7 @@ export class MissingTableError extends CliError {
 
 /**
  * Before `local` or `start` starts an import: DescribeTable (a missing table stops here, with `missingTableHint`,
- * before any upload) and the same safety check preflight makes (lambdas/preflight/table-safety.ts), with the
+ * before any upload) and the same safety check preflight makes (lambdas/table-checks/table-safety-check.ts), with the
  * CLI's client, so the user reads it before anything is uploaded or started. Its warning goes to stderr; an
  * unprotected `delete` throws BackupRequiredError (the caller prints it and exits 1, as for a refused request).
  * Any other failure (the CLI's identity may not read the table or its backups: only the stack's roles are granted

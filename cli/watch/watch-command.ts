@@ -9,7 +9,7 @@ import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
 import { registerRunning } from '../local-run/running-registry.js';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
 import { startLocalServices } from '../services/index.js';
-import { startLocalWatch } from './local-watch.js';
+import { startLocalWatch } from './start-local-watch.js';
 import { createWatchPrinter } from './watch-printer.js';
 import { printFailure } from '../output/failure.js';
 

@@ -1,6 +1,6 @@
-import { checkComputedAttributes } from './attribute-check.js';
-import { headerNames } from './columns.js';
-import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from './object-headers.js';
+import { checkComputedAttributes } from '../columns/attribute-check.js';
+import { headerNames } from '../columns/column-names.js';
+import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from '../columns/object-headers.js';
 import { parquetNames, readObjectFooter, type FooterIo } from './parquet-objects.js';
 import { recordsOf, type Planning } from './planning-inputs.js';
 import { mapAtMost } from '../async/map-at-most.js';

@@ -71,7 +71,7 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
  * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html; UpdateTable also
  * changes indexes, billing and deletion protection, so it is not held without need); before an import that can
  * destroy data it reads its point-in-time recovery (DescribeContinuousBackups) and whether it holds items: one Scan
- * with `Select: COUNT` and Limit 1 (lambdas/preflight/table-safety.ts), the only Scan it is allowed: the grant carries
+ * with `Select: COUNT` and Limit 1 (lambdas/table-checks/table-safety-check.ts), the only Scan it is allowed: the grant carries
  * the condition `dynamodb:Select = COUNT`, so it can count items but never read one
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html). The
  * import writes with BatchWriteItem (put, delete); with BatchExecuteStatement of PartiQL INSERT and UPDATE

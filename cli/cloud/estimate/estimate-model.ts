@@ -1,5 +1,5 @@
 import type { WriteMode } from '../../../lambdas/contract/import-request.js';
-import { MAX_CHUNKS } from '../../../lambdas/preflight/preflight.js';
+import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 import { indexLoads, type IndexLoad } from '../table/index-load.js';
 import type { TableCapacity } from '../table/table-capacity.js';
 

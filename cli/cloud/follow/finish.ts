@@ -1,6 +1,6 @@
 import type { DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
 import type { ImportSummary } from '../../../lambdas/contract/workflow-payloads.js';
-import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../../lambdas/map-run/first-failed-chunk.js';
 import { exitCodeOf, printSummary, type Output } from '../../output/summary.js';
 import { printFailure } from '../../output/failure.js';
 import { keepRejects } from '../../output/rejects-copy.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { closest } from '../../../cli/command-line/did-you-mean.js';
 import { runCli } from '../../../cli/commands/run-cli.js';
 import { runOnTerminal, screenLines } from '../../support/terminal.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 const ARN = 'arn:aws:states:eu-west-1:111122223333:stateMachine:M';
 

@@ -8,7 +8,7 @@ import { COMMANDS, findCommand } from '../../../cli/commands/command-table.js';
 import { runCli as runCliInProcess } from '../../../cli/commands/run-cli.js';
 import { UnknownFlagError } from '../../../cli/command-line/usage-error.js';
 import { runCli } from '../../e2e/cli-process.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

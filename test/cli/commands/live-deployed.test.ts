@@ -3,10 +3,10 @@ import { runCommand } from '../../../cli/commands/run-cli.js';
 import type { LiveAction } from '../../../cli/commands/live-args.js';
 import { liveCommand } from '../../../cli/commands/live-commands.js';
 import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
-import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/sdk-clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { EXECUTION, MACHINE, NAME } from '../../fixtures/cloud/recorded-execution.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 import { lastJsonLine, runCli } from '../../e2e/cli-process.js';
 
 /**

@@ -12,7 +12,7 @@ import { createBucket, createTable, dynamodb, putText, s3 } from '../../e2e/harn
 import { ensureTable } from '../../../cli/local-run/local-stack.js';
 import { createKmsKey } from '../../e2e/sse/kms-key.js';
 import { recordSseHeaders } from '../../e2e/sse/record-sse-headers.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:S3DdbImportStateMachine';
@@ -357,7 +357,7 @@ describe('s3-ddb-import start --follow', () => {
   });
 });
 
-describe('the safety check before starting (lambdas/preflight/table-safety.ts, with the CLI identity)', () => {
+describe('the safety check before starting (lambdas/table-checks/table-safety-check.ts, with the CLI identity)', () => {
   async function startWith(request: Record<string, unknown>, extra: string[] = []) {
     deployedStack();
     await putText(bucket, 'imports/keys.csv', 'id\na\n');

@@ -6,7 +6,7 @@ import { parseLocalCommand } from '../../../cli/commands/local.js';
 import { LOCAL_BUCKET, ensureBucket } from '../../../cli/local-run/local-stack.js';
 import { runLocalCommand } from '../../../cli/local-run/local-command.js';
 import { listKeys, s3, uniqueName } from '../../e2e/harness.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 /**
  * `local` resolves the request once, before any server starts or any byte is uploaded: with the key the upload
