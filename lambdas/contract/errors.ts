@@ -141,3 +141,17 @@ export class RecordTooLongError extends ImportError {
     this.name = 'RecordTooLongError';
   }
 }
+
+/**
+ * The ledger's one counters item stayed busy: every transaction that would give an import's lanes back was cancelled
+ * (TransactionConflict with other admissions and releases, or a throttle), past the ledger's own attempts. A
+ * conflict on one item is expected under load
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html), so the workflow's
+ * Summarize and ReleaseLanes retry this by name; the release is idempotent, so a retry changes nothing twice.
+ */
+export class LedgerBusyError extends ImportError {
+  constructor(execution: string, options?: ErrorOptions) {
+    super(`the ledger stayed busy: the lanes of ${execution} are still held`, options);
+    this.name = 'LedgerBusyError';
+  }
+}
