@@ -1,3 +1,8 @@
+import type { WriteMode } from './write-mode-traits.js';
+
+/** The modes are the keys of the table of their traits (write-mode-traits.ts). */
+export { WRITE_MODES, type WriteMode } from './write-mode-traits.js';
+
 /**
  * The execution input: the request users send to StartExecution, the CLI builds and a watch's rule makes.
  * Types only, at the bottom of the layers, so every handler, format and the CLI can name them;
@@ -21,15 +26,6 @@ export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'zstd'];
  */
 export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON' | 'TTL';
 export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON', 'TTL'];
-
-/**
- * What an import does with each item: `put` replaces (BatchWriteItem PutRequest; the last row of a key wins),
- * `insert` writes only where no item has the key (conditional PutItem; existing items are counted as skipped;
- * the first row of a key wins), `update` merges the record's attributes into the item (UpdateItem SET; creates
- * it when missing), `delete` removes the item the record's key names (BatchWriteItem DeleteRequest).
- */
-export type WriteMode = 'put' | 'insert' | 'update' | 'delete';
-export const WRITE_MODES: readonly WriteMode[] = ['put', 'insert', 'update', 'delete'];
 
 /** The CSV/TSV dialect of the source object. */
 export interface CsvFormat {

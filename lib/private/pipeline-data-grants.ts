@@ -3,6 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { grantObjectDelete, grantObjectPut, grantRejectsRewrite, grantSourceRead } from '../bucket-grants.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
+import { writeModeActions } from '../../lambdas/contract/write-mode-traits.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 import type { PipelineSettings } from './pipeline-settings.js';
 
@@ -90,8 +91,8 @@ export function grantTableAccess(props: ImportPipelineProps, { preflight, import
       conditions: { StringEquals: { 'dynamodb:Select': 'COUNT' } },
     });
     if (props.allowWarmThroughput) table.grant(preflight, 'dynamodb:UpdateTable');
-    table.grant(importer, 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    table.grant(importer, 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate');
+    // What the writers of every mode call (each mode's traits name its own): a request picks its mode at run time.
+    table.grant(importer, ...writeModeActions());
   }
   // Preflight refuses a request whose warmThroughput needs a raise it may not make (lambdas/environment/config.ts).
   if (props.allowWarmThroughput) preflight.addEnvironment('WARM_THROUGHPUT_ALLOWED', 'true');
