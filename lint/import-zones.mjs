@@ -38,7 +38,8 @@ export const LAMBDAS_LAYERS = [
  * @example `commands` (the top row) may import `local-run`; `local-run` may not import `commands`.
  */
 export const CLI_LAYERS = [
-  ['output', 'progress', 'services'],
+  ['output'],
+  ['progress', 'services'],
   ['command-line', 'cloud'],
   ['flags'],
   ['local-run'],
