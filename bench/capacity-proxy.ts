@@ -53,7 +53,9 @@ export async function startCapacityProxy(engineUrl: string, initial: CapacityMod
   let stats = emptyStats();
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
-      const headers = { ...req.headers, 'content-length': String(body.length), host: engine.host };
+      // No accept-encoding: Go's HTTP client asks for gzip, and the proxy must read and rewrite the engine's reply.
+      const { 'accept-encoding': _, ...asked } = req.headers;
+      const headers = { ...asked, 'content-length': String(body.length), host: engine.host };
       const out = httpRequest(
         { host: engine.hostname, port: engine.port, path: req.url, method: req.method, headers, agent },
         (res) => readAll(res).then((b) => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: b })),
@@ -95,7 +97,9 @@ export async function startCapacityProxy(engineUrl: string, initial: CapacityMod
       stats.unitsWritten += sent.slice(0, written).reduce((n, r) => n + unitsOf(itemOf(r)), 0);
       if (Number.isNaN(stats.firstWriteAt)) stats.firstWriteAt = now;
       stats.lastWriteAt = now;
-      answer.UnprocessedItems = { ...answer.UnprocessedItems, [table]: [...left, ...refused] };
+      // A table with nothing left is not named: DynamoDB's UnprocessedItems is empty then (ddbimport resends any entry).
+      if (left.length + refused.length > 0)
+        answer.UnprocessedItems = { ...answer.UnprocessedItems, [table]: [...left, ...refused] };
     }
     reply(res, out.status, out.headers, out.status === 200 ? JSON.stringify(answer) : out.body);
   };
