@@ -13,6 +13,8 @@ import { printFailure } from '../output/failure.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
+import { interruptedLine } from '../output/interrupted.js';
+import { onInterrupt } from '../services/interrupt.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
 
@@ -103,13 +105,20 @@ async function importOnServices(
   output.err(
     `execution ${executionName} (change it while it runs: s3-ddb-import rate|pause|resume ${executionName} --local)`,
   );
+  // Ctrl-C: the lanes go back to the ledger at once (servers that outlive this command would keep them for a
+  // 15-minute lease, holding up the next import into the table), one line says what may have landed, exit 130.
+  const disarm = onInterrupt(async () => {
+    progress.done();
+    output.err(interruptedLine(request.resolved));
+    await wiring.ledger.release(executionName);
+  });
   const summary = await runLocalImport(request.input, {
     timeoutMs: command.timeoutSeconds * 1000,
     maxConcurrency: command.concurrency,
     onEvent: progress.onEvent,
     wiring,
     executionName,
-  });
+  }).finally(disarm);
   progress.done();
   const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;
   const durationMs = Date.now() - importStarted;
