@@ -1,5 +1,6 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { LaneLeaseLostError } from '../contract/errors.js';
 import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { ImportLedger } from '../admission/ledger.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
@@ -91,8 +92,9 @@ export async function runImportChunk(
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
-    const result = await importRange(invocation, () => live.paused).finally(live.stop);
+    const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
+    if (result.next && live.leaseLost) throw new LaneLeaseLostError(job.executionName, result.next);
     return result.next && live.paused ? { ...pausedProgress(progress, result.next, config), ...done } : done;
   } finally {
     live.stop();

@@ -288,7 +288,11 @@ describe('a stack whose bucket is SSE-KMS (its BucketKmsKeyArn output)', () => {
 
     expect(await runStartCommand(command, clients, capture().output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
     const prefix = 's3-ddb-import/uploads/20250314-092653/kms/';
-    const sse = { 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': KEY_ARN };
+    const sse = {
+      'x-amz-server-side-encryption': 'aws:kms',
+      'x-amz-server-side-encryption-aws-kms-key-id': KEY_ARN,
+      'x-amz-server-side-encryption-bucket-key-enabled': 'true',
+    };
     // S3 takes the encryption of a multipart upload from CreateMultipartUpload; its parts and completion carry none.
     expect(recorded.map(({ command, key, sse }) => ({ command, key, sse }))).toEqual([
       { command: 'PutObjectCommand', key: `${prefix}a-small.csv`, sse },
