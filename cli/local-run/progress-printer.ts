@@ -5,7 +5,7 @@ import type { RunnerEvent } from './runner.js';
 
 /**
  * Turns the local runner's events into progress snapshots, drawn by the same renderer as `start --follow`:
- * scanning, then chunks done, rows, rows/s and an ETA (rows per byte of the chunks done, over the data).
+ * planning, then chunks done, rows, rows/s and an ETA (rows per byte of the chunks done, over the data).
  */
 export function createProgressPrinter(sink: ProgressSink) {
   const now = sink.now ?? Date.now;
@@ -34,10 +34,7 @@ export function createProgressPrinter(sink: ProgressSink) {
 function preflightSnapshot(event: Extract<RunnerEvent, { type: 'preflight' }>): ProgressSnapshot {
   if (event.queue.waiting)
     return { phase: 'queued', queue: { reason: event.queue.reason, waitSeconds: event.queue.waitSeconds } };
-  return {
-    phase: 'scanning',
-    scan: { offset: event.offset, size: event.size, chunks: event.chunks, complete: event.scanComplete },
-  };
+  return { phase: 'planning', plan: { size: event.size, chunks: event.chunks, complete: event.scanComplete } };
 }
 
 function importSnapshot(

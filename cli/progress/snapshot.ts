@@ -3,7 +3,7 @@
  * or a deployed execution's history, Map Run and metrics (cli/cloud/execution-snapshot.ts). One renderer
  * (./renderer.ts) draws both, so `local` and `start --follow` show the same view.
  */
-export type Phase = 'uploading' | 'queued' | 'scanning' | 'importing' | 'summarizing';
+export type Phase = 'uploading' | 'queued' | 'planning' | 'importing' | 'summarizing';
 
 export interface ProgressSnapshot {
   readonly phase: Phase;
@@ -11,9 +11,11 @@ export interface ProgressSnapshot {
   readonly upload?: { readonly loaded: number; readonly total: number };
   /** Waiting for an earlier import into the same table (the workflow's WaitForTable loop). */
   readonly queue?: { readonly reason: string | null; readonly waitSeconds: number };
-  /** Preflight's checkpoint: bytes scanned of the object and the chunks cut so far. */
-  readonly scan?: {
-    readonly offset: number;
+  /**
+   * Preflight's plan: the chunks cut so far from the objects' sizes (no byte is scanned: a lane finds its own first
+   * record), the bytes they cover, and whether the plan is complete (many objects may take several invocations).
+   */
+  readonly plan?: {
     readonly size: number;
     readonly chunks: number;
     readonly complete: boolean;
