@@ -13,7 +13,18 @@ export function createProgressPrinter(sink: ProgressSink) {
   const chunkRows = new Map<number, { rows: number; rejected: number; done: boolean }>();
   let chunkList: Chunk[] = [];
   let importStarted: number | null = null;
+  let liveRows = 0;
+  const draw = () => renderer.render(importSnapshot(chunkRows, chunkList, importStarted, now(), liveRows));
   return {
+    /**
+     * The import's live count from the ledger (its lanes report their rows every 5 s): the rows move between
+     * chunk ends, which a file of one chunk would otherwise show only at its end.
+     */
+    onLiveRows(rows: number): void {
+      if (importStarted === null || rows <= liveRows) return;
+      liveRows = rows;
+      draw();
+    },
     onEvent(event: RunnerEvent): void {
       if (event.type === 'chunk-start') {
         importStarted ??= now();
@@ -25,7 +36,7 @@ export function createProgressPrinter(sink: ProgressSink) {
         return;
       }
       chunkRows.set(event.chunkIndex, { rows: event.rows, rejected: event.rejected, done: event.done });
-      renderer.render(importSnapshot(chunkRows, chunkList, importStarted, now()));
+      draw();
     },
     done: renderer.done,
   };
@@ -42,9 +53,14 @@ function importSnapshot(
   chunkList: Chunk[],
   since: number | null,
   nowMs: number,
+  liveRows: number,
 ): ProgressSnapshot {
   const all = [...chunkRows.entries()];
-  const rows = all.reduce((sum, [, c]) => sum + c.rows, 0);
+  // The chunks' reports are exact but come at their ends; the ledger's count runs ahead of them between.
+  const rows = Math.max(
+    liveRows,
+    all.reduce((sum, [, c]) => sum + c.rows, 0),
+  );
   const rejected = all.reduce((sum, [, c]) => sum + c.rejected, 0);
   const done = all.filter(([, c]) => c.done);
   const bytesOf = (index: number) => (chunkList[index] ? chunkList[index].end - chunkList[index].start : 0);

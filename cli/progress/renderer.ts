@@ -79,8 +79,10 @@ export function describe(s: LiveSnapshot): string {
 /** What the lanes follow now: `live: 8 lanes, at most 1500 items/s`, or `live: paused, ...`. */
 export function describeLive(live: LiveSettings): string {
   const rate = live.maxWriteRate > 0 ? `at most ${live.maxWriteRate} items/s` : 'uncapped';
-  if (live.paused) return `live: paused, ${live.lanes} lanes holding their checkpoints (${rate} on resume)`;
-  return `live: ${live.lanes} lanes, ${rate}`;
+  // The lanes' own count, reported with each lease renewal: it moves every 5 s, per import (cli and AWS alike).
+  const rows = live.rows === undefined ? '' : `, ${live.rows} rows so far`;
+  if (live.paused) return `live: paused, ${live.lanes} lanes holding their checkpoints (${rate} on resume)${rows}`;
+  return `live: ${live.lanes} lanes, ${rate}${rows}`;
 }
 
 function progressLine(s: ProgressSnapshot): string {
