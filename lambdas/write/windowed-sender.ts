@@ -1,12 +1,12 @@
 import type { WriteRequest } from '@aws-sdk/client-dynamodb';
-import { fullJitterDelay, sleep as realSleep } from '../async/backoff.js';
-import { BATCH_SIZE, isRetryable } from './batch-retry.js';
+import { fullJitterDelay, sleep as realSleep } from '../retry/backoff.js';
+import { BATCH_SIZE, isRetryable } from '../retry/batch-retry.js';
 import type { CombineRows } from './combine-rows.js';
 import type { Item } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
 import { lookAhead, RowsPerKey } from './look-ahead.js';
 import type { RequestSlots } from './request-slots.js';
-import type { RetryContext, RetryCounts } from './retry-loop.js';
+import type { RetryContext, RetryCounts } from '../retry/retry-loop.js';
 import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
