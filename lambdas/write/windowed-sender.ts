@@ -11,6 +11,13 @@ import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
+/**
+ * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. A request
+ * spread over 25 partition keys that loses most of them met a table full nearly everywhere (fewer requests in flight
+ * help); one hot partition refuses only its own rows, a few of 25 (fewer requests would only idle the others).
+ */
+export const TABLE_FULL_SHARE = 0.5;
+
 /** What the BatchWriter hands its windowed path. */
 export interface WindowedSenderOptions {
   readonly table: string;
@@ -33,7 +40,8 @@ export interface WindowedSenderOptions {
  * PartitionWindow that grows with how many rows share a partition key (look-ahead.ts), batches take one row of each
  * key in turn, and what the table refuses goes back to the window, its key backing off on the retry ladder, while
  * the freed request slot carries other keys. A request is one attempt; the adaptive limit is cut only by replies
- * that wrote nothing, since a partly refused reply means one partition is full, not the table. A partition key
+ * that wrote less than half their rows (TABLE_FULL_SHARE), since a reply missing a few rows means one partition is
+ * full, not the table. A partition key
  * refused `maxAttempts` times in a row with nothing of it written between fails the writer (BatchWriteFailedError).
  */
 export class WindowedSender {
@@ -141,7 +149,7 @@ export class WindowedSender {
       retries.afterError++;
     }
     this.options.tally.written += batch.length - refused.length;
-    retrying.limit?.replied(ticket, refused.length === batch.length);
+    retrying.limit?.replied(ticket, refused.length > TABLE_FULL_SHARE * batch.length);
     if (refused.length > 0) retrying.onThrottle?.();
     const delay = (rung: number) => fullJitterDelay(retrying.retry, rung, retrying.random);
     const rung = this.window.settled(batch, refused, this.now(), delay);
