@@ -1,12 +1,12 @@
 import type { WriteRequest } from '@aws-sdk/client-dynamodb';
 import { fullJitterDelay, sleep as realSleep } from '../retry/backoff.js';
-import { BATCH_SIZE, isRetryable } from '../retry/batch-retry.js';
+import { BATCH_SIZE } from '../retry/batch-retry.js';
 import type { CombineRows } from './combine-rows.js';
 import type { Item } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
 import { lookAhead, RowsPerKey } from './look-ahead.js';
 import type { RequestSlots } from './request-slots.js';
-import type { RetryContext, RetryCounts } from '../retry/retry-loop.js';
+import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts } from '../retry/retry-loop.js';
 import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
@@ -126,40 +126,53 @@ export class WindowedSender {
     );
   }
 
-  /** One request: what it wrote is counted, what it left goes back to the window. */
+  /**
+   * One batch through the writers' one retry loop (retry/retry-loop.ts): a reply that wrote nothing (a throttle, an
+   * error worth retrying, every row refused) is a stall, and the slot sends the same batch again after the ladder's
+   * wait, failing after `maxAttempts` stalls in a row, as every batch did; a reply that wrote some rows hands the
+   * rest back to the window, their keys backing off a partition's refill, and frees the slot for other keys.
+   */
   private async attempt(batch: WindowEntry[]): Promise<void> {
-    const { table, send, toRequest, retrying, retries } = this.options;
-    await retrying.beforeSend?.(batch.length);
-    const ticket = retrying.limit?.started() ?? 0;
-    let refused: readonly WindowEntry[];
-    let lastError: unknown;
-    try {
-      const output = await send({ RequestItems: { [table]: batch.map((entry) => toRequest(entry.item)) } });
-      const leftovers = output.UnprocessedItems?.[table] ?? [];
-      refused = leftoverEntries(batch, leftovers, this.options.keys, (entry) => toRequest(entry.item));
-      if (refused.length > 0) retries.forLeftovers++;
-    } catch (error) {
-      if (!isRetryable(error)) {
-        this.window.restore(batch);
-        throw new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, {
-          cause: error,
-        });
+    const { table, send, toRequest, retrying, retries, keys } = this.options;
+    let pending: readonly WindowEntry[] = batch;
+    const attempt = async (): Promise<AttemptReply> => {
+      const ticket = retrying.limit?.started() ?? 0;
+      const input = { RequestItems: { [table]: pending.map((entry) => toRequest(entry.item)) } };
+      const output = await send(input).catch((error: unknown) => {
+        retrying.limit?.replied(ticket, true); // the loop classifies the error; a throttle or a failure, it wrote nothing
+        throw error;
+      });
+      const left = output.UnprocessedItems?.[table] ?? [];
+      const refused = leftoverEntries(pending, left, keys, (entry) => toRequest(entry.item));
+      this.options.tally.written += pending.length - refused.length;
+      retrying.limit?.replied(ticket, refused.length > TABLE_FULL_SHARE * pending.length);
+      if (refused.length === pending.length) return { pushedBack: true, progressed: false };
+      if (refused.length > 0) {
+        retries.forLeftovers++;
+        retrying.onThrottle?.();
       }
-      [refused, lastError] = [batch, error];
-      retries.afterError++;
-    }
-    this.options.tally.written += batch.length - refused.length;
-    retrying.limit?.replied(ticket, refused.length > TABLE_FULL_SHARE * batch.length);
-    if (refused.length > 0) retrying.onThrottle?.();
-    const delay = (rung: number) => fullJitterDelay(retrying.retry, rung, retrying.random);
-    const rung = this.window.settled(batch, refused, this.now(), delay);
-    this.options.tally.replaced = this.window.combined;
-    if (rung >= retrying.retry.maxAttempts) throw this.exhausted(rung, lastError);
+      this.window.settled(pending, refused, this.now(), this.delay);
+      this.options.tally.replaced = this.window.combined;
+      pending = [];
+      return { pushedBack: false, progressed: true };
+    };
+    const failed = (error: unknown) =>
+      new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
+    const exhausted = (attempts: number, lastError: unknown) => {
+      const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
+      const message = `${pending.length} items not written to ${table} after ${attempts} attempts (${why})`;
+      return new BatchWriteFailedError(message, { cause: lastError });
+    };
+    // The limit is told of each reply here, whose share of refused rows it judges, not by the loop.
+    const context = { ...retrying, limit: undefined };
+    await sendWithRetries({ pending: () => pending.length, attempt, failed, exhausted }, context, retries).catch(
+      (error: unknown) => {
+        this.window.restore(pending);
+        throw error;
+      },
+    );
   }
 
-  private exhausted(attempts: number, lastError: unknown): Error {
-    const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-    const message = `${this.window.size} items not written to ${this.options.table} after ${attempts} attempts (${why})`;
-    return new BatchWriteFailedError(message, { cause: lastError });
-  }
+  private readonly delay = (rung: number) =>
+    fullJitterDelay(this.options.retrying.retry, rung, this.options.retrying.random);
 }
