@@ -8,7 +8,8 @@ import { lookAhead, RowsPerKey } from './look-ahead.js';
 import type { RequestSlots } from './request-slots.js';
 import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts } from '../retry/retry-loop.js';
 import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
-import { BatchWriteFailedError } from '../contract/errors.js';
+import { WakeUp } from './wake-up.js';
+import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
 /**
@@ -37,12 +38,15 @@ export interface WindowedSenderOptions {
 
 /**
  * The BatchWriter's path when it knows the table's partition key (every put and delete import does): rows wait in a
- * PartitionWindow that grows with how many rows share a partition key (look-ahead.ts), batches take one row of each
- * key in turn, and what the table refuses goes back to the window, its key backing off on the retry ladder, while
- * the freed request slot carries other keys. A request is one attempt; the adaptive limit is cut only by replies
- * that wrote less than half their rows (TABLE_FULL_SHARE), since a reply missing a few rows means one partition is
- * full, not the table. A partition key
- * refused `maxAttempts` times in a row with nothing of it written between fails the writer (BatchWriteFailedError).
+ * PartitionWindow sized to how many rows share a partition key (look-ahead.ts), a batch takes one row of each key in
+ * turn, and rows a reply refused go back to the window, their key waiting a partition's refill, while the freed
+ * slot carries other keys. A reply that wrote nothing keeps its batch on the retry ladder (see `attempt`).
+ *
+ * @example
+ * ```ts
+ * // Through the BatchWriter: given the table's keys, it sends by this path.
+ * const writer = new BatchWriter({ table: 'ngrams', send, keys: [{ name: 'ngram', type: 'S', role: 'HASH' }] });
+ * ```
  */
 export class WindowedSender {
   failure: Error | undefined;
@@ -50,14 +54,13 @@ export class WindowedSender {
   private readonly rowsPerKey = new RowsPerKey();
   private readonly hashKey: string;
   private readonly now: () => number;
-  private changed: Promise<void>;
-  private notify = () => {};
+  /** Signalled when a request settles. */
+  private readonly replied = new WakeUp();
 
   constructor(private readonly options: WindowedSenderOptions) {
     this.window = new PartitionWindow(options.combine);
     this.hashKey = options.keys.find((key) => key.role === 'HASH')!.name;
     this.now = options.now ?? (() => performance.now());
-    this.changed = this.nextChange();
   }
 
   /** Holds a row; returns a promise when the window is full (the caller waits while batches go out). */
@@ -68,7 +71,7 @@ export class WindowedSender {
     this.rowsPerKey.saw(partitionKey);
     this.window.add({ key, partitionKey, item });
     this.options.tally.replaced = this.window.combined;
-    return this.window.size >= lookAhead(this.rowsPerKey.value) ? this.pump(false) : undefined;
+    return this.window.size >= this.target() ? this.pump(false) : undefined;
   }
 
   /** Sends every held row and waits until each is written (or the writer failed). */
@@ -83,7 +86,7 @@ export class WindowedSender {
     const busy = () => (flushing ? this.window.size > 0 || slots.inFlight.size > 0 : this.window.size >= this.target());
     while (!this.failure && busy()) {
       if (slots.inFlight.size >= slots.limit.value) {
-        await this.changed;
+        await this.replied.wait();
         continue;
       }
       const batch = this.window.take(BATCH_SIZE, this.now());
@@ -105,12 +108,8 @@ export class WindowedSender {
   /** Waits for a reply, or for the first backing-off key to be ready. */
   private changeOrReady(): Promise<void> {
     const readyIn = this.window.nextReadyAt(this.now()) - this.now();
-    if (!Number.isFinite(readyIn)) return this.changed;
-    return Promise.race([this.changed, (this.options.retrying.sleep ?? realSleep)(Math.max(1, readyIn))]);
-  }
-
-  private nextChange(): Promise<void> {
-    return new Promise((resolve) => (this.notify = resolve));
+    if (!Number.isFinite(readyIn)) return this.replied.wait();
+    return Promise.race([this.replied.wait(), (this.options.retrying.sleep ?? realSleep)(Math.max(1, readyIn))]);
   }
 
   private sendBatch(batch: WindowEntry[]): void {
@@ -118,11 +117,7 @@ export class WindowedSender {
     this.options.slots.track(
       sent,
       (error) => void (this.failure ??= error),
-      () => {
-        const notify = this.notify;
-        this.changed = this.nextChange();
-        notify();
-      },
+      () => this.replied.signal(),
     );
   }
 
@@ -156,13 +151,9 @@ export class WindowedSender {
       pending = [];
       return { pushedBack: false, progressed: true };
     };
-    const failed = (error: unknown) =>
-      new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
-    const exhausted = (attempts: number, lastError: unknown) => {
-      const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-      const message = `${pending.length} items not written to ${table} after ${attempts} attempts (${why})`;
-      return new BatchWriteFailedError(message, { cause: lastError });
-    };
+    const failed = (error: unknown) => batchWriteFailed(table, error);
+    const exhausted = (attempts: number, lastError: unknown) =>
+      batchRetriesSpent(table, pending.length, attempts, lastError);
     // The limit is told of each reply here, whose share of refused rows it judges, not by the loop.
     const context = { ...retrying, limit: undefined };
     await sendWithRetries({ pending: () => pending.length, attempt, failed, exhausted }, context, retries).catch(
