@@ -1,4 +1,5 @@
 import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../async/backoff.js';
+import { parseSourceBuckets, type SourceBucket } from './source-buckets.js';
 
 /** How the import writes: what its stop margin is derived from (write/stop-margin.ts). */
 export interface WriteConfig {
@@ -32,6 +33,11 @@ export interface LambdaConfig {
    * @default null - unchecked (local runs)
    */
   readonly bucketName?: string | null;
+  /**
+   * The other buckets a request may name (SOURCE_BUCKETS, the construct's `sources`) and their owners. Read inside
+   * Lambda only. @default [] - the stack's bucket only
+   */
+  readonly sourceBuckets?: readonly SourceBucket[];
   /**
    * The import function's memory in MB (IMPORT_MEMORY_MB, set by the construct on preflight): a Parquet row group
    * too big to import in it fails in preflight, before any write. @default DEFAULT_IMPORT_MEMORY_MB
@@ -99,6 +105,7 @@ export const QUEUE_FIRST_WAIT_SECONDS = 5;
 type ResolvedHere =
   | 'stagingPrefix'
   | 'bucketName'
+  | 'sourceBuckets'
   | 'importMemoryMb'
   | 'importFunctionName'
   | 'importReservedConcurrency'
@@ -124,6 +131,7 @@ export function resolveLambdaConfig(input: LambdaConfig): ResolvedLambdaConfig {
     ...input,
     stagingPrefix: (input.stagingPrefix ?? DEFAULT_STAGING_PREFIX).replace(/\/+$/, ''),
     bucketName: input.bucketName ?? null,
+    sourceBuckets: input.sourceBuckets ?? [],
     importMemoryMb: input.importMemoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
     importFunctionName: input.importFunctionName ?? null,
     importReservedConcurrency: input.importReservedConcurrency ?? null,
@@ -157,6 +165,7 @@ export function readLambdaConfig(env: NodeJS.ProcessEnv = process.env): LambdaCo
     ...defined('stagingPrefix', set(env.STAGING_PREFIX)),
     allowedTables: allowed && allowed.length > 0 ? allowed : null,
     bucketName: deployed(env.BUCKET_NAME),
+    sourceBuckets: parseSourceBuckets(deployed(env.SOURCE_BUCKETS)),
     importFunctionName: set(env.IMPORT_FUNCTION_NAME) ?? null,
     ...defined('importMemoryMb', Number(env.IMPORT_MEMORY_MB) > 0 ? Number(env.IMPORT_MEMORY_MB) : undefined),
     importReservedConcurrency: positiveInteger(deployed(env.IMPORT_RESERVED_CONCURRENCY)),

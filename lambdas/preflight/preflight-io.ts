@@ -20,7 +20,12 @@ import { tableSafetyIo } from './table-safety-io.js';
  * staging PUTs
  * (encrypted with the bucket's KMS key when `kmsKeyArn` names one: aws-io.ts `sseKmsFields`).
  */
-export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: string | null = null): PreflightIo {
+export function preflightIo(
+  s3: S3Client,
+  dynamodb: DynamoDBClient,
+  kmsKeyArn: string | null = null,
+  stagingBucket: string | null = null,
+): PreflightIo {
   const getObject = sendGetObject(s3);
   return {
     ...tableSafetyIo(dynamodb),
@@ -72,7 +77,9 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
     },
     readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
     listPages: listPages(s3),
-    putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream', kmsKeyArn),
+    // Staged pieces go to the stack's bucket (`stagingBucket`), also for a request that reads another of its sources.
+    putObject: (bucket, key, body) =>
+      putObject(s3, stagingBucket ?? bucket, key, body, 'application/octet-stream', kmsKeyArn),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ImportSummary, ReleasedLanes, ReleaseLanesEvent, SummarizeEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
 import { putObject } from '../wiring/aws-io.js';
 import { createContainerLogger, invocationLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
@@ -10,12 +11,13 @@ import { makeRejectsAbsolute } from './relative-rejects-io.js';
 export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
   const containerLogger = createContainerLogger();
   return async (event: SummarizeEvent, context: object = {}): Promise<ImportSummary> => {
-    const summary = summarize(event, config.rejectsPrefix);
+    const summary = summarize(event, config.rejectsPrefix, outputBucketOf(config, event.request.bucket));
+    const outputBucket = summary.outputBucket!;
     // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
     const results = chunkResultsOf(event);
     const relative = results.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined);
     if (relative) {
-      const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes };
+      const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes, outputBucket };
       await makeRejectsAbsolute(s3, event, executionOutputPrefix(config.rejectsPrefix, event.executionName), target);
     }
     const report = {
@@ -26,7 +28,7 @@ export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
       chunkResults: results,
     };
     const body = JSON.stringify(report, null, 2);
-    await putObject(s3, summary.bucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);
+    await putObject(s3, outputBucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);
     const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName };
     // The lanes go back once the report is written; a retried Summarize releases again, which changes nothing.
     await ledger.release(event.executionName);

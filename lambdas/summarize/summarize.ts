@@ -17,8 +17,15 @@ export function chunkResultsOf(event: SummarizeEvent): ChunkResult[] {
   });
 }
 
-/** Totals the Map's per-chunk counts into the execution's summary. */
-export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportSummary {
+/**
+ * Totals the Map's per-chunk counts into the execution's summary; its rejects and report lie in `outputBucket` (the
+ * stack's bucket, request/deployment-scope.ts outputBucketOf).
+ */
+export function summarize(
+  event: SummarizeEvent,
+  rejectsPrefix: string,
+  outputBucket: string = event.request.bucket,
+): ImportSummary {
   const { request, executionName } = event;
   const chunkResults = chunkResultsOf(event);
   const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + r[field], 0);
@@ -42,6 +49,7 @@ export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportS
     chunks: chunkResults.length,
     rejectsKey: rejected > 0 ? `${prefix}/` : null,
     reportKey: `${prefix}/report.json`,
+    outputBucket,
   };
 }
 
