@@ -43,6 +43,15 @@ describe('start s3://<another source>/... (issue 38, sources)', () => {
     expect(JSON.parse((started[0].body as { input: string }).input)).toMatchObject(expected);
   });
 
+  it('passes a key with a space, +, % and non-ASCII on as typed, never decoded (issue 38, risk 6)', async () => {
+    stackWithSources([]);
+    const command = parseStartCommand(['s3://own-bucket/in/a%20b+c é.tsv', '--table', 'ngrams']);
+
+    expect(await runStartCommand(command, cloudClients(standIn), capture().output)).toBe(0);
+    const started = standIn.requests.filter((r) => r.target === START);
+    expect(JSON.parse((started[0].body as { input: string }).input)).toMatchObject({ key: 'in/a%20b+c é.tsv' });
+  });
+
   it('fails for a bucket the stack does not list, naming every bucket it reads, before starting anything', async () => {
     stackWithSources(['partner-exports']);
     const command = parseStartCommand(['s3://stranger/a.csv', '--table', 'ngrams']);
