@@ -19,7 +19,11 @@ export function createSummarizeFunctionHandler({ s3, config, ledger }: Wiring): 
   const outputBucket = config.bucketName ?? undefined;
   const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes, outputBucket };
   const io = summarizeIo(s3, ledger, target);
-  const options = { rejectsPrefix: config.rejectsPrefix, bucketName: config.bucketName, logger: createContainerLogger() };
+  const options = {
+    rejectsPrefix: config.rejectsPrefix,
+    bucketName: config.bucketName,
+    logger: createContainerLogger(),
+  };
   return ((event: SummarizeEvent | ReleaseLanesEvent, context: object = {}) =>
     'releaseLanes' in event
       ? runReleaseLanes(event, io)
