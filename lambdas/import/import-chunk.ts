@@ -1,6 +1,7 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { LaneLeaseLostError } from '../contract/errors.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
 import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import type { ImportLedger } from '../admission/ledger.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
@@ -79,7 +80,7 @@ export async function runImportChunk(
 ): Promise<ChunkProgress> {
   const { job, chunk, progress } = event;
   const { config } = options;
-  const plan = planChunk(event, config.rejectsPrefix, options.formats);
+  const plan = planChunk(event, config.rejectsPrefix, options.formats, outputBucketOf(config, job.request.bucket));
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
   // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.
@@ -135,7 +136,7 @@ async function startInvocation(
   // One EMF line per invocation, failed or not (import-metrics.ts).
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
-  const rejects = new RejectsFile(() => io.startRejectsUpload(bucket, rejectsAt), plan.key);
+  const rejects = new RejectsFile(() => io.startRejectsUpload(plan.rejects.bucket, rejectsAt), plan.key);
   const budget = new RejectBudget(job.request.maxRejects, event.progress);
   return { event, plan, reader, from, log, write: sink, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
 }
@@ -172,7 +173,7 @@ async function finishInvocation(
   const damage = reader.damage();
   if (damage) {
     const done = `the ${counts.rows} rows before it were read and ${counts.written} of them written`;
-    const kept = `(${counts.rejected} rejected); rejects in s3://${event.job.request.bucket}/${invocation.rejectsAt}`;
+    const kept = `(${counts.rejected} rejected); rejects in s3://${invocation.plan.rejects.bucket}/${invocation.rejectsAt}`;
     throw corruptSourceError(plan.where, plan.compression, damage, `${done} ${kept}`);
   }
   invocation.budget.check(plan.where, `s3://${event.job.request.bucket}/${invocation.rejectsAt}`);
