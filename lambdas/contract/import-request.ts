@@ -120,6 +120,12 @@ export interface ImportRequest {
    * @default false
    */
   readonly allowWithoutBackup?: boolean;
+  /**
+   * `sync` reads each key's item with strongly consistent reads (BatchGetItem `ConsistentRead`): twice the read units,
+   * and every write acknowledged before the read is seen. Other modes read nothing and ignore it.
+   * @default false - eventually consistent reads
+   */
+  readonly consistentRead?: boolean;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -144,4 +150,6 @@ export interface ResolvedRequest {
   readonly dryRun: boolean;
   /** Present (true) only when the request says so. */
   readonly allowWithoutBackup?: true;
+  /** Present (true) only when the request says so. */
+  readonly consistentRead?: true;
 }
