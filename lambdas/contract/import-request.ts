@@ -77,8 +77,12 @@ export interface ResolvedParquetFormat {
 
 export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat | ResolvedParquetFormat;
 
-/** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
-export interface ImportRequest {
+/**
+ * The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. The source
+ * (`bucket` and `key` or `prefix`) is named here; everything else (table, format, mode, ...) is in `ImportOptions`.
+ */
+export interface ImportRequest extends ImportOptions {
+  /** The bucket holding the source object(s). */
   readonly bucket: string;
   /** One object to import (or a DynamoDB export's manifest-summary.json). Exactly one of `key` and `prefix`. */
   readonly key?: string;
@@ -87,6 +91,15 @@ export interface ImportRequest {
    * or a DynamoDB export's folder. Exactly one of `key` and `prefix`.
    */
   readonly prefix?: string;
+}
+
+/**
+ * The request's fields other than its source: where the items go and how records become them. A watched prefix
+ * fixes these for every upload (lib/watch-input.ts); a plain interface rather than `Omit<ImportRequest, ...>`, so
+ * jsii can copy its fields into the construct's `WatchedPrefix` for Python, Java, .NET and Go.
+ */
+export interface ImportOptions {
+  /** The existing DynamoDB table the items are written to. */
   readonly table: string;
   readonly format?: RequestFormat;
   /** Column name to type; columns not named here are strings. */
@@ -126,6 +139,14 @@ export interface ImportRequest {
    * @default false - eventually consistent reads
    */
   readonly consistentRead?: boolean;
+  /**
+   * The reject budget: a chunk that has rejected more than this many rows fails the import with
+   * `TooManyRejectsError`, having written what it wrote (rejects kept). Counted per chunk: lanes share no counter,
+   * so the import as a whole may keep up to this many rejects per chunk. A whole number, 0 or more (0: the first
+   * rejected row fails it).
+   * @default - no count limit, but a chunk whose first 1,000 rows are all rejected fails the import
+   */
+  readonly maxRejects?: number;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -152,4 +173,6 @@ export interface ResolvedRequest {
   readonly allowWithoutBackup?: true;
   /** Present (true) only when the request says so. */
   readonly consistentRead?: true;
+  /** Present only when the request sets it; absent, a chunk whose first 1,000 rows are all rejected fails. */
+  readonly maxRejects?: number;
 }

@@ -26,6 +26,9 @@ export function resolveSettings(input: Record<string, unknown>, modeNames: reado
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);
   const consistentRead = optionalBoolean(input, 'consistentRead', problems);
+  // -1 stands for absent: the default rule (a chunk's first 1,000 rows all rejected) is not a count.
+  const wholeOrZero = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  const maxRejects = optionalNumber(input, 'maxRejects', -1, wholeOrZero, 'a whole number, 0 or more', problems);
   return {
     numbers: { chunkMiB, maxWriteRate, spread, ...(warm > 0 ? { warmThroughput: warm } : {}) },
     switches: {
@@ -33,6 +36,7 @@ export function resolveSettings(input: Record<string, unknown>, modeNames: reado
       dryRun,
       ...(allowWithoutBackup ? { allowWithoutBackup: true as const } : {}),
       ...(consistentRead ? { consistentRead: true as const } : {}),
+      ...(maxRejects >= 0 ? { maxRejects } : {}),
     },
   };
 }

@@ -30,6 +30,7 @@ const KNOWN_FIELDS = [
   'mode',
   'dryRun',
   'allowWithoutBackup',
+  'maxRejects',
   'consistentRead',
 ];
 /**
