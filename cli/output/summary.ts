@@ -26,6 +26,8 @@ export interface SummaryContext {
   readonly servicesReadyMs?: number;
   /** Where the rejected rows were copied, when some were. */
   readonly rejectsDir: string | null;
+  /** Where a dry run's diff files were copied, when it wrote some. @default null */
+  readonly diffDir?: string | null;
   /** The deployed execution (cloud commands only; `local` prints no such field). */
   readonly executionArn?: string;
 }
@@ -38,6 +40,7 @@ export function exitCodeOf(summary: ImportSummary): number {
 /** Prints the finished import: one line, or with --json one JSON object as the last stdout line. */
 export function printSummary(summary: ImportSummary, context: SummaryContext, output: Output): void {
   const { durationMs, servicesReadyMs, rejectsDir, executionArn } = context;
+  const diff = summary.diffKey ? { diffKey: summary.diffKey, diffDir: context.diffDir ?? null } : {};
   if (context.json) {
     const { status, rows, written, rejected, chunks, rejectsKey, table } = summary;
     const extra = {
@@ -66,6 +69,7 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
         durationMs,
         rejectsKey,
         rejectsDir,
+        ...diff,
         table,
         ...extra,
       }),
@@ -75,6 +79,7 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
   const servers = servicesReadyMs === undefined ? '' : `; local servers ready in ${seconds(servicesReadyMs)}`;
   output.out(`${summaryLine(summary, durationMs)}${servers}`);
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
+  if (context.diffDir) output.out(`differences (JSON Lines: op, key, attributes): ${context.diffDir}`);
 }
 
 /**
