@@ -92,7 +92,7 @@ export const WRITE_MODE_TRAITS = {
     },
     laneShare: 1,
     pricedAs:
-      "as put for the items it writes (the added and changed share, measured on the sample's keys), plus a read of every item: 4 KB rounding, half a unit eventually consistent",
+      'here as put, every item written (the changed share is not measured: a dry run counts it), and without its reads: one per item, 4 KB rounding, half a unit eventually consistent',
     // BatchGetItem reads the items of 100 keys; BatchWriteItem puts the added and changed ones.
     actions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'],
   },
