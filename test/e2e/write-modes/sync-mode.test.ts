@@ -174,3 +174,47 @@ describe('sync dry run', () => {
     expect(summary.diffKey).toBeUndefined();
   });
 });
+
+describe('sync after a failed import', () => {
+  it('picks up where the failure left off: what landed is unchanged, the rest added, the table is the file', async () => {
+    const bucket = await createBucket();
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      id: s(`k${String(i).padStart(3, '0')}`),
+      price: n(`${i}.0`),
+    }));
+    await putText(bucket, 'in/items.json', rows.map(dynamoJsonLine).join(''));
+    const table = await createTable(['id', 'S']);
+    const request: ImportRequest = { bucket, key: 'in/items.json', table, mode: 'sync' };
+
+    // The second BatchWriteItem fails with an error not worth retrying: the first 25 items landed, the import fails.
+    const { wiring, sent } = countingWiring();
+    wiring.writeTransport.middlewareStack.add(
+      ((next: (args: unknown) => Promise<unknown>, context: { commandName: string }) => async (args: unknown) => {
+        if (context.commandName === 'BatchWriteItemCommand' && sent.BatchWriteItemCommand === 2)
+          throw Object.assign(new Error('injected'), {
+            name: 'ValidationException',
+            $metadata: { httpStatusCode: 400 },
+          });
+        return next(args);
+      }) as never,
+      { step: 'initialize', name: 'fail-second-write', priority: 'low' } as never,
+    );
+    const failure = await runImport(request, { wiring }).catch((error: Error) => error);
+    expect(failure).toMatchObject({ name: 'BatchWriteFailedError' });
+    const landed = (await scanAll(table)).length;
+    expect(landed).toBeGreaterThan(0);
+    expect(landed).toBeLessThan(100);
+
+    const { summary } = await syncOnce(request);
+    expect(summary).toMatchObject({
+      rows: 100,
+      unchanged: landed,
+      added: 100 - landed,
+      changed: 0,
+      written: 100 - landed,
+    });
+    const items = await itemsOf(table);
+    expect(items.size).toBe(100);
+    for (const row of rows) expect(items.get(row.id.S)).toEqual({ id: row.id, price: n(String(Number(row.price.N))) });
+  });
+});
