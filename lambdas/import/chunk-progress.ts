@@ -9,7 +9,7 @@ import type { LambdaConfig } from '../environment/config.js';
 import { nextPausedWait } from './chunk-live-settings.js';
 
 /**
- * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop) plus this one's.
+ * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop; none on the first) plus this one's.
  */
 export function addCounts(progress: ChunkProgress | undefined, counts: ImportCounts): ImportCounts {
   return addImportCounts(progress, counts);
