@@ -1,4 +1,4 @@
-import { binaryText, differingAttributes, numberValue } from '../attribute-values/attribute-equality.js';
+import { differingAttributes } from '../attribute-values/attribute-equality.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { RetryCounts } from '../retry/retry-loop.js';
 import type { DiffFile } from '../sync-compare/diff-file.js';
@@ -6,6 +6,7 @@ import type { DiffLine } from '../sync-compare/diff-lines.js';
 import type { Item, ItemSink } from './item-sink.js';
 import { keyOf } from './item-requests.js';
 import { retryContext } from './request-writer.js';
+import { keyText } from './sync-key-text.js';
 import { RecentItems } from './sync-recent.js';
 import { MAX_KEYS_PER_READ, readItems, type SendBatchGet } from './sync-reads.js';
 import type { WriterOptions } from './writer-options.js';
@@ -155,15 +156,4 @@ export class SyncWriter implements ItemSink, WriterStats {
   private throwIfFailed(): void {
     if (this.failure) throw this.failure;
   }
-}
-
-/** The key's values as one text, numbers by value and binary as base64: a file's item and the table's agree on it. */
-export function keyText(item: Item, keys: readonly KeyAttribute[]): string {
-  return keys
-    .map(({ name, type }) => {
-      const value = item[name];
-      if (type === 'N') return numberValue(value.N!);
-      return type === 'B' ? binaryText(value.B as Uint8Array | string) : value.S!;
-    })
-    .join('\u0000');
 }
