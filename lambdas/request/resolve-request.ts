@@ -31,6 +31,7 @@ const KNOWN_FIELDS = [
   'dryRun',
   'allowWithoutBackup',
   'maxRejects',
+  'consistentRead',
 ];
 /**
  * What preflight found before it resolves the request: the objects' names, an export's manifest and the first
