@@ -133,6 +133,14 @@ export interface ImportOptions {
    * @default false
    */
   readonly allowWithoutBackup?: boolean;
+  /**
+   * The reject budget: a chunk that has rejected more than this many rows fails the import with
+   * `TooManyRejectsError`, having written what it wrote (rejects kept). Counted per chunk: lanes share no counter,
+   * so the import as a whole may keep up to this many rejects per chunk. A whole number, 0 or more (0: the first
+   * rejected row fails it).
+   * @default - no count limit, but a chunk whose first 1,000 rows are all rejected fails the import
+   */
+  readonly maxRejects?: number;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -157,4 +165,6 @@ export interface ResolvedRequest {
   readonly dryRun: boolean;
   /** Present (true) only when the request says so. */
   readonly allowWithoutBackup?: true;
+  /** Present only when the request sets it; absent, a chunk whose first 1,000 rows are all rejected fails. */
+  readonly maxRejects?: number;
 }

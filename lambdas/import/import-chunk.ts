@@ -22,6 +22,7 @@ import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, createImportSink, type ImportSink } from './import-sink.js';
 import { followLiveSettings } from './chunk-live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
+import { RejectBudget } from './reject-budget.js';
 import { RejectsFile } from './rejects-file.js';
 import type { RejectedRow } from './rejects.js';
 
@@ -55,6 +56,8 @@ interface Invocation {
   readonly recordFormat: () => RecordFormat;
   readonly deadline: StopDeadline;
   readonly metrics: ReturnType<typeof importMetricsPublisher>;
+  /** The request's reject budget, counted over the chunk's invocations (reject-budget.ts). */
+  readonly budget: RejectBudget;
 }
 
 /**
@@ -79,15 +82,25 @@ export async function runImportChunk(
   const plan = planChunk(event, config.rejectsPrefix, options.formats);
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
+  // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.
+  const counted = { now: () => 0, reported: 0 };
+  const rowsSince = () => {
+    const now = counted.now();
+    const since = now - counted.reported;
+    counted.reported = now;
+    return since;
+  };
   const live = await followLiveSettings(options.ledger, job.executionName, {
     onRate: (maxWriteRate) => limiter.setRate(chunkRate(job, chunk, maxWriteRate)),
     intervalMs: config.liveSettingsIntervalMs,
+    rowsSince,
   });
   try {
     if (live.paused) return pausedProgress(progress, heldCheckpoint(plan), config);
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
+    counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
     const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
@@ -123,21 +136,22 @@ async function startInvocation(
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
   const rejects = new RejectsFile(() => io.startRejectsUpload(bucket, rejectsAt), plan.key);
-  return { event, plan, reader, from, log, write: sink, rejects, rejectsAt, recordFormat, deadline, metrics };
+  const budget = new RejectBudget(job.request.maxRejects, event.progress);
+  return { event, plan, reader, from, log, write: sink, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
 }
 
 /** Runs the chunk's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
 function importRange(invocation: Invocation, paused: () => boolean): Promise<ImportChunkResult> {
-  const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics } = invocation;
+  const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics, budget } = invocation;
   const params = {
     job: event.job,
     plan,
     from,
     read: reader.read,
     recordFormat,
-    sink: write.sink,
-    shouldStop: () => deadline.reached() || paused(),
-    reject: (row: RejectedRow) => rejects.add(row),
+    sink: budget.counting(write.sink),
+    shouldStop: () => deadline.reached() || paused() || budget.spent(),
+    reject: (row: RejectedRow) => (budget.rejected(row.reason), rejects.add(row)),
   };
   return CHUNK_IMPORTERS[plan.layout](params)
     .finally(() => deadline.dispose())
@@ -161,6 +175,7 @@ async function finishInvocation(
     const kept = `(${counts.rejected} rejected); rejects in s3://${event.job.request.bucket}/${invocation.rejectsAt}`;
     throw corruptSourceError(plan.where, plan.compression, damage, `${done} ${kept}`);
   }
+  invocation.budget.check(plan.where, `s3://${event.job.request.bucket}/${invocation.rejectsAt}`);
   // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
   const { source } = plan;
   if (result.next === null && source.kind === 'staged-piece')

@@ -30,6 +30,7 @@ const KNOWN_FIELDS = [
   'mode',
   'dryRun',
   'allowWithoutBackup',
+  'maxRejects',
 ];
 /**
  * What preflight found before it resolves the request: the objects' names, an export's manifest and the first
