@@ -1,4 +1,5 @@
 import type { ImportSummary, ReleasedLanes, ReleaseLanesEvent, SummarizeEvent } from '../contract/workflow-payloads.js';
+import { resolveLambdaConfig } from '../environment/config.js';
 import { createContainerLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { summarizeIo } from './summarize-io.js';
@@ -15,13 +16,14 @@ export interface SummarizeFunctionHandler {
  * ReleaseLanes, one Lambda so that no construct id or state changes; ReleaseLanes' events hold `releaseLanes`.
  */
 export function createSummarizeFunctionHandler({ s3, config, ledger }: Wiring): SummarizeFunctionHandler {
+  const settings = resolveLambdaConfig(config);
   // Rejects and the report lie in the stack's bucket (BUCKET_NAME) when deployed, also for a request from a source.
-  const outputBucket = config.bucketName ?? undefined;
-  const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes, outputBucket };
+  const outputBucket = settings.bucketName ?? undefined;
+  const target = { kmsKeyArn: settings.bucketKmsKeyArn, partBytes: settings.rejectsPartBytes, outputBucket };
   const io = summarizeIo(s3, ledger, target);
   const options = {
-    rejectsPrefix: config.rejectsPrefix,
-    bucketName: config.bucketName,
+    rejectsPrefix: settings.rejectsPrefix,
+    bucketName: settings.bucketName,
     logger: createContainerLogger(),
   };
   return ((event: SummarizeEvent | ReleaseLanesEvent, context: object = {}) =>
