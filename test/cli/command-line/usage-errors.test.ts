@@ -20,7 +20,7 @@ describe('a usage error is one line with a suggestion, then where the help is', 
     // choices: refused by the parser from the flag's spec, with the nearest choice.
     [
       ['local', 'f.csv', '--table', 't', '--mode', 'dlete'],
-      '--mode: expected put|insert|update|delete, got "dlete" (did you mean delete?)',
+      '--mode: expected put|insert|update|delete|sync, got "dlete" (did you mean delete?)',
       'local',
     ],
     // conflicts: declared on the spec, with the reason.
