@@ -13,6 +13,8 @@ export const TASK_HANDLER_FILES = {
   ImportChunk: 'lambdas/import/handler.ts',
   Summarize: 'lambdas/summarize/handler.ts',
   FindFailedChunk: 'lambdas/failed-chunk/handler.ts',
+  MirrorScan: 'lambdas/mirror-scan/handler.ts',
+  MirrorParts: 'lambdas/mirror-parts/handler.ts',
 } as const;
 
 /** Task state name to the `${...}` placeholder its `Resource` holds. */
@@ -21,6 +23,8 @@ export const TASK_FUNCTION_PLACEHOLDERS = {
   ImportChunk: 'ImportFunctionArn',
   Summarize: 'SummarizeFunctionArn',
   FindFailedChunk: 'FailedChunkFunctionArn',
+  MirrorScan: 'MirrorScanFunctionArn',
+  MirrorParts: 'MirrorPartsFunctionArn',
 } as const;
 
 /** A Lambda function of the workflow, named by the Task state it was made for. */
@@ -30,6 +34,8 @@ export type TaskStateName = keyof typeof TASK_HANDLER_FILES;
  * Every Task state of the workflow and the function it invokes: ReleaseLanes (a failed import gives its lanes
  * back) runs the Summarize function, which also releases them at the end of a successful import; FindFailedChunk
  * (a failed import's chunk error, where AWS's Map reports its threshold error instead) runs a function of its own.
+ * A mirror's states run two functions: MirrorScan (MirrorPlan, MirrorScanSegment: reads the table) and MirrorParts
+ * (MirrorComparePart, MirrorGuard, MirrorDeletePart: the only one that deletes).
  */
 export const TASK_STATE_FUNCTIONS = {
   Preflight: 'Preflight',
@@ -37,6 +43,11 @@ export const TASK_STATE_FUNCTIONS = {
   Summarize: 'Summarize',
   ReleaseLanes: 'Summarize',
   FindFailedChunk: 'FindFailedChunk',
+  MirrorPlan: 'MirrorScan',
+  MirrorScanSegment: 'MirrorScan',
+  MirrorComparePart: 'MirrorParts',
+  MirrorGuard: 'MirrorParts',
+  MirrorDeletePart: 'MirrorParts',
 } as const satisfies Record<string, TaskStateName>;
 
 /**

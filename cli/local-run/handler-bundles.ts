@@ -5,6 +5,8 @@ import type { createImportHandler } from '../../lambdas/import/handler.js';
 import type { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import type { createSummarizeFunctionHandler } from '../../lambdas/summarize/handler.js';
 import type { createFailedChunkHandler } from '../../lambdas/failed-chunk/handler.js';
+import type { createMirrorScanHandler } from '../../lambdas/mirror-scan/handler.js';
+import type { createMirrorPartsHandler } from '../../lambdas/mirror-parts/handler.js';
 import { handlerBundleFile } from '../../lib/bundle-settings.js';
 import { TASK_HANDLER_FILES, type TaskStateName } from '../../lib/workflow-tasks.js';
 import { cacheDir } from '../services/cache-dir.js';
@@ -18,6 +20,10 @@ export interface HandlerFactories {
   /** The Summarize function's: it serves the Summarize and ReleaseLanes states, as deployed. */
   readonly Summarize: typeof createSummarizeFunctionHandler;
   readonly FindFailedChunk: typeof createFailedChunkHandler;
+  /** A mirror's MirrorPlan and MirrorScanSegment states. */
+  readonly MirrorScan: typeof createMirrorScanHandler;
+  /** A mirror's MirrorComparePart, MirrorGuard and MirrorDeletePart states. */
+  readonly MirrorParts: typeof createMirrorPartsHandler;
 }
 
 const FACTORY_EXPORTS = {
@@ -25,6 +31,8 @@ const FACTORY_EXPORTS = {
   ImportChunk: 'createImportHandler',
   Summarize: 'createSummarizeFunctionHandler',
   FindFailedChunk: 'createFailedChunkHandler',
+  MirrorScan: 'createMirrorScanHandler',
+  MirrorParts: 'createMirrorPartsHandler',
 } as const satisfies Record<TaskStateName, string>;
 
 /** Absolute path of a Task's handler bundle (`npm run build` writes it). */

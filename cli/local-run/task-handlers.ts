@@ -16,6 +16,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { nameServiceError, withNamedServiceErrors } from '../../lambdas/wiring/service-error-names.js';
 import { loadHandlerFactories, loadHandlerFactory, type HandlerFactories } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
+import { mirrorTaskHandlers } from './mirror-tasks.js';
 import { invocationContext } from './lambda-clock.js';
 import { localConcurrency } from './local-concurrency.js';
 import { ensureLedgerTable } from './local-stack.js';
@@ -47,6 +48,7 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     Summarize: summarize,
     ReleaseLanes: summarize,
     FindFailedChunk: findFailedChunkTask(options),
+    ...mirrorTaskHandlers(wiring, settings.timeoutsMs.MirrorScan),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 
@@ -91,6 +93,8 @@ function invocationSettings(options: LocalRunOptions): InvocationSettings {
       ImportChunk: options.taskTimeoutsMs?.ImportChunk ?? timeoutMs,
       Summarize: timeoutMs,
       FindFailedChunk: timeoutMs,
+      MirrorScan: timeoutMs,
+      MirrorParts: timeoutMs,
     },
     clocks: options.clocks ?? {},
     emit: options.onEvent ?? (() => undefined),

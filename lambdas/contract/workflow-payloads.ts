@@ -1,5 +1,6 @@
 import type { ImportRequest, ResolvedRequest, WriteMode } from './import-request.js';
 import type { TableSafety } from './table-safety.js';
+import type { MirrorState, MirrorSummary } from './mirror-payloads.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {
@@ -263,6 +264,8 @@ export interface SummarizeEvent {
   readonly sources: SourceSet;
   /** PlanningState.dataLine. @default 1 */
   readonly dataLine?: number;
+  /** What a mirror found and deleted ({} when the import is no mirror). @default - no mirror */
+  readonly mirror?: MirrorState;
 }
 
 /**
@@ -297,6 +300,8 @@ export interface ImportSummary extends ImportCounts {
   /** Prefix under which rejects/<chunk>.csv files lie (only when rows were rejected). */
   readonly rejectsKey: string | null;
   readonly reportKey: string;
+  /** A mirror's facts (its deletes are in `deleted` too); absent when the import is no mirror. */
+  readonly mirror?: MirrorSummary;
 }
 
 /** Where rejects and the report of one execution go: s3://<bucket>/<rejectsPrefix>/<execution>/... */

@@ -1,6 +1,12 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
+import {
+  executionOutputPrefix,
+  type Checkpoint,
+  type ChunkProgress,
+  type ImportChunkEvent,
+} from '../contract/workflow-payloads.js';
+import { recordFileKeys, type FileKeyRecorder } from '../mirror/file-keys.js';
 import type { ImportLedger } from '../admission/ledger.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
 import type { LambdaContextLike, StopDeadline } from '../environment/lambda-context.js';
@@ -49,6 +55,8 @@ interface Invocation {
   readonly from: Checkpoint;
   readonly log: Logger;
   readonly write: ImportSink;
+  /** A mirror's recorder of the keys this invocation wrote, or null when the request is no mirror. */
+  readonly fileKeys: FileKeyRecorder | null;
   readonly rejects: RejectsFile;
   readonly rejectsAt: string;
   readonly recordFormat: () => RecordFormat;
@@ -117,11 +125,21 @@ async function startInvocation(
   const modes = options.modes ? { modes: options.modes } : {};
   const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes };
   const sink = createImportSink(job, chunk, io.writeCalls, sinkOptions);
+  const fileKeys = mirrorKeys(event, from, options.config.rejectsPrefix, sink);
   // One EMF line per invocation, failed or not (import-metrics.ts).
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
   const rejects = new RejectsFile(() => io.startRejectsUpload(bucket, rejectsAt), plan.key);
-  return { event, plan, reader, from, log, write: sink, rejects, rejectsAt, recordFormat, deadline, metrics };
+  const path = fileKeys ? { ...sink, sink: fileKeys.sink } : sink;
+  return { event, plan, reader, from, log, write: path, fileKeys, rejects, rejectsAt, recordFormat, deadline, metrics };
+}
+
+/** A mirror records the keys the chunk writes (lambdas/mirror/file-keys.ts); other imports record nothing. */
+function mirrorKeys(event: ImportChunkEvent, from: Checkpoint, rejectsPrefix: string, sink: ImportSink) {
+  const { job, chunkIndex } = event;
+  if (!job.request.mirror) return null;
+  const outputPrefix = executionOutputPrefix(rejectsPrefix, job.executionName);
+  return recordFileKeys(sink.sink, { outputPrefix, chunkIndex, from, keys: job.keys, dataBytes: job.dataBytes });
 }
 
 /** Runs the chunk's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
@@ -150,6 +168,8 @@ async function finishInvocation(
 ): Promise<ChunkProgress> {
   const { event, plan, reader, rejects, log, write, from } = invocation;
   await keepRejects(rejects, reader, plan);
+  const { bucket } = event.job.request;
+  await invocation.fileKeys?.store((key, body) => io.putText(bucket, key, body));
   const counts = addCounts(event.progress, { ...write.counts(), rows: result.rows, rejected: result.rejected });
   invocation.metrics.done(result.rejected);
   log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });

@@ -7,6 +7,7 @@ import {
   type SummarizeEvent,
 } from '../contract/workflow-payloads.js';
 import { objectKey } from '../source/source-set.js';
+import { mirrorSummary } from './mirror-summary.js';
 
 /** The Map's results as named counts (contract chunkResultOf); one that is neither shape fails the summary. */
 export function chunkResultsOf(event: SummarizeEvent): ChunkResult[] {
@@ -24,6 +25,7 @@ export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportS
   const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + r[field], 0);
   const rejected = total('rejected');
   const prefix = executionOutputPrefix(rejectsPrefix, executionName);
+  const mirror = mirrorSummary(event, prefix);
   return {
     status: rejected > 0 ? 'SUCCEEDED_WITH_REJECTS' : 'SUCCEEDED',
     bucket: request.bucket,
@@ -35,13 +37,14 @@ export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportS
     written: total('written'),
     rejected,
     skipped: total('skipped'),
-    deleted: total('deleted'),
+    deleted: total('deleted') + (mirror?.deleted ?? 0),
     writeUnits: total('writeUnits'),
     mode: request.mode ?? 'put',
     dryRun: request.dryRun ?? false,
     chunks: chunkResults.length,
     rejectsKey: rejected > 0 ? `${prefix}/` : null,
     reportKey: `${prefix}/report.json`,
+    ...(mirror ? { mirror } : {}),
   };
 }
 
