@@ -23,11 +23,11 @@ export interface PipelineDashboardProps {
   readonly stateMachine: sfn.StateMachine;
   readonly importFunction: lambda.IFunction;
   /** The tables imports may write: each one's write capacity and throttles are graphed. */
-  readonly tables: readonly dynamodb.ITable[];
+  readonly tables: dynamodb.ITable[];
   /** @default - CloudFormation generates a name */
   readonly dashboardName?: string;
   /** Alarms whose state the dashboard shows in a first row. @default - none */
-  readonly alarms?: readonly cloudwatch.IAlarm[];
+  readonly alarms?: cloudwatch.IAlarm[];
 }
 
 /**

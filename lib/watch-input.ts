@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../lambdas/contract/errors.js';
 import { resolveImportRequest } from '../lambdas/request/resolve-request.js';
-import { type ImportRequest } from '../lambdas/contract/import-request.js';
+import { type ImportOptions } from '../lambdas/contract/import-request.js';
 import {
   applyInputTransformer,
   matchesEventPattern,
@@ -15,14 +15,14 @@ import {
  */
 
 /**
- * The request fields a watch fixes for every upload: the one request type (lambdas/contract/import-request.ts)
- * less what each event gives (bucket, key) and the folder form (a watch fires per object). Derived, so a field
- * added to the request (`spread`, `format.type`, ...) is one a watch can set too.
+ * The request fields a watch fixes for every upload: the request (lambdas/contract/import-request.ts) less what each
+ * event gives (bucket, key) and the folder form (a watch fires per object), which is the request's `ImportOptions`.
+ * Shared, so a field added to the request (`spread`, `format.type`, ...) is one a watch can set too.
  */
-export type WatchRequestFields = Omit<ImportRequest, 'bucket' | 'key' | 'prefix'>;
+export type WatchRequestFields = ImportOptions;
 
 /** An S3 prefix whose new objects are imported into one table with fixed request fields. */
-export interface WatchedPrefix extends WatchRequestFields {
+export interface WatchedPrefix extends ImportOptions {
   /** Key prefix, e.g. 'imports/ngrams/'. It must not cover the rejects prefix. */
   readonly prefix: string;
 }

@@ -7,7 +7,6 @@ import {
 } from '../../lambdas/contract/import-request.js';
 import { DEFAULT_CHUNK_MIB } from '../../lambdas/contract/limits.js';
 import type { FlagSpec } from '../command-line/command-spec.js';
-import { UsageError } from '../command-line/usage-error.js';
 import { parseAttributeFlags } from './attribute-flags.js';
 import { parseNumber, parseTypes } from './values.js';
 
@@ -19,7 +18,7 @@ export const REQUEST_FLAGS = {
   table: { type: 'string', value: 'T', description: 'the target table (required, unless a --request file names it)' },
   format: {
     type: 'string',
-    value: FORMAT_TYPES.join('|'),
+    choices: FORMAT_TYPES,
     description: "how records are read (the request's format.type); default from the file's extension",
   },
   delimiter: { type: 'string', value: 'C|tab', description: 'one character; default tab for *.tsv, comma otherwise' },
@@ -45,7 +44,7 @@ export const REQUEST_FLAGS = {
   },
   mode: {
     type: 'string',
-    value: WRITE_MODES.join('|'),
+    choices: WRITE_MODES,
     description: "what is done with each item (the request's mode)",
     default: 'put',
   },
@@ -84,17 +83,14 @@ export const JSON_FLAG = {
  */
 export type RequestFlags = Partial<Omit<ImportRequest, 'bucket' | 'key' | 'prefix'>>;
 
-type Values = { readonly [name: string]: string | boolean | string[] | undefined };
+type Values = { readonly [name: string]: unknown };
 
 /** The one place where flags become request fields. Throws UsageError naming the bad flag. */
 export function requestFlagsOf(values: Values): RequestFlags {
   const text = (name: keyof typeof REQUEST_FLAGS) => (typeof values[name] === 'string' ? values[name] : undefined);
   const table = text('table') || undefined;
   const format = formatOf(text('format'), text('delimiter'), values['no-header'] === true, text('columns'));
-  const mode = text('mode');
-  if (mode !== undefined && !WRITE_MODES.includes(mode as WriteMode)) {
-    throw new UsageError(`--mode: expected ${WRITE_MODES.join('|')}, got ${JSON.stringify(mode)}`);
-  }
+  const mode = text('mode'); // one of WRITE_MODES: the parser checks the flag's choices
   const types = parseTypes(text('types'));
   const chunkMiB = optionalNumber(text('chunk-mib'), '--chunk-mib', (n) => n > 0);
   const maxWriteRate = parseNumber(text('max-write-rate'), '--max-write-rate', 0, (n) => n >= 0);
@@ -124,9 +120,6 @@ function optionalNumber(text: string | undefined, flag: string, valid: (n: numbe
 
 /** --format, --delimiter, --no-header and --columns: the request's `format`, only what they give. */
 function formatOf(type: string | undefined, delimiter: string | undefined, noHeader: boolean, columns?: string) {
-  if (type !== undefined && !FORMAT_TYPES.includes(type as FormatType)) {
-    throw new UsageError(`--format: expected ${FORMAT_TYPES.join('|')}, got ${JSON.stringify(type)}`);
-  }
   return {
     ...(type !== undefined ? { type: type as FormatType } : {}),
     ...(delimiter !== undefined ? { delimiter: delimiter === 'tab' ? '\t' : delimiter } : {}),

@@ -11,7 +11,7 @@ import { handlerBundleFile } from '../../lib/bundle-settings.js';
 import { TASK_HANDLER_FILES, type TaskStateName } from '../../lib/workflow-tasks.js';
 import { cacheDir } from '../services/cache-dir.js';
 import { loadCachedBundle, type CachedBundle } from './bundle-compile-cache.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../../lib/package-root.js';
 
 /** The handler factory each Task's bundle exports, as its handler file declares it. */
 export interface HandlerFactories {

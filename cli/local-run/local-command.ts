@@ -8,12 +8,17 @@ import type { RequestFlags } from '../flags/request-flags.js';
 import { runLocalImport } from './runner.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import { startLocalServices } from '../services/index.js';
-import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
+import { exitCodeOf, printSummary, type Output } from '../output/summary.js';
+import { printFailure } from '../output/failure.js';
 import { keepRejects } from '../output/rejects-copy.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
+
+/** `local` can make the table: the hint names the flags. */
+const MISSING_TABLE_HINT =
+  'give --create-table --pk NAME[:S|N|B] (and --sk NAME[:S|N|B] for a composite key) to create it, on demand';
 
 /** `s3-ddb-import local` as its command line gives it (cli/commands/local.ts). */
 export interface LocalCommand {
@@ -37,7 +42,7 @@ export interface LocalCommand {
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
   const failed = (error: Error) =>
-    printFailure(error, { json: command.json, durationMs: Date.now() - started }, output);
+    printFailure(error, { what: 'import', json: command.json, durationMs: Date.now() - started }, output);
   const checked = await checkBeforeServers(command).catch((error: Error) => error);
   if (checked instanceof Error) return failed(checked);
   // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
@@ -47,8 +52,10 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   const servicesReadyMs = Date.now() - started;
   let unregister = () => undefined as void;
   try {
-    // Handler logs are for CloudWatch; the CLI shows its own progress (see cli/watch/watch-command.ts).
-    process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+    // Handler logs are for CloudWatch; the CLI shows its own progress and prints the table's safety warning
+    // itself, before the upload: at WARN, preflight's log line would say it a second time, as raw JSON.
+    // POWERTOOLS_LOG_LEVEL=WARN shows the handlers' warnings (docs/guides/troubleshooting.md).
+    process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
     const wiring = createWiring(services); // the handlers talk to exactly the servers started here
     // So that `rate`/`pause`/`resume --local`, in another terminal, find this import's ledger.
     const ledgerTable = wiring.ledger.tableName;
@@ -87,7 +94,7 @@ async function importOnServices(
   // The table's safety check comes before the upload, which can take a while for a big file: a table without
   // point-in-time recovery (a new one) refuses a delete here without --allow-without-backup, and nothing is uploaded.
   if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
-  await noticeBeforeStart(dynamodb, request.resolved, output);
+  await noticeBeforeStart(dynamodb, request.resolved, output, MISSING_TABLE_HINT);
   await bucketReady;
   await uploadPlanned(s3, LOCAL_BUCKET, plan);
   const progress = createProgressPrinter(output);

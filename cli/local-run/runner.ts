@@ -9,7 +9,7 @@ import {
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
 } from '../../lib/workflow-tasks.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../../lib/package-root.js';
 import type { LocalRunOptions, StateEvent } from './run-options.js';
 import { localTaskHandlers } from './task-handlers.js';
 

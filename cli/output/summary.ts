@@ -1,10 +1,9 @@
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
 import { writeModeEntry } from '../../lambdas/write/write-modes.js';
 
-/** Exit codes are public contract: 0 every row landed, 2 some rows were rejected, 1 the import failed. */
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_REJECTS = 2;
+import { EXIT_OK, EXIT_REJECTS } from './cli-error.js';
+
+export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS } from './cli-error.js';
 
 /** Where a command writes: results on stdout, progress and errors on stderr. */
 export interface Output {
@@ -73,28 +72,6 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
   const servers = servicesReadyMs === undefined ? '' : `; local servers ready in ${seconds(servicesReadyMs)}`;
   output.out(`${summaryLine(summary, durationMs)}${servers}`);
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
-}
-
-/** Prints a failed import: the error on stderr, and with --json a FAILED object on stdout. Returns EXIT_FAILED. */
-export function printFailure(
-  error: { name: string; message: string },
-  context: Omit<SummaryContext, 'rejectsDir'>,
-  output: Output,
-): number {
-  output.err(`import failed: ${error.name}: ${error.message}`);
-  if (context.json) {
-    const arn = context.executionArn ? { executionArn: context.executionArn } : {};
-    output.out(
-      JSON.stringify({
-        status: 'FAILED',
-        error: error.name,
-        message: error.message,
-        durationMs: context.durationMs,
-        ...arn,
-      }),
-    );
-  }
-  return EXIT_FAILED;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { GetItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LedgerBusyError } from '../contract/errors.js';
 import { decideLanes, type LaneAsk, type LaneDecision, type LaneHolder } from './lane-admission.js';
 import { reclaimStale, scanHolders } from './ledger-holders.js';
 import { holderOf, importKey, liveSettingsOf, type LiveSettings } from './ledger-items.js';
@@ -22,7 +23,10 @@ const ADMIT_ATTEMPTS = 8;
  * again.
  */
 const CONFLICT_BACKOFF_MS = { base: 25, cap: 1000 } as const;
-/** A release cancelled as busy tries this often before it fails (Summarize's own retry then runs it again). */
+/**
+ * A release cancelled as busy tries this often before it fails with LedgerBusyError, which the Retry of Summarize and
+ * of ReleaseLanes (statemachine/import.asl.json) names: the task then runs again.
+ */
 const RELEASE_ATTEMPTS = 8;
 
 type Sleep = (ms: number) => Promise<void>;
@@ -107,7 +111,7 @@ export class ImportLedger {
       if (!Item) return;
       const outcome = await this.pool.giveBack(execution, Item);
       if (outcome !== 'busy') return;
-      if (attempt >= RELEASE_ATTEMPTS) throw new Error(`the ledger stayed busy: the lanes of ${execution} are held`);
+      if (attempt >= RELEASE_ATTEMPTS) throw new LedgerBusyError(execution);
       await this.backOff(attempt);
     }
   }

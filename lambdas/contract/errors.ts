@@ -143,23 +143,34 @@ export class RecordTooLongError extends ImportError {
 }
 
 /**
- * A mirror would delete more than `maxDeletePercent` of the items in scope: it fails before its first delete, and
- * nothing is deleted (lambdas/mirror-parts/mirror-guard.ts).
+ * The ledger's one counters item stayed busy: every transaction that would give an import's lanes back was cancelled
+ * (TransactionConflict with other admissions and releases, or a throttle), past the ledger's own attempts. A
+ * conflict on one item is expected under load
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html), so the workflow's
+ * Summarize and ReleaseLanes retry this by name; the release is idempotent, so a retry changes nothing twice.
  */
-export class MirrorDeleteLimitError extends ImportError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'MirrorDeleteLimitError';
+export class LedgerBusyError extends ImportError {
+  constructor(execution: string, options?: ErrorOptions) {
+    super(`the ledger stayed busy: the lanes of ${execution} are still held`, options);
+    this.name = 'LedgerBusyError';
   }
 }
 
 /**
- * Some rows of the file were rejected, so their keys are unknown and a mirror cannot tell their items from dropped
- * ones: it fails before its first delete, and nothing is deleted.
+ * A running lane found its import's lanes given back to the ledger (the execution failed or was stopped, and
+ * ReleaseLanes or the next admission took them): it stops at its next record boundary instead of writing on. An
+ * invocation keeps running when its execution stops (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html
+ * stops the execution, not a Lambda invocation it started), so without this it could write for up to 15 minutes
+ * beside the next import admitted onto the same lanes.
  */
-export class MirrorRejectedRowsError extends ImportError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'MirrorRejectedRowsError';
+export class LaneLeaseLostError extends ImportError {
+  constructor(execution: string, at: { readonly offset: number; readonly line?: number }, options?: ErrorOptions) {
+    const line = at.line === undefined ? '' : `, line ${at.line}`;
+    super(
+      `the lanes of ${execution} were given back while this lane ran: it stopped at offset ${at.offset}${line} ` +
+        '(every earlier record written); rerun the import to finish it',
+      options,
+    );
+    this.name = 'LaneLeaseLostError';
   }
 }

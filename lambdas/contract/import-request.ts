@@ -1,3 +1,8 @@
+import type { WriteMode } from './write-mode-traits.js';
+
+/** The modes are the keys of the table of their traits (write-mode-traits.ts). */
+export { WRITE_MODES, type WriteMode } from './write-mode-traits.js';
+
 /**
  * The execution input: the request users send to StartExecution, the CLI builds and a watch's rule makes.
  * Types only, at the bottom of the layers, so every handler, format and the CLI can name them;
@@ -21,15 +26,6 @@ export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'zstd'];
  */
 export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON' | 'TTL';
 export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON', 'TTL'];
-
-/**
- * What an import does with each item: `put` replaces (BatchWriteItem PutRequest; the last row of a key wins),
- * `insert` writes only where no item has the key (conditional PutItem; existing items are counted as skipped;
- * the first row of a key wins), `update` merges the record's attributes into the item (UpdateItem SET; creates
- * it when missing), `delete` removes the item the record's key names (BatchWriteItem DeleteRequest).
- */
-export type WriteMode = 'put' | 'insert' | 'update' | 'delete';
-export const WRITE_MODES: readonly WriteMode[] = ['put', 'insert', 'update', 'delete'];
 
 /** The CSV/TSV dialect of the source object. */
 export interface CsvFormat {
@@ -81,8 +77,12 @@ export interface ResolvedParquetFormat {
 
 export type ResolvedFormat = ResolvedCsvFormat | ResolvedJsonFormat | ResolvedParquetFormat;
 
-/** The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. */
-export interface ImportRequest {
+/**
+ * The execution input: what users send to StartExecution, the CLI builds and the EventBridge rule makes. The source
+ * (`bucket` and `key` or `prefix`) is named here; everything else (table, format, mode, ...) is in `ImportOptions`.
+ */
+export interface ImportRequest extends ImportOptions {
+  /** The bucket holding the source object(s). */
   readonly bucket: string;
   /** One object to import (or a DynamoDB export's manifest-summary.json). Exactly one of `key` and `prefix`. */
   readonly key?: string;
@@ -91,6 +91,15 @@ export interface ImportRequest {
    * or a DynamoDB export's folder. Exactly one of `key` and `prefix`.
    */
   readonly prefix?: string;
+}
+
+/**
+ * The request's fields other than its source: where the items go and how records become them. A watched prefix
+ * fixes these for every upload (lib/watch-input.ts); a plain interface rather than `Omit<ImportRequest, ...>`, so
+ * jsii can copy its fields into the construct's `WatchedPrefix` for Python, Java, .NET and Go.
+ */
+export interface ImportOptions {
+  /** The existing DynamoDB table the items are written to. */
   readonly table: string;
   readonly format?: RequestFormat;
   /** Column name to type; columns not named here are strings. */

@@ -74,3 +74,10 @@ export const PROMISED_MAX_QUEUED_HOURS = 24;
 export const PROMISED_MAX_PAUSED_HOURS = 16;
 /** How long one chunk may take (a slow or capped table): 4 days of 15-minute invocations. */
 export const PROMISED_MAX_CHUNK_HOURS = 96;
+
+/**
+ * At most 1,000 chunks per import: their list stays within its share of the 256 KB state limit (above), and each
+ * chunk is one child execution of the Distributed Map, which costs the parent history nothing per chunk. Preflight
+ * plans within it (preflight/chunk-budget.ts); the CLI's estimate models the same.
+ */
+export const MAX_CHUNKS = 1000;

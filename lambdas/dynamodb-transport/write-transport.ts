@@ -68,7 +68,7 @@ interface Target {
  * credentials provider come from the DynamoDB client's configuration, resolved once.
  *
  * It does not retry: the writers' one retry loop is the one retry layer for throttles, unprocessed items and
- * transient errors (write/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
+ * transient errors (retry/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
  * SDK's retry, each of our attempts would hide up to 3 of its own (500 ms-based waits for a throttle),
  * multiplying the waits and hiding the push-back from the limit. Errors carry the names and `$metadata`
  * the SDK gives them (reply-errors.ts). Binary values of UnprocessedItems stay base64 text, which is

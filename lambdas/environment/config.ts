@@ -1,4 +1,4 @@
-import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../async/backoff.js';
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../retry/backoff.js';
 
 /** How the import writes: what its stop margin is derived from (write/stop-margin.ts). */
 export interface WriteConfig {

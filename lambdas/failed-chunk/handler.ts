@@ -1,7 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { createContainerLogger } from '../observability/logger.js';
 import { withNamedServiceErrors } from '../wiring/service-error-names.js';
-import { chunkErrorOf, type StateError } from './first-failed-chunk.js';
+import { chunkErrorOf, type StateError } from '../map-run/first-failed-chunk.js';
 
 /** The FindFailedChunk task's input: the error the ImportChunks Map was caught with, and the execution. */
 export interface FindFailedChunkEvent {

@@ -1,6 +1,6 @@
 import type { Checkpoint, ChunkProgress, ImportCounts } from '../contract/workflow-payloads.js';
 import type { LambdaConfig } from '../environment/config.js';
-import { nextPausedWait } from './live-settings.js';
+import { nextPausedWait } from './chunk-live-settings.js';
 
 const NO_COUNTS: ImportCounts = { rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 };
 

@@ -1,5 +1,6 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { LaneLeaseLostError } from '../contract/errors.js';
 import {
   executionOutputPrefix,
   type Checkpoint,
@@ -25,7 +26,7 @@ import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, createImportSink, type ImportSink } from './import-sink.js';
-import { followLiveSettings } from './live-settings.js';
+import { followLiveSettings } from './chunk-live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
 import { RejectsFile } from './rejects-file.js';
 import type { RejectedRow } from './rejects.js';
@@ -96,8 +97,9 @@ export async function runImportChunk(
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
-    const result = await importRange(invocation, () => live.paused).finally(live.stop);
+    const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
+    if (result.next && live.leaseLost) throw new LaneLeaseLostError(job.executionName, result.next);
     return result.next && live.paused ? { ...pausedProgress(progress, result.next, config), ...done } : done;
   } finally {
     live.stop();

@@ -1,5 +1,5 @@
 import type { DeleteProgress, KeyJson, PartEvent } from '../contract/mirror-payloads.js';
-import type { RetryPolicy } from '../async/backoff.js';
+import type { RetryPolicy } from '../retry/backoff.js';
 import type { LambdaContextLike } from '../environment/lambda-context.js';
 import { deadlineCheck } from '../environment/lambda-context.js';
 import { canonicalKey, keyFromJson, mirrorPaths } from '../mirror/key-parts.js';

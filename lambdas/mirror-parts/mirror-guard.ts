@@ -1,4 +1,4 @@
-import { MirrorDeleteLimitError, MirrorRejectedRowsError } from '../contract/errors.js';
+import { MirrorDeleteLimitError, MirrorRejectedRowsError } from '../contract/mirror-errors.js';
 import type { MirrorGuardEvent, MirrorGuardResult } from '../contract/mirror-payloads.js';
 import { chunkResultOf } from '../contract/workflow-payloads.js';
 

@@ -1,5 +1,5 @@
 import { planRanges, type ObjectPlan } from './range-planner.js';
-import { readObjectStart } from './object-headers.js';
+import { readObjectStart } from '../columns/object-headers.js';
 import { planParquetObject } from './parquet-chunks.js';
 import { recordsOf, type Planning, type PlannedObject } from './planning-inputs.js';
 import type { ObjectStarts } from './record-names.js';

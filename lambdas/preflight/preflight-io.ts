@@ -12,7 +12,7 @@ import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
 import type { WarmThroughputPlan } from './warm-throughput.js';
-import { tableSafetyIo } from './table-safety-io.js';
+import { tableSafetyIo } from '../table-checks/table-safety-io.js';
 
 /**
  * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, UpdateTable (the pre-warm),

@@ -1,9 +1,10 @@
-import { checkComputedAttributes } from './attribute-check.js';
-import { headerNames } from './columns.js';
-import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from './object-headers.js';
+import { checkComputedAttributes } from '../columns/attribute-check.js';
+import { headerNames } from '../columns/column-names.js';
+import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from '../columns/object-headers.js';
 import { parquetNames, readObjectFooter, type FooterIo } from './parquet-objects.js';
 import { recordsOf, type Planning } from './planning-inputs.js';
 import { mapAtMost } from '../async/map-at-most.js';
+import { InvalidRequestError } from '../contract/errors.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { ParquetFooter } from '../formats/parquet/parquet-footer.js';
@@ -43,7 +44,8 @@ export async function recordNames(
   const read = await mapAtMost(objects, HEADER_READS_AT_ONCE, async (object): Promise<ObjectStart | ParquetFooter> => {
     if (parquet) return readObjectFooter(object, io);
     const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);
-    return readObjectStart(recordsOf(planning), request, data, object.size, object.compression, keys);
+    const start = readObjectStart(recordsOf(planning), request, data, object.size, object.compression, keys);
+    return objects.length > 1 ? start.catch((error: unknown) => namingObject(error, object.source.key)) : start;
   });
   const starts: ObjectStarts = parquet ? { footers: read as ParquetFooter[] } : { records: read as ObjectStart[] };
   const names = parquet
@@ -55,4 +57,18 @@ export async function recordNames(
       );
   checkComputedAttributes(request, names.known, keys);
   return { columns: names.columns, dataLine: names.dataLine, starts };
+}
+
+/**
+ * Of a folder, the object a bad start was found in: `imports/x/b.parquet: header: invalid UTF-8 at byte 107`
+ * says which file does not match the folder's format, where the bare problem named none. Matched by name, as
+ * Step Functions matches errors: a format module bundled on its own path has its own copy of the class.
+ */
+function namingObject(error: unknown, key: string): never {
+  const problems = (error as Partial<InvalidRequestError>).problems;
+  if ((error as Error).name !== 'InvalidRequestError' || !Array.isArray(problems)) throw error;
+  throw new InvalidRequestError(
+    problems.map((problem) => `${key}: ${problem}`),
+    { cause: error },
+  );
 }

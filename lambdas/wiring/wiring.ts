@@ -4,7 +4,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
-import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
+import { createDynamoDbClient, createS3Client, type ClientOptions } from './sdk-clients.js';
 import {
   DEFAULT_LEDGER_TABLE,
   DEFAULT_WRITE_CONFIG,

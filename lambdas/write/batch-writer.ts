@@ -1,13 +1,13 @@
 import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE } from './batch-retry.js';
+import { BATCH_SIZE } from '../retry/batch-retry.js';
 import { keepLater, type CombineRows } from './combine-rows.js';
-import { sendWithRetries, type AttemptReply } from './retry-loop.js';
+import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { Item, ItemSink } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
 
-export { BATCH_SIZE } from './batch-retry.js';
+export { BATCH_SIZE } from '../retry/batch-retry.js';
 /**
  * Requests in flight per lane. The local engine (one Python process on 2 cores) moves more with the machine's load
  * than with 8, 16 or 32 in flight (docs/performance.md, `ceiling`); the cloud takes more per Lambda, not much.
@@ -99,7 +99,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
   }
 
   /**
-   * Throttles and leftovers go again through the one retry loop (write/retry-loop.ts) under the batch's
+   * Throttles and leftovers go again through the one retry loop (retry/retry-loop.ts) under the batch's
    * BatchRetryBudget: it fails after `maxAttempts` replies in a row that wrote nothing, while a reply that wrote some
    * items starts the ladder again, so a batch making progress under scattered throttles is not failed. Its waits are
    * bounded by longestBackoffMs.

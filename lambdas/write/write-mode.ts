@@ -4,7 +4,7 @@ import type { ItemSink } from './item-sink.js';
 import type { StatementWriteCalls } from './statement-writer.js';
 import type { WriterOptions } from './writer-options.js';
 import type { ImportCounts, KeyAttribute } from '../contract/workflow-payloads.js';
-import type { BackupRequirement } from '../contract/table-safety.js';
+import type { WriteModeTraits } from '../contract/write-mode-traits.js';
 
 /**
  * The DynamoDB calls the write modes make, one each (dynamodb-transport/write-transport.ts serves all four):
@@ -33,7 +33,7 @@ export interface WriterStats {
 export type WriteCounts = Omit<ImportCounts, 'rows' | 'rejected'>;
 
 /** The counts an import reports, by name (a mode's `reports`). */
-export type CountName = 'written' | 'skipped' | 'deleted';
+export type { CountName } from '../contract/write-mode-traits.js';
 
 export const NO_COUNTS: WriteCounts = { written: 0, skipped: 0, deleted: 0, writeUnits: 0 };
 
@@ -49,17 +49,15 @@ export interface ModeWriter {
 
 /**
  * One write mode: an entry of the table in write-modes.ts, in a file of its own under write/modes/ (as Powertools'
- * batch picks a record class from DATA_CLASS_MAPPING), so a new mode is its file plus one line in the table.
+ * batch picks a record class from DATA_CLASS_MAPPING), so a new mode is its file plus one line in the table. It owns
+ * what it knows: its traits (contract/write-mode-traits.ts: reports, backup rule, lane share, pricing words, IAM
+ * actions), spread in from the traits table, and its writer.
  */
-export interface WriteModeEntry {
+export interface WriteModeEntry extends WriteModeTraits {
   /** Opens the writer this mode's items go to. */
   open(options: ModeWriterOptions): ModeWriter;
   /** How two rows of one key held back together (in a batch, in the spreading window) become one. */
   readonly combine: CombineRows;
-  /** The counts this mode reports, in the order the CLI's summary line shows them; the first is its items/s. */
-  readonly reports: readonly CountName[];
-  /** When preflight checks the table for a backup before the import. */
-  readonly backup: BackupRequirement;
   /**
    * The write units one record's write consumes, in the table and in the indexes it lands in (write-units.ts
    * itemWriteUnits: how many indexes, or the bytes of the item's entry in each).

@@ -193,7 +193,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
       // No dynamodb:UpdateTable: the pre-warm of a request's warmThroughput needs allowWarmThroughput (below).
-      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts); the Scan only
+      // The safety check before an import that can destroy data (lambdas/table-checks/table-safety-check.ts); the Scan only
       // with Select COUNT (below).
       'dynamodb:DescribeContinuousBackups': tableArns,
       // The ledger: read the lanes item, take lanes with its own item (a transaction: Put + Update), read the

@@ -3,7 +3,7 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { createDynamoDbClient, createS3Client } from '../../../lambdas/wiring/clients.js';
+import { createDynamoDbClient, createS3Client } from '../../../lambdas/wiring/sdk-clients.js';
 
 /**
  * The AWS clients the cloud commands (start, status, estimate) call, passed into each module so tests point

@@ -1,5 +1,6 @@
 import type { WriteMode } from '../../../lambdas/contract/import-request.js';
-import { MAX_CHUNKS } from '../../../lambdas/preflight/preflight.js';
+import { WRITE_MODE_TRAITS } from '../../../lambdas/contract/write-mode-traits.js';
+import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 import { indexLoads, type IndexLoad } from '../table/index-load.js';
 import type { TableCapacity } from '../table/table-capacity.js';
 
@@ -27,16 +28,6 @@ export const PRICES = {
   lambdaArmGbSecond: 0.0000133334,
 } as const;
 
-/**
- * A lane's items/s per mode, as a share of `put`'s ITEMS_PER_SECOND_PER_LANE. `insert` and `update` take conditions,
- * which BatchWriteItem does not, so they go as PartiQL statements, 25 to a BatchExecuteStatement (an update whose
- * UPDATE finds no item goes again as its INSERT): a lane's own CPU binds them first. The modes bench
- * (`BENCH_ONLY=modes BENCH_MODE_ROWS=50000 npm run bench`, docs/performance.md) measured the handlers' CPU per 100k
- * items, over four runs, at 1.4-2.06x put's for insert and update (about 2x on a quiet machine: 0.5 of the items per
- * CPU second, taken here), and 0.84-1.16x for delete (BatchWriteItem DeleteRequests), which the lane rate caps at put's.
- */
-export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.5, update: 0.5, delete: 1 };
-
 export interface EstimateInputs {
   /** Bytes of each object (one for a single object). */
   readonly objectBytes: readonly number[];
@@ -53,7 +44,7 @@ export interface EstimateInputs {
     /** Per mode, the table's and its GSIs' write units per item together (sample.ts). @default - the put figures */
     readonly writeUnitsByMode?: Readonly<Record<WriteMode, number>>;
   };
-  /** What the import writes with (LANE_SHARE, and sample.writeUnitsByMode). @default "put" */
+  /** What the import writes with (its traits' laneShare, and sample.writeUnitsByMode). @default "put" */
   readonly mode?: WriteMode;
   readonly table: TableCapacity;
   readonly chunkMiB: number;
@@ -84,7 +75,7 @@ export function estimateImport(inputs: EstimateInputs) {
   const lanes = Math.max(1, Math.min(inputs.lanes, chunks));
   const rates = {
     table: table.writeUnitsPerSecond / sample.writeUnitsPerItem,
-    lanes: lanes * ITEMS_PER_SECOND_PER_LANE * LANE_SHARE[inputs.mode ?? 'put'],
+    lanes: lanes * ITEMS_PER_SECOND_PER_LANE * WRITE_MODE_TRAITS[inputs.mode ?? 'put'].laneShare,
     'max-write-rate': inputs.maxWriteRate > 0 ? inputs.maxWriteRate : Infinity,
   };
   const indexes = indexLoads(table.indexes, sample.indexes ?? [], items, Math.min(...Object.values(rates)));

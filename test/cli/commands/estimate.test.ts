@@ -8,7 +8,7 @@ import { PRICED_AS } from '../../../cli/cloud/estimate/estimate-modes.js';
 import { parseEstimateCommand, runEstimateCommand } from '../../../cli/commands/estimate.js';
 import { createBucket, createTable, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
 import type { StandIn } from '../../e2e/admission/stand-in.js';
-import { capture, cloudClients } from '../cloud/clients.js';
+import { capture, cloudClients } from '../../support/cloud-clients.js';
 
 /**
  * A fixed-width TSV, so every figure can be worked out by hand: a 14-byte header ("id\tyear\tcount\n") and

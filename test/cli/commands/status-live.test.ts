@@ -3,7 +3,7 @@ import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/stat
 import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
 import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/follow/execution-snapshot.js';
 import { stackLiveSettings } from '../../../cli/cloud/aws/live-settings.js';
-import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/sdk-clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import {
   CHILD,
@@ -18,7 +18,7 @@ import {
   RUNNING_EXECUTION,
   T0,
 } from '../../fixtures/cloud/recorded-execution.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 import { runCli } from '../../e2e/cli-process.js';
 
 /**

@@ -20,7 +20,7 @@ import {
   T0,
   finishedExecution,
 } from '../../fixtures/cloud/recorded-execution.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 
 const SFN = (operation: string) => `AWSStepFunctions.${operation}`;
 const METRICS = 'GraniteServiceVersion20100801.GetMetricData';

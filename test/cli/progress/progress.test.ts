@@ -3,7 +3,7 @@ import { createProgressPrinter } from '../../../cli/local-run/progress-printer.j
 import { colorAllowed, createProgressRenderer, describe, duration } from '../../../cli/progress/renderer.js';
 import type { ProgressSnapshot } from '../../../cli/progress/snapshot.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 const importing: ProgressSnapshot = {
   phase: 'importing',

@@ -5,7 +5,7 @@ import type { Wiring } from '../../../lambdas/wiring/wiring.js';
 import { ImportLedger } from '../../../lambdas/admission/ledger.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/map-run/first-failed-chunk.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';

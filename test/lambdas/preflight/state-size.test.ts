@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CHUNKS } from '../../../lambdas/preflight/chunk-budget.js';
+import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 import { checkStateSize } from '../../../lambdas/preflight/state-size.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { PlanningState, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';

@@ -1,5 +1,4 @@
-import { sleep as realSleep, type RetryPolicy } from '../async/backoff.js';
-import type { AdaptiveLimit } from './adaptive-limit.js';
+import { sleep as realSleep, type RetryPolicy } from './backoff.js';
 import { BatchRetryBudget, isRetryable } from './batch-retry.js';
 
 /** What one attempt's reply left, as the retry decision reads it. */
@@ -28,11 +27,21 @@ export interface RetriedWrite {
   exhausted(attempts: number, lastError: unknown): Error;
 }
 
+/**
+ * What the loop tells of each attempt (write/adaptive-limit.ts AdaptiveLimit is one): declared here, by shape, so the
+ * retry layer needs nothing from the writers above it.
+ */
+export interface AttemptListener {
+  /** A request is being sent: returns the ticket its reply hands back to `replied`. */
+  started(): number;
+  replied(ticket: number, pushedBack: boolean): void;
+}
+
 /** What every writer brings to the loop (WriterOptions, resolved by the writer). */
 export interface RetryContext {
   readonly retry: RetryPolicy;
   /** Told of each reply (pushed back or clean); absent for a writer that keeps no limit of its own. */
-  readonly limit?: AdaptiveLimit;
+  readonly limit?: AttemptListener;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
   readonly beforeSend?: (items: number) => Promise<void>;

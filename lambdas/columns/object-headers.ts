@@ -32,7 +32,7 @@ export async function readObjectStart(
   compression: Compression,
   keys: readonly KeyAttribute[] = [],
 ): Promise<ObjectStart> {
-  // A key computed from `attributes` is not in the record itself (preflight/attribute-check.ts checks it).
+  // A key computed from `attributes` is not in the record itself (attribute-check.ts checks it).
   const inRecord = keys.filter((key) => !Object.hasOwn(request.attributes ?? {}, key.name));
   if (compression === 'none') {
     const start = await format.readStart(read, size, inRecord);

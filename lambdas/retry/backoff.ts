@@ -7,10 +7,10 @@ export interface RetryPolicy {
 }
 
 /**
- * 12 attempts at 50 ms doubling, capped at 5 s. The writers' retry loop (write/retry-loop.ts) is the only layer
+ * 12 attempts at 50 ms doubling, capped at 5 s. The writers' retry loop (retry/retry-loop.ts) is the only layer
  * that retries throttles and unprocessed items (the write transport does not retry), so this ladder is the whole wait: its
  * 11 sleeps are at most 50 + 100 + 200 + 400 + 800 + 1,600 + 3,200 + 4 x 5,000 = 26,350 ms per batch,
- * and a table that keeps refusing fails the chunk in bounded time (see write/batch-retry.ts).
+ * and a table that keeps refusing fails the chunk in bounded time (see retry/batch-retry.ts).
  */
 export const DEFAULT_WRITE_RETRY: RetryPolicy = { maxAttempts: 12, baseDelayMs: 50, maxDelayMs: 5000 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHeadersAgree } from '../../../lambdas/preflight/columns.js';
+import { checkHeadersAgree } from '../../../lambdas/columns/column-names.js';
 import { mapAtMost } from '../../../lambdas/async/map-at-most.js';
 
 describe('checkHeadersAgree', () => {

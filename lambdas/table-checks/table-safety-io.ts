@@ -1,7 +1,7 @@
 import { DescribeContinuousBackupsCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TableNotFoundError } from '../contract/errors.js';
 import type { PointInTimeRecovery } from '../contract/table-safety.js';
-import type { TableSafetyIo } from './table-safety.js';
+import type { TableSafetyIo } from './table-safety-check.js';
 
 /**
  * The safety check's reads, bound to a DynamoDB client (preflight's, and the CLI's before it starts an import):

@@ -1,6 +1,6 @@
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import type { RetryErrorType, SdkError } from '@smithy/types';
-import { backoffCeilingMs, fullJitterDelay, type RetryPolicy } from '../async/backoff.js';
+import { backoffCeilingMs, fullJitterDelay, type RetryPolicy } from './backoff.js';
 
 /** BatchWriteItem takes at most 25 put requests. */
 export const BATCH_SIZE = 25;

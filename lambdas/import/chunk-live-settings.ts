@@ -21,10 +21,20 @@ export interface LiveSettingsOptions {
   readonly intervalMs?: number;
 }
 
+/** The live settings as the last renewal read them. */
+export interface LiveSettingsFollower {
+  readonly paused: boolean;
+  readonly settings: LiveSettings | null;
+  /** The import held lanes when the invocation started and holds none now: the lane must stop (LaneLeaseLostError). */
+  readonly leaseLost: boolean;
+  stop(): void;
+}
+
 /**
  * What one ImportChunk invocation follows while it runs: it renews the import's lease in the ledger and reads
  * the live settings every few seconds (`s3-ddb-import rate | pause | resume` change them), handing a new rate to
- * the writer at once and turning `paused` on so the importer stops at its next record boundary.
+ * the writer at once and turning `paused` on so the importer stops at its next record boundary. A renewal that finds
+ * the import no longer holds lanes turns `leaseLost` on: the importer stops at its next record boundary too.
  *
  * @example
  * const live = await followLiveSettings(ledger, execution, { onRate: (rate) => limiter.setRate(rate / lanes) });
@@ -34,10 +44,13 @@ export async function followLiveSettings(
   ledger: Pick<ImportLedger, 'renew'>,
   execution: string,
   options: LiveSettingsOptions,
-): Promise<{ readonly paused: boolean; readonly settings: LiveSettings | null; stop(): void }> {
+): Promise<LiveSettingsFollower> {
   let settings = await renewOrNull(ledger, execution);
   let timer: NodeJS.Timeout | undefined;
+  let leaseLost = false;
   const apply = (next: LiveSettings | null) => {
+    // Held at the start and gone now: ReleaseLanes (or the next admission, on a lease run out) took the lanes back.
+    if (next === null) leaseLost = true;
     settings = next;
     if (next) options.onRate(next.maxWriteRate);
   };
@@ -55,6 +68,9 @@ export async function followLiveSettings(
     },
     get settings() {
       return settings;
+    },
+    get leaseLost() {
+      return leaseLost;
     },
     stop: () => clearInterval(timer),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkComputedAttributes, knownNames } from '../../../lambdas/preflight/attribute-check.js';
+import { checkComputedAttributes, knownNames } from '../../../lambdas/columns/attribute-check.js';
 import { InvalidRequestError } from '../../../lambdas/contract/errors.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';

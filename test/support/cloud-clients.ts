@@ -1,10 +1,10 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { createDynamoDbClient, createS3Client } from '../../../lambdas/wiring/clients.js';
-import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
-import type { Output } from '../../../cli/output/summary.js';
-import type { StandIn } from '../../e2e/admission/stand-in.js';
+import { createDynamoDbClient, createS3Client } from '../../lambdas/wiring/sdk-clients.js';
+import type { CloudClients } from '../../cli/cloud/aws/clients.js';
+import type { Output } from '../../cli/output/summary.js';
+import type { StandIn } from '../e2e/admission/stand-in.js';
 
 /**
  * The cloud commands' clients as tests wire them: S3 and DynamoDB are the test run's local engine

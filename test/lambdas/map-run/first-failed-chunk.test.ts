@@ -4,7 +4,7 @@ import {
   MAP_RUN_THRESHOLD_ERROR,
   chunkErrorOf,
   firstFailedChunk,
-} from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+} from '../../../lambdas/map-run/first-failed-chunk.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 
 // Step Functions has no local server that reproduces AWS's Map Run failure: a stand-in answers as AWS documents

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AdaptiveLimit } from '../../../lambdas/write/adaptive-limit.js';
-import { sendWithRetries, type AttemptReply, type RetriedWrite } from '../../../lambdas/write/retry-loop.js';
+import { sendWithRetries, type AttemptReply, type RetriedWrite } from '../../../lambdas/retry/retry-loop.js';
 
 const throttle = () => Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: {} });
 const retry = { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40 };

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { BackupRequiredError } from '../../../lambdas/contract/errors.js';
 import type { WriteMode } from '../../../lambdas/contract/import-request.js';
 import type { PointInTimeRecovery } from '../../../lambdas/contract/table-safety.js';
-import { checkTableSafety, type SafetyRequest, type TableSafetyIo } from '../../../lambdas/preflight/table-safety.js';
+import {
+  checkTableSafety,
+  type SafetyRequest,
+  type TableSafetyIo,
+} from '../../../lambdas/table-checks/table-safety-check.js';
 
 /** A table as the two reads see it, and the reads made, in order. */
 function fakeTable(pitr: PointInTimeRecovery, holdsItems: boolean) {
