@@ -9,7 +9,8 @@ import { nameServiceError } from '../../lambdas/wiring/service-error-names.js';
 import type { TaskStateName } from '../../lib/workflow-tasks.js';
 import { loadHandlerFactory } from './handler-bundles.js';
 import { invokeWithTimeout } from './invoke-with-timeout.js';
-import { invocationContext } from './lambda-clock.js';
+import { invocationContext, type ScriptedClock } from './lambda-clock.js';
+import type { LocalRunOptions } from './run-options.js';
 import { runningTask } from './running-task.js';
 
 /**
@@ -21,16 +22,18 @@ import { runningTask } from './running-task.js';
  * @example
  * const handlers = { ...otherTasks, ...mirrorTaskHandlers(wiring, 900_000) };
  */
-export function mirrorTaskHandlers(wiring: Wiring, timeoutMs: number) {
+export function mirrorTaskHandlers(wiring: Wiring, timeoutMs: number, clocks: LocalRunOptions['clocks'] = {}) {
   const scan = built('MirrorScan', async () => (await loadHandlerFactory('MirrorScan'))(wiring));
   const parts = built('MirrorParts', async () => (await loadHandlerFactory('MirrorParts'))(wiring));
-  const context = () => invocationContext(timeoutMs);
+  const context = (clock?: ScriptedClock) => invocationContext(timeoutMs, clock);
+  const [scanClock, partsClock] = [clocks?.MirrorScan, clocks?.MirrorParts];
   return {
     MirrorPlan: (input: MirrorPlanEvent) => scan.run((handler) => handler(input, context())),
-    MirrorScanSegment: (input: ScanSegmentEvent) => scan.run((handler) => handler(input, context())),
+    MirrorScanSegment: (input: ScanSegmentEvent) => scan.run((handler) => handler(input, context(scanClock))),
     MirrorComparePart: (input: PartEvent & { step: 'compare' }) => parts.run((handler) => handler(input, context())),
     MirrorGuard: (input: MirrorGuardEvent & { step: 'guard' }) => parts.run((handler) => handler(input, context())),
-    MirrorDeletePart: (input: PartEvent & { step: 'delete' }) => parts.run((handler) => handler(input, context())),
+    MirrorDeletePart: (input: PartEvent & { step: 'delete' }) =>
+      parts.run((handler) => handler(input, context(partsClock))),
   };
 
   /** A function's handler, made on first use, whose calls run as Lambda runs them (invoke-with-timeout.ts). */

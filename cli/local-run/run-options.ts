@@ -46,7 +46,13 @@ export interface LocalRunOptions {
    * time, then none. The task's timeout still fails an invocation that has not returned in time, on the real clock.
    * @default - the real clock: the remaining time runs down from the task's timeout
    */
-  readonly clocks?: { readonly Preflight?: ScriptedClock; readonly ImportChunk?: ScriptedClock };
+  readonly clocks?: {
+    readonly Preflight?: ScriptedClock;
+    readonly ImportChunk?: ScriptedClock;
+    /** A mirror's Scan segments (MirrorScanSegment) and deletes (MirrorDeletePart) loop on theirs. */
+    readonly MirrorScan?: ScriptedClock;
+    readonly MirrorParts?: ScriptedClock;
+  };
   /** The Map's MaxConcurrency substitution. @default 40 */
   readonly maxConcurrency?: number;
   /** @default a random UUID, as Step Functions names executions */
