@@ -48,7 +48,7 @@ export async function localTaskHandlers(options: LocalRunOptions) {
     Summarize: summarize,
     ReleaseLanes: summarize,
     FindFailedChunk: findFailedChunkTask(options),
-    ...mirrorTaskHandlers(wiring, settings.timeoutsMs.MirrorScan, settings.clocks),
+    ...mirrorTaskHandlers(wiring, settings.timeoutsMs.MirrorScan, settings),
   } satisfies Record<keyof typeof TASK_STATE_FUNCTIONS, unknown>; // every Task state of the workflow has its handler
 }
 

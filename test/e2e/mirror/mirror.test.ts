@@ -22,8 +22,13 @@ describe('mirror: the table ends as the file, nothing more', () => {
     // 100 items; the file keeps k0..k94 (drops 5: 5% of the 105 in scope after the 5 new ones land) and adds k100..k104.
     const file = [...range(95), ...range(5).map((_, i) => `k${100 + i}`)];
     const { bucket, table, key } = await setUp(range(100), file);
-    const { summary } = await runMirror({ bucket, key, table });
+    const { summary, events } = await runMirror({ bucket, key, table });
     expect(summary).toMatchObject({ rows: 100, written: 100, deleted: 5, rejected: 0 });
+    // Progress told each phase: 4 Scan segments (105 keys in scope), 16 parts compared (5 dropped), 16 deleted.
+    const last = (step: string) => events.filter((e) => e.type === 'mirror' && e.step === step).at(-1);
+    expect(last('scanning table')).toMatchObject({ done: 4, total: 4, keys: 105 });
+    expect(last('comparing')).toMatchObject({ done: 16, total: 16, keys: 5 });
+    expect(last('deleting')).toMatchObject({ done: 16, total: 16, keys: 5 });
     expect(summary.mirror).toMatchObject({ inScope: 105, notInFile: 5, deleted: 5, maxDeletePercent: 10, scope: null });
     const items = await itemsBy(table, 'id');
     expect([...items.keys()].sort()).toEqual([...file].sort());
