@@ -2,7 +2,7 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
+ * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, capacity, formats, sources, staging,
  * modes, mirror, parquet, firstWrite) runs only those; default all. `mirror` (mirror-figures.ts): BENCH_MIRROR_SIZES. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
  * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
  * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3). `throttled`: BENCH_THROTTLED_SEEDS (throttled-figures.ts).
@@ -30,6 +30,7 @@ import {
 import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
+import { capacityFigure } from './capacity-figures.js';
 import { modesFigure } from './mode-figures.js';
 import { mirrorFigure } from './mirror-figures.js';
 import { processCpuSeconds } from './server-cpu.js';
@@ -152,6 +153,8 @@ try {
     };
   }
 
+  if (wanted('capacity'))
+    out.capacity = await capacityFigure({ newTable, dynamodb, dataDir: DATA_DIR, log }, services.dynamodbEndpoint);
   if (wanted('peers')) out.peers = await peersFigure({ newTable, dynamodb, dataDir: DATA_DIR, log, engineCpuSeconds });
   const sourceCtx = { bucket, s3, upload, newTable, log };
   if (wanted('sources')) out.sources = await sourceFigures(sourceCtx, ngrams.text, ROWS);

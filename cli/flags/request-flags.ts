@@ -61,6 +61,12 @@ export const REQUEST_FLAGS = {
     description:
       "let a delete import start on a table without point-in-time recovery (the request's allowWithoutBackup)",
   },
+  'max-rejects': {
+    type: 'string',
+    value: 'N',
+    description:
+      "fail the import once a chunk has rejected more than N rows (the request's maxRejects); default: once a chunk's first 1000 rows are all rejected",
+  },
   mirror: {
     type: 'boolean',
     description: "with --mode sync: then delete the table's items whose keys the file dropped (the request's mirror)",
@@ -109,6 +115,7 @@ export function requestFlagsOf(values: Values): RequestFlags {
   const types = parseTypes(text('types'));
   const chunkMiB = optionalNumber(text('chunk-mib'), '--chunk-mib', (n) => n > 0);
   const maxWriteRate = parseNumber(text('max-write-rate'), '--max-write-rate', 0, (n) => n >= 0);
+  const maxRejects = optionalNumber(text('max-rejects'), '--max-rejects', (n) => Number.isSafeInteger(n) && n >= 0);
   const warmThroughput = optionalNumber(
     text('warm-throughput'),
     '--warm-throughput',
@@ -126,6 +133,7 @@ export function requestFlagsOf(values: Values): RequestFlags {
     ...(values['dry-run'] === true ? { dryRun: true } : {}),
     ...parseAttributeFlags(values.attr as string[] | undefined, text('exclude')),
     ...(values['allow-without-backup'] === true ? { allowWithoutBackup: true } : {}),
+    ...(maxRejects !== undefined ? { maxRejects } : {}),
     ...mirrorFlagsOf(values),
   };
 }

@@ -74,8 +74,8 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
  * server starts, with the key or prefix the upload will have, so a bad request costs nothing.
  */
 async function checkBeforeServers(command: LocalCommand): Promise<{ plan: UploadPlan; request: BuiltRequest }> {
-  const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const plan = await planUpload(command.file);
+  const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   return { plan, request: buildRequest(command.request, file, { bucket: LOCAL_BUCKET, ...plan.location }) };
 }
 

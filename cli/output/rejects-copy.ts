@@ -2,13 +2,20 @@ import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
+import { firstReasons } from './reject-reasons.js';
 import type { Output } from './summary.js';
 
-/** Copies the rejected rows and the report to ./s3-ddb-import-rejects/<execution>/; returns the folder. */
+/**
+ * Copies the rejected rows and the report to ./s3-ddb-import-rejects/<execution>/ and says so, with the first
+ * rejected rows of distinct kinds (line and reason), so the reason is on the terminal, not only in the files.
+ * Returns the folder.
+ */
 export async function keepRejects(s3: S3Client, summary: ImportSummary, output: Output): Promise<string> {
   const dir = resolve(join('s3-ddb-import-rejects', summary.rejectsKey!.split('/').filter(Boolean).pop() ?? 'rejects'));
   const files = await downloadPrefix(s3, summary.bucket, summary.rejectsKey!, dir);
   output.err(`${summary.rejected} rejected rows: ${files.length} files in ${dir}`);
+  for (const { line, object, reason } of await firstReasons(files.sort()))
+    output.err(`  ${object ? `${object} ` : ''}line ${line}: ${reason}`);
   return dir;
 }
 

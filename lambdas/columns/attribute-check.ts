@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../contract/errors.js';
+import { hasHeaderColumns } from '../contract/format-traits.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { DataStart } from '../formats/record-format.js';
@@ -22,7 +23,7 @@ export function knownNames(
   columns: readonly string[],
   starts: readonly Pick<DataStart, 'fields'>[],
 ) {
-  if (request.format.type === 'csv') return columns.length > 0 ? { names: columns, what: 'the columns' } : null;
+  if (hasHeaderColumns(request.format)) return columns.length > 0 ? { names: columns, what: 'the columns' } : null;
   const read = starts.filter((start) => start.fields !== undefined);
   if (read.length === 0) return null;
   return { names: [...new Set(read.flatMap((start) => start.fields!))], what: "the first record's fields" };

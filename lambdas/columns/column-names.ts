@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../contract/errors.js';
+import { hasHeaderColumns } from '../contract/format-traits.js';
 import { checkColumnNames } from '../request/field-values.js';
 import { type ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
@@ -34,7 +35,7 @@ export function resolveColumns(
   keys: readonly KeyAttribute[],
   hasContent: boolean,
 ): string[] {
-  if (request.format.type !== 'csv') return []; // JSON records name their attributes; each item's key is checked as it is read
+  if (!hasHeaderColumns(request.format)) return []; // JSON records name their attributes; each item's key is checked as it is read
   const problems: string[] = [];
   const given = request.format.columns;
   if (header && given && given.length !== header.length) {

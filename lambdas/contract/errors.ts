@@ -174,3 +174,15 @@ export class LaneLeaseLostError extends ImportError {
     this.name = 'LaneLeaseLostError';
   }
 }
+
+/**
+ * A chunk rejected more rows than the request's reject budget allows (`maxRejects`; without it, its first 1,000
+ * rows were all rejected): the import is going nowhere, so it stops instead of reading the whole object. What was
+ * written stays written; the rejects file holds every rejected row with its reason.
+ */
+export class TooManyRejectsError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TooManyRejectsError';
+  }
+}

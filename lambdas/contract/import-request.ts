@@ -134,6 +134,14 @@ export interface ImportOptions {
    */
   readonly allowWithoutBackup?: boolean;
   /**
+   * The reject budget: a chunk that has rejected more than this many rows fails the import with
+   * `TooManyRejectsError`, having written what it wrote (rejects kept). Counted per chunk: lanes share no counter,
+   * so the import as a whole may keep up to this many rejects per chunk. A whole number, 0 or more (0: the first
+   * rejected row fails it).
+   * @default - no count limit, but a chunk whose first 1,000 rows are all rejected fails the import
+   */
+  readonly maxRejects?: number;
+  /**
    * After the file's rows are applied (`mode: "sync"` only), delete every item of the table (or of `scope`) whose key
    * the file does not hold. Needs point-in-time recovery as `delete` does (or `allowWithoutBackup`), and stops before
    * its first delete when more than `maxDeletePercent` of the items in scope would go (lambdas/mirror/).
@@ -183,6 +191,8 @@ export interface ResolvedRequest {
   readonly dryRun: boolean;
   /** Present (true) only when the request says so. */
   readonly allowWithoutBackup?: true;
+  /** Present only when the request sets it; absent, a chunk whose first 1,000 rows are all rejected fails. */
+  readonly maxRejects?: number;
   /** Present (true) only for a mirror; then maxDeletePercent is set too. */
   readonly mirror?: true;
   /** Present only for a mirror with a scope. */

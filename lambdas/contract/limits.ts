@@ -41,7 +41,7 @@ export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
  * = 251.5 KiB, under the 256 KiB cap (test/lambdas/preflight/state-size.test.ts builds that state). Each chunk's
  * child execution gets the same ≤ 64 KiB job, the object list and one chunk.
  */
-export const MAX_SCAN_STATE_BYTES = 64 * 1024;
+export const MAX_PLANNING_STATE_BYTES = 64 * 1024;
 
 /**
  * The most objects one import reads (a prefix's objects, an export's data files). Each object is at least one
@@ -52,7 +52,7 @@ export const MAX_SCAN_STATE_BYTES = 64 * 1024;
  */
 export const MAX_SOURCE_OBJECTS = 500;
 
-/** The most the object list may weigh in the workflow state (see MAX_SCAN_STATE_BYTES for the sum). */
+/** The most the object list may weigh in the workflow state (see MAX_PLANNING_STATE_BYTES for the sum). */
 export const MAX_SOURCES_STATE_BYTES = 40 * 1024;
 
 /**

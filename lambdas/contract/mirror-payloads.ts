@@ -115,3 +115,9 @@ export interface MirrorSummary {
   readonly deletesKey: string;
   readonly refusal: string | null;
 }
+
+/** Which of its three Task states an event of the MirrorParts function is for (the ASL's Parameters set `step`). */
+export type MirrorPartsEvent =
+  | (PartEvent & { readonly step: 'compare' })
+  | (PartEvent & { readonly step: 'delete' })
+  | (MirrorGuardEvent & { readonly step: 'guard' });

@@ -1,6 +1,6 @@
 import type { Checkpoint, Chunk, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import type { ChunkLayout } from '../contract/format-traits.js';
+import { LAYOUT_TRAITS, type ChunkLayout } from '../contract/format-traits.js';
 import { sourceFormatOf, type SourceFormatTable } from '../formats/record-formats.js';
 import { relativeRejectsKey } from '../contract/relative-rejects.js';
 import { compressionOf, type Compression } from '../source/compression.js';
@@ -104,7 +104,7 @@ export function planChunk(event: ImportChunkEvent, rejectsPrefix: string, format
     rejects: {
       folder: executionOutputPrefix(rejectsPrefix, job.executionName),
       objectPrefix: job.sources.objects.length > 1 ? `${chunk.object}-` : '',
-      withLine: layout === 'row-groups',
+      withLine: LAYOUT_TRAITS[layout].offsetsRepeat,
       relativeChunk: lines === 'relative' ? chunkIndex : null,
     },
   };
@@ -120,10 +120,9 @@ function sourceAndEnd(
   if (compression === 'none') {
     const { size } = job.sources.objects[chunk.object];
     // Row groups lie whole inside their chunk; a byte range's last record may end past it.
-    const readEnd: ReadEnd =
-      layout === 'row-groups'
-        ? { kind: 'chunk-end', end: chunk.end }
-        : { kind: 'last-record-past-end', end: chunk.end, size };
+    const readEnd: ReadEnd = LAYOUT_TRAITS[layout].lastRecordPastEnd
+      ? { kind: 'last-record-past-end', end: chunk.end, size }
+      : { kind: 'chunk-end', end: chunk.end };
     return { source: { kind: 'ranges', object }, readEnd };
   }
   if (job.sources.objects[chunk.object].staged) {

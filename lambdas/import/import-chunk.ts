@@ -28,6 +28,7 @@ import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, createImportSink, type ImportSink } from './import-sink.js';
 import { followLiveSettings } from './chunk-live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
+import { RejectBudget } from './reject-budget.js';
 import { RejectsFile } from './rejects-file.js';
 import type { RejectedRow } from './rejects.js';
 
@@ -63,6 +64,8 @@ interface Invocation {
   readonly recordFormat: () => RecordFormat;
   readonly deadline: StopDeadline;
   readonly metrics: ReturnType<typeof importMetricsPublisher>;
+  /** The request's reject budget, counted over the chunk's invocations (reject-budget.ts). */
+  readonly budget: RejectBudget;
 }
 
 /**
@@ -132,8 +135,10 @@ async function startInvocation(
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
   const rejects = new RejectsFile(() => io.startRejectsUpload(bucket, rejectsAt), plan.key);
+  const budget = new RejectBudget(job.request.maxRejects, event.progress);
   const path = fileKeys ? { ...sink, sink: fileKeys.sink } : sink;
-  return { event, plan, reader, from, log, write: path, fileKeys, rejects, rejectsAt, recordFormat, deadline, metrics };
+  const common = { event, plan, reader, from, log, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
+  return { ...common, write: path, fileKeys };
 }
 
 /** A mirror records the keys the chunk writes (lambdas/mirror/file-keys.ts); other imports record nothing. */
@@ -146,16 +151,16 @@ function mirrorKeys(event: ImportChunkEvent, from: Checkpoint, rejectsPrefix: st
 
 /** Runs the chunk's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
 function importRange(invocation: Invocation, paused: () => boolean): Promise<ImportChunkResult> {
-  const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics } = invocation;
+  const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics, budget } = invocation;
   const params = {
     job: event.job,
     plan,
     from,
     read: reader.read,
     recordFormat,
-    sink: write.sink,
-    shouldStop: () => deadline.reached() || paused(),
-    reject: (row: RejectedRow) => rejects.add(row),
+    sink: budget.counting(write.sink),
+    shouldStop: () => deadline.reached() || paused() || budget.spent(),
+    reject: (row: RejectedRow) => (budget.rejected(row.reason), rejects.add(row)),
   };
   return CHUNK_IMPORTERS[plan.layout](params)
     .finally(() => deadline.dispose())
@@ -181,6 +186,7 @@ async function finishInvocation(
     const kept = `(${counts.rejected} rejected); rejects in s3://${event.job.request.bucket}/${invocation.rejectsAt}`;
     throw corruptSourceError(plan.where, plan.compression, damage, `${done} ${kept}`);
   }
+  invocation.budget.check(plan.where, `s3://${event.job.request.bucket}/${invocation.rejectsAt}`);
   // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
   const { source } = plan;
   if (result.next === null && source.kind === 'staged-piece')

@@ -8,6 +8,7 @@ import {
   type SFNClient,
 } from '@aws-sdk/client-sfn';
 import { sdkPages } from '../async/sdk-pages.js';
+import type { StateError } from '../contract/task-payloads.js';
 
 /**
  * What a Distributed Map fails with on AWS once its Map Run has more failed items than it tolerates: "The Map state
@@ -19,11 +20,7 @@ import { sdkPages } from '../async/sdk-pages.js';
  */
 export const MAP_RUN_THRESHOLD_ERROR = 'States.ExceedToleratedFailureThreshold';
 
-/** An error as a Catch's ResultPath holds it and a Fail state's ErrorPath/CausePath read it. */
-export interface StateError {
-  readonly Error: string;
-  readonly Cause: string;
-}
+export type { StateError };
 
 /** The chunk that failed first: its child execution and the error and cause it failed with. */
 export interface FailedChunk {

@@ -3,6 +3,7 @@ import type {
   DeleteProgress,
   MirrorGuardEvent,
   MirrorGuardResult,
+  MirrorPartsEvent,
   PartEvent,
 } from '../contract/mirror-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
@@ -13,12 +14,6 @@ import { runComparePart } from './compare-part.js';
 import { runDeletePart } from './delete-part.js';
 import { runMirrorGuard } from './mirror-guard.js';
 import { mirrorPartsIo } from './mirror-parts-io.js';
-
-/** Which of its three Task states an event of the MirrorParts function is for (the ASL's Parameters say it). */
-export type MirrorPartsEvent =
-  | (PartEvent & { readonly step: 'compare' })
-  | (PartEvent & { readonly step: 'delete' })
-  | (MirrorGuardEvent & { readonly step: 'guard' });
 
 /** The MirrorParts function's handler, as its Task states call it. */
 export interface MirrorPartsFunctionHandler {

@@ -1,6 +1,6 @@
 import { beginPlanning, type BeginIo, type BeginOptions, type PlanningStep } from './begin-planning.js';
 import { admitLanes, type AdmissionOptions } from './lanes.js';
-import type { PlanIo } from './object-scan.js';
+import type { PlanIo } from './object-planner.js';
 import { planChunks, type PlanChunksOptions } from './plan-chunks.js';
 import { resolvePlanning } from './planning-inputs.js';
 import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';

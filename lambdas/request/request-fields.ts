@@ -22,9 +22,17 @@ export function resolveSettings(input: Record<string, unknown>, modeNames: reado
   }
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);
+  // -1 stands for absent: the default rule (a chunk's first 1,000 rows all rejected) is not a count.
+  const wholeOrZero = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  const maxRejects = optionalNumber(input, 'maxRejects', -1, wholeOrZero, 'a whole number, 0 or more', problems);
   return {
     numbers: { chunkMiB, maxWriteRate, spread, ...(warm > 0 ? { warmThroughput: warm } : {}) },
-    switches: { mode: mode as WriteMode, dryRun, ...(allowWithoutBackup ? { allowWithoutBackup: true as const } : {}) },
+    switches: {
+      mode: mode as WriteMode,
+      dryRun,
+      ...(allowWithoutBackup ? { allowWithoutBackup: true as const } : {}),
+      ...(maxRejects >= 0 ? { maxRejects } : {}),
+    },
   };
 }
 

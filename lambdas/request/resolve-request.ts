@@ -31,6 +31,7 @@ const KNOWN_FIELDS = [
   'mode',
   'dryRun',
   'allowWithoutBackup',
+  'maxRejects',
   'mirror',
   'scope',
   'maxDeletePercent',

@@ -4,10 +4,59 @@ import {
   type ChunkResult,
   type ImportCounts,
   type ImportSummary,
+  type ReleasedLanes,
+  type ReleaseLanesEvent,
   type SummarizeEvent,
 } from '../contract/workflow-payloads.js';
+import { invocationLogger, type createContainerLogger } from '../observability/logger.js';
 import { objectKey } from '../source/source-set.js';
 import { mirrorSummary } from './mirror-summary.js';
+
+/** The I/O the Summarize function needs (summarize-io.ts binds it to S3 and the ledger). */
+export interface SummarizeIo {
+  /** Rewrites the relative rejects files under the execution's `folder` with the object's lines (relative-rejects-io.ts). */
+  makeRejectsAbsolute(event: SummarizeEvent, folder: string): Promise<void>;
+  /** Writes the JSON report. */
+  putReport(bucket: string, key: string, body: string): Promise<void>;
+  /** Gives the execution's lanes back to the ledger; releasing twice changes nothing. */
+  releaseLanes(executionName: string): Promise<void>;
+}
+
+/** What Summarize runs with besides its event and I/O. */
+export interface SummarizeOptions {
+  readonly rejectsPrefix: string;
+  readonly logger: ReturnType<typeof createContainerLogger>;
+  /** The invocation's Lambda context (its request id goes on the log line); the local runner's is a plain object. */
+  readonly context: object;
+}
+
+/**
+ * Summarize task: totals the chunk counts, writes the JSON report next to the rejects, gives the lanes back and
+ * returns the summary (the execution's output).
+ * @example
+ * const summary = await runSummarize(event, summarizeIo(s3, ledger, target), { rejectsPrefix, logger, context });
+ */
+export async function runSummarize(event: SummarizeEvent, io: SummarizeIo, options: SummarizeOptions) {
+  const summary = summarize(event, options.rejectsPrefix);
+  const results = chunkResultsOf(event);
+  // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
+  if (results.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined))
+    await io.makeRejectsAbsolute(event, executionOutputPrefix(options.rejectsPrefix, event.executionName));
+  const { executionName, object } = event;
+  const report = { ...summary, executionName, object, objects: totalsByObject(event), chunkResults: results };
+  await io.putReport(summary.bucket, summary.reportKey, JSON.stringify(report, null, 2));
+  // The lanes go back once the report is written; a retried Summarize releases again, which changes nothing.
+  await io.releaseLanes(executionName);
+  const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: executionName };
+  invocationLogger(options.logger, options.context, keys).info('summary', { ...summary });
+  return summary;
+}
+
+/** ReleaseLanes task: a failed import gives its lanes back to the ledger (idempotent); no report. */
+export async function runReleaseLanes(event: ReleaseLanesEvent, io: SummarizeIo): Promise<ReleasedLanes> {
+  await io.releaseLanes(event.releaseLanes);
+  return { released: event.releaseLanes };
+}
 
 /** The Map's results as named counts (contract chunkResultOf); one that is neither shape fails the summary. */
 export function chunkResultsOf(event: SummarizeEvent): ChunkResult[] {

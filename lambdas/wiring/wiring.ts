@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
@@ -14,7 +15,7 @@ import {
 import type { ConcurrencySource } from '../admission/import-concurrency.js';
 import { LambdaConcurrency } from '../admission/lambda-concurrency.js';
 import { ImportLedger } from '../admission/ledger.js';
-import { withNamedServiceErrors } from './service-error-names.js';
+import { withWiring } from './with-wiring.js';
 import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js';
 
 /**
@@ -71,17 +72,23 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
   };
 }
 
+/**
+ * What every Task's handler factory is given (the local runner builds one for all): the wiring, and the Step
+ * Functions client FindFailedChunk reads Map Runs with. Only FindFailedChunk's function creates that client
+ * (failed-chunk/find-failed-chunk-io.ts): in the default wiring it would add its SDK to every bundle.
+ */
+export interface TaskWiring extends Wiring {
+  readonly sfn: SFNClient;
+}
+
 let defaultWiring: Wiring | undefined;
 
 /**
- * The deployed handler: built on its first invocation with one wiring per container (SDK clients are
- * created once and kept warm, as Powertools advises), from the function's environment. A throttle or transient
- * error of its own AWS calls ends it named for the workflow's Retry (service-error-names.ts).
+ * The deployed handler of a function that uses the default wiring: one per container, from the function's
+ * environment (with-wiring.ts).
+ * @example
+ * export const handler = withDefaultWiring(createImportHandler);
  */
 export function withDefaultWiring<A extends unknown[], R>(factory: (wiring: Wiring) => (...args: A) => Promise<R>) {
-  let built: ((...args: A) => Promise<R>) | undefined;
-  return withNamedServiceErrors((...args: A): Promise<R> => {
-    built ??= factory((defaultWiring ??= createWiring()));
-    return built(...args);
-  });
+  return withWiring(factory, () => (defaultWiring ??= createWiring()));
 }

@@ -1,4 +1,4 @@
-import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
+import type { WriteRequest } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
 import { BATCH_SIZE } from '../retry/batch-retry.js';
 import { keepLater, type CombineRows } from './combine-rows.js';
@@ -6,6 +6,9 @@ import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
 import { BatchWriteFailedError } from '../contract/errors.js';
 import type { Item, ItemSink } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
+import type { SendBatchWrite } from './leftovers.js';
+import { WindowedSender } from './windowed-sender.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
 export { BATCH_SIZE } from '../retry/batch-retry.js';
 /**
@@ -14,7 +17,7 @@ export { BATCH_SIZE } from '../retry/batch-retry.js';
  */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 
-export type SendBatchWrite = (input: BatchWriteItemCommandInput) => Promise<BatchWriteItemCommandOutput>;
+export type { SendBatchWrite } from './leftovers.js';
 
 export interface BatchWriterOptions extends WriterOptions {
   readonly send: SendBatchWrite;
@@ -22,6 +25,12 @@ export interface BatchWriterOptions extends WriterOptions {
   readonly toRequest?: (item: Item) => WriteRequest;
   /** How a later row of a key already in the batch combines with the held one. @default keepLater */
   readonly combine?: CombineRows;
+  /**
+   * The table's key attributes (a mode's writer options carry them). With them, rows wait in a window by partition
+   * key and what the table refuses goes back there while other keys are sent (write/windowed-sender.ts); without
+   * them, 25-item batches go out in arrival order, each retried in its request slot. @default - none
+   */
+  readonly keys?: readonly KeyAttribute[];
 }
 
 const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
@@ -52,10 +61,27 @@ export class BatchWriter extends RequestWriter implements ItemSink {
   replaced = 0;
   private batch = new Map<string, Item>();
   private readonly combine: CombineRows;
+  private readonly windowed: WindowedSender | undefined;
 
   constructor(private readonly options: BatchWriterOptions) {
     super(options, DEFAULT_MAX_IN_FLIGHT);
     this.combine = options.combine ?? keepLater;
+    const { keys, table, send } = options;
+    if (keys?.some((key) => key.role === 'HASH')) {
+      const toRequest = options.toRequest ?? putRequest;
+      const { slots, retrying, retries, combine } = this;
+      this.windowed = new WindowedSender({
+        table,
+        send,
+        toRequest,
+        combine,
+        keys,
+        slots,
+        retrying,
+        retries,
+        tally: this,
+      });
+    }
   }
 
   /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
@@ -69,6 +95,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
    * queued without the promise and microtask an `await` of each would cost.
    */
   add(item: Item, key: string): Promise<void> | undefined {
+    if (this.windowed) return this.windowed.add(item, key);
     if (this.failure) return Promise.reject(this.failure);
     const held = this.batch.get(key);
     if (held !== undefined) {
@@ -82,6 +109,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
 
   /** Sends what is queued and waits for every request in flight. */
   async flush(): Promise<void> {
+    if (this.windowed) return this.windowed.flush();
     if (this.batch.size > 0) await this.dispatch();
     await this.slots.drain();
     this.throwIfFailed();

@@ -32,7 +32,11 @@ export function grantBucketAccess(
   { preflight, importer, summarize }: PipelineFunctions,
 ): void {
   const { bucketKey } = settings;
-  for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
+  for (const reader of [preflight, importer]) {
+    grantSourceRead(props.bucket, bucketKey, reader);
+    // The other sources are read only: nothing is ever written to them (rejects and pieces go to `bucket`).
+    for (const source of settings.sources) grantSourceRead(source.bucket, source.key, reader);
+  }
   for (const writer of [importer, summarize]) {
     // A rejects file past one part is a multipart upload (lambdas/wiring/s3-stream-upload.ts).
     const what = 'rejects and reports go to <rejectsPrefix>/<execution>/...';

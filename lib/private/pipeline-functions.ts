@@ -38,6 +38,12 @@ const TIMEOUTS: Partial<Record<TaskStateName, Duration>> = {
   FindFailedChunk: FAILED_CHUNK_TIMEOUT,
 };
 
+/** The reservations the props set: the import's lanes, and how many imports scan at once. */
+const RESERVED: Partial<Record<TaskStateName, (settings: PipelineSettings) => number | undefined>> = {
+  ImportChunk: (settings) => settings.reserved,
+  Preflight: (settings) => settings.preflightReserved,
+};
+
 /** Creates the functions under their construct ids (public contract: `ImportFunction`, ...). */
 export function createPipelineFunctions(
   scope: Construct,
@@ -51,7 +57,7 @@ export function createPipelineFunctions(
       memorySize,
       timeout: TIMEOUTS[task] ?? settings.timeout,
       environment: { ...settings.environment, ...more },
-      reservedConcurrentExecutions: task === 'ImportChunk' ? settings.reserved : undefined,
+      reservedConcurrentExecutions: RESERVED[task]?.(settings),
     });
   const importMemory = props.importMemorySize ?? DEFAULT_IMPORT_MEMORY_MB;
   const importer = fn('ImportFunction', 'ImportChunk', 'Imports one chunk of an object into DynamoDB', importMemory);

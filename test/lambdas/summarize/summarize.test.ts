@@ -1,10 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import {
-  createReleaseLanesHandler,
-  createSummarizeFunctionHandler,
-  createSummarizeHandler,
-} from '../../../lambdas/summarize/handler.js';
+import { createSummarizeFunctionHandler } from '../../../lambdas/summarize/handler.js';
 import { summarize, totalsByObject } from '../../../lambdas/summarize/summarize.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { ChunkResult, ImportSummary, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
@@ -175,13 +171,13 @@ describe('the Summarize handler', () => {
   it('returns the summary of the event', async () => {
     const { wiring } = recordingWiring();
     const input = event(WITH_REJECTS);
-    expect(await createSummarizeHandler(wiring)(input)).toEqual(summarize(input, 'rejects'));
+    expect(await createSummarizeFunctionHandler(wiring)(input)).toEqual(summarize(input, 'rejects'));
   });
 
   it('writes one JSON report at the report key: summary, execution, per-object totals, results', async () => {
     const { wiring, sent } = recordingWiring();
     const input = event(WITH_REJECTS);
-    await createSummarizeHandler(wiring)(input);
+    await createSummarizeFunctionHandler(wiring)(input);
     expect(sent).toHaveLength(1);
     const { Bucket, Key, ContentType, Body } = sent[0].input;
     expect({ Bucket, Key, ContentType }).toEqual({
@@ -200,32 +196,32 @@ describe('the Summarize handler', () => {
 
   it('writes the report of an import with no chunk, with zero totals', async () => {
     const { wiring, sent } = recordingWiring();
-    await createSummarizeHandler(wiring)(event([]));
+    await createSummarizeFunctionHandler(wiring)(event([]));
     expect(JSON.parse(sent[0].input.Body as string)).toMatchObject({ rows: 0, chunks: 0, chunkResults: [] });
   });
 
   it('fails when a chunk result names a chunk the list does not hold, and writes no report', async () => {
     const { wiring, sent } = recordingWiring();
     const bad = event([result(7, 1, 1, 0)]);
-    await expect(createSummarizeHandler(wiring)(bad)).rejects.toThrow();
+    await expect(createSummarizeFunctionHandler(wiring)(bad)).rejects.toThrow();
     expect(sent).toHaveLength(0);
   });
 
   it('gives the lanes back once the report is written, and not when it could not be', async () => {
     const { wiring, sent, released } = recordingWiring();
-    await createSummarizeHandler(wiring)(event(CLEAN));
+    await createSummarizeFunctionHandler(wiring)(event(CLEAN));
     expect(sent).toHaveLength(1);
     expect(released).toEqual(['exec-1']);
     const failing = recordingWiring(async () => {
       throw new Error('Access Denied');
     });
-    await expect(createSummarizeHandler(failing.wiring)(event(CLEAN))).rejects.toThrow();
+    await expect(createSummarizeFunctionHandler(failing.wiring)(event(CLEAN))).rejects.toThrow();
     expect(failing.released).toEqual([]);
   });
 
   it('only gives the lanes back when asked by ReleaseLanes (a failed import): no report', async () => {
     const { wiring, sent, released } = recordingWiring();
-    expect(await createReleaseLanesHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
+    expect(await createSummarizeFunctionHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
     expect(released).toEqual(['exec-9']);
     expect(sent).toEqual([]);
   });
@@ -246,7 +242,7 @@ describe('the Summarize handler', () => {
     const { wiring } = recordingWiring(async () => {
       throw denied;
     });
-    await expect(createSummarizeHandler(wiring)(event(CLEAN))).rejects.toBe(denied);
+    await expect(createSummarizeFunctionHandler(wiring)(event(CLEAN))).rejects.toBe(denied);
   });
 });
 
