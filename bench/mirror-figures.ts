@@ -112,6 +112,9 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
 export async function mirrorFigure(ctx: MirrorContext) {
   const sizes = (process.env.BENCH_MIRROR_SIZES ?? '100000,400000').split(',').map(Number);
   const runs = [];
-  for (const items of sizes) runs.push(await mirrorOnce(ctx, items));
+  for (const items of sizes) {
+    runs.push(await mirrorOnce(ctx, items));
+    ctx.log(`mirror: ${JSON.stringify(runs.at(-1))}`); // each size as it ends: a long run's earlier sizes survive it
+  }
   return { sizes: runs, droppedShare: 0.05 };
 }
