@@ -116,9 +116,17 @@ export class ImportLedger {
     }
   }
 
-  /** A lane renews its import's lease and reads its live settings; null when the import holds no lanes. */
-  async renew(execution: string): Promise<LiveSettings | null> {
-    return this.update(execution, 'SET leaseUntil = :lease', { ':lease': { N: String(this.now() + LEASE_MS) } });
+  /**
+   * A lane renews its import's lease and reads its live settings; null when the import holds no lanes. `rows`, the
+   * rows it handled since its last renewal, are added to the import's live count (`rowsDone`) in the same write.
+   */
+  async renew(execution: string, rows = 0): Promise<LiveSettings | null> {
+    const lease = { ':lease': { N: String(this.now() + LEASE_MS) } };
+    if (rows <= 0) return this.update(execution, 'SET leaseUntil = :lease', lease);
+    return this.update(execution, 'SET leaseUntil = :lease ADD rowsDone :rows', {
+      ...lease,
+      ':rows': { N: String(rows) },
+    });
   }
 
   /** Changes a running import's rate (items/s, 0 = uncapped); null when no such import holds lanes. */

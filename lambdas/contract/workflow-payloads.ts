@@ -234,20 +234,14 @@ export const CHUNK_RESULT_FIELDS = [
   'writeUnits',
 ] as const;
 
-/**
- * A Map result as a ChunkResult: the ChunkImported array, or the named object of an execution from before write modes
- * (its missing counts 0). Null when it is neither.
- */
+/** A Map result as a ChunkResult: the ChunkImported array named by CHUNK_RESULT_FIELDS. Null when it is not one. */
 export function chunkResultOf(value: unknown): ChunkResult | null {
+  if (!Array.isArray(value)) return null;
   // ChunkImportedWithLines appends the chunk's LFs to the array.
-  const named: Record<string, unknown> = Array.isArray(value)
-    ? {
-        ...Object.fromEntries(CHUNK_RESULT_FIELDS.map((field, i) => [field, value[i]])),
-        ...(value.length > CHUNK_RESULT_FIELDS.length ? { lines: value[CHUNK_RESULT_FIELDS.length] } : {}),
-      }
-    : typeof value === 'object' && value !== null
-      ? { skipped: 0, deleted: 0, writeUnits: 0, ...value }
-      : {};
+  const named: Record<string, unknown> = {
+    ...Object.fromEntries(CHUNK_RESULT_FIELDS.map((field, i) => [field, value[i]])),
+    ...(value.length > CHUNK_RESULT_FIELDS.length ? { lines: value[CHUNK_RESULT_FIELDS.length] } : {}),
+  };
   const complete = CHUNK_RESULT_FIELDS.every((field) => typeof named[field] === 'number');
   return complete ? (named as unknown as ChunkResult) : null;
 }
@@ -257,8 +251,8 @@ export interface SummarizeEvent {
   readonly request: ResolvedRequest;
   readonly executionName: string;
   readonly object: { readonly size: number; readonly etag: string };
-  /** The Map's results: ChunkImported's arrays (or named results of an execution from before write modes). */
-  readonly chunkResults: (ChunkResultArray | ChunkResult)[];
+  /** The Map's results: ChunkImported's arrays. */
+  readonly chunkResults: ChunkResultArray[];
   /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
   readonly chunks: Chunk[];
   readonly sources: SourceSet;

@@ -19,6 +19,8 @@ export interface LiveSettingsOptions {
   readonly onRate: (maxWriteRate: number) => void;
   /** How often the lease is renewed and the settings read. @default LEASE_RENEW_MS */
   readonly intervalMs?: number;
+  /** The rows handled since the last call: each renewal reports them (the import's live count). @default - none */
+  readonly rowsSince?: () => number;
 }
 
 /** The live settings as the last renewal read them. */
@@ -58,7 +60,7 @@ export async function followLiveSettings(
   if (settings) {
     // Renewals run beside the import; one that fails is tried again at the next tick (the lease lasts 15 minutes).
     timer = setInterval(() => {
-      renewOrNull(ledger, execution).then(apply, () => undefined);
+      renewOrNull(ledger, execution, options.rowsSince?.() ?? 0).then(apply, () => undefined);
     }, options.intervalMs ?? LEASE_RENEW_MS);
     timer.unref();
   }
@@ -80,9 +82,13 @@ export async function followLiveSettings(
  * The import's settings, or null when it holds no lanes in the ledger: an invocation outside the workflow (the
  * bench's single invocation) or a ledger table that does not exist there; it then runs on its request's settings.
  */
-async function renewOrNull(ledger: Pick<ImportLedger, 'renew'>, execution: string): Promise<LiveSettings | null> {
+async function renewOrNull(
+  ledger: Pick<ImportLedger, 'renew'>,
+  execution: string,
+  rows = 0,
+): Promise<LiveSettings | null> {
   try {
-    return await ledger.renew(execution);
+    return await ledger.renew(execution, rows);
   } catch (error) {
     // By name, not `instanceof`: locally the ledger's client comes from another copy of the SDK than this bundle's.
     if ((error as Error).name === 'ResourceNotFoundException') return null;

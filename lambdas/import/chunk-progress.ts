@@ -5,11 +5,10 @@ import { nextPausedWait } from './chunk-live-settings.js';
 const NO_COUNTS: ImportCounts = { rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 };
 
 /**
- * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop) plus this one's. Progress written
- * before write modes has no skipped, deleted or writeUnits: read as 0.
+ * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop; none on the first) plus this one's.
  */
 export function addCounts(progress: ChunkProgress | undefined, counts: ImportCounts): ImportCounts {
-  const sum = (field: keyof ImportCounts) => (progress?.[field] ?? 0) + counts[field];
+  const sum = (field: keyof ImportCounts) => (progress ? progress[field] : 0) + counts[field];
   return {
     rows: sum('rows'),
     written: sum('written'),

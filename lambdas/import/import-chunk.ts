@@ -90,15 +90,25 @@ export async function runImportChunk(
   const plan = planChunk(event, config.rejectsPrefix, options.formats);
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
+  // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.
+  const counted = { now: () => 0, reported: 0 };
+  const rowsSince = () => {
+    const now = counted.now();
+    const since = now - counted.reported;
+    counted.reported = now;
+    return since;
+  };
   const live = await followLiveSettings(options.ledger, job.executionName, {
     onRate: (maxWriteRate) => limiter.setRate(chunkRate(job, chunk, maxWriteRate)),
     intervalMs: config.liveSettingsIntervalMs,
+    rowsSince,
   });
   try {
     if (live.paused) return pausedProgress(progress, heldCheckpoint(plan), config);
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
+    counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
     const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);

@@ -29,6 +29,7 @@ export class RejectBudget {
   private rejects = 0;
   private items = 0;
   private readonly reasons: string[] = [];
+  private sink: ItemSink | null = null;
 
   constructor(
     private readonly maxRejects: number | undefined,
@@ -43,6 +44,7 @@ export class RejectBudget {
 
   /** The sink, counting what reaches it (a row that became an item was not rejected). */
   counting(sink: ItemSink): ItemSink {
+    this.sink = sink;
     return {
       add: (item: Item, key: string) => (this.items++, sink.add(item, key)),
       flush: () => sink.flush(),
@@ -50,6 +52,14 @@ export class RejectBudget {
         return sink.written;
       },
     };
+  }
+
+  /**
+   * Rows this invocation has done so far: items the table acknowledged and rows rejected (the lease renewal
+   * reports them). Items queued but not yet written are not counted: the count follows the writes.
+   */
+  rows(): number {
+    return (this.sink?.written ?? 0) + this.rejects;
   }
 
   /** True once the chunk is past its budget. */

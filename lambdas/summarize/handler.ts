@@ -1,4 +1,5 @@
 import type { ImportSummary, ReleasedLanes, ReleaseLanesEvent, SummarizeEvent } from '../contract/workflow-payloads.js';
+import { resolveLambdaConfig } from '../environment/config.js';
 import { createContainerLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { summarizeIo } from './summarize-io.js';
@@ -15,9 +16,10 @@ export interface SummarizeFunctionHandler {
  * ReleaseLanes, one Lambda so that no construct id or state changes; ReleaseLanes' events hold `releaseLanes`.
  */
 export function createSummarizeFunctionHandler({ s3, config, ledger }: Wiring): SummarizeFunctionHandler {
-  const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes };
+  const settings = resolveLambdaConfig(config);
+  const target = { kmsKeyArn: settings.bucketKmsKeyArn, partBytes: settings.rejectsPartBytes };
   const io = summarizeIo(s3, ledger, target);
-  const options = { rejectsPrefix: config.rejectsPrefix, logger: createContainerLogger() };
+  const options = { rejectsPrefix: settings.rejectsPrefix, logger: createContainerLogger() };
   return ((event: SummarizeEvent | ReleaseLanesEvent, context: object = {}) =>
     'releaseLanes' in event
       ? runReleaseLanes(event, io)

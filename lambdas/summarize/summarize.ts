@@ -58,7 +58,7 @@ export async function runReleaseLanes(event: ReleaseLanesEvent, io: SummarizeIo)
   return { released: event.releaseLanes };
 }
 
-/** The Map's results as named counts (contract chunkResultOf); one that is neither shape fails the summary. */
+/** The Map's results as named counts (contract chunkResultOf); one that is not a counts array fails the summary. */
 export function chunkResultsOf(event: SummarizeEvent): ChunkResult[] {
   return event.chunkResults.map((value, index) => {
     const result = chunkResultOf(value);

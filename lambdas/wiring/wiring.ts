@@ -6,12 +6,7 @@ import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './sdk-clients.js';
-import {
-  DEFAULT_LEDGER_TABLE,
-  DEFAULT_WRITE_CONFIG,
-  readLambdaConfig,
-  type LambdaConfig,
-} from '../environment/config.js';
+import { readLambdaConfig, resolveLambdaConfig, type LambdaConfig } from '../environment/config.js';
 import type { ConcurrencySource } from '../admission/import-concurrency.js';
 import { LambdaConcurrency } from '../admission/lambda-concurrency.js';
 import { ImportLedger } from '../admission/ledger.js';
@@ -54,7 +49,9 @@ export interface Wiring {
  */
 export function createWiring(options: ClientOptions & { readonly config?: LambdaConfig } = {}): Wiring {
   const config = options.config ?? readLambdaConfig();
-  const write = config.write ?? DEFAULT_WRITE_CONFIG;
+  // Resolved once here for the clients; the handlers resolve the same config for their own settings.
+  const settings = resolveLambdaConfig(config);
+  const { write } = settings;
   const region = options.region ? { region: options.region } : {};
   const dynamodb = createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs });
   return {
@@ -65,10 +62,10 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     sourceFormats: SOURCE_FORMATS,
     config,
     control: deployTimeConcurrency(
-      config.importReservedConcurrency ?? null,
-      new LambdaConcurrency(new LambdaClient(region), config.importFunctionName ?? null),
+      settings.importReservedConcurrency,
+      new LambdaConcurrency(new LambdaClient(region), settings.importFunctionName),
     ),
-    ledger: new ImportLedger(dynamodb, config.ledgerTable ?? DEFAULT_LEDGER_TABLE),
+    ledger: new ImportLedger(dynamodb, settings.ledgerTable),
   };
 }
 

@@ -4,13 +4,7 @@ import type { IndexLoad } from '../table/index-load.js';
 import type { ModeEstimates } from './estimate-modes.js';
 import { modeLines, modesJson } from './estimate-modes-report.js';
 import type { EstimateSafety } from './estimate-safety.js';
-import {
-  ITEMS_PER_SECOND_PER_LANE,
-  PRICES,
-  SCAN_BYTES_PER_SECOND,
-  type Binding,
-  type Estimate,
-} from './estimate-model.js';
+import { ITEMS_PER_SECOND_PER_LANE, PRICES, type Binding, type Estimate } from './estimate-model.js';
 import type { SampleFigures } from '../source/sample.js';
 import type { SizedObject } from '../source/source-sizes.js';
 import type { TableCapacity } from '../table/table-capacity.js';
@@ -34,7 +28,6 @@ const WHY: Record<Binding, string> = {
   index: 'a global secondary index binds first (its write capacity throttles the table)',
   lanes: 'the Lambda lanes bind first (raise maxConcurrency or make smaller chunks)',
   'max-write-rate': 'your maxWriteRate binds first',
-  preflight: 'the preflight scan binds first (it takes longer than the import)',
 };
 
 /** Prints the estimate: a few readable lines, or with --json one object as the last stdout line. */
@@ -109,9 +102,6 @@ function estimateLines(report: EstimateReport): string[] {
   for (const index of e.indexes) lines.push(indexLine(index, sample.indexes));
   lines.push(
     `lanes: ${n(e.chunks)} chunks of ${report.chunkMiB} MiB, ${n(e.lanes)} at once: ~${n(e.rates.lanes)} items/s of Lambda CPU (${n(ITEMS_PER_SECOND_PER_LANE)} each)`,
-  );
-  lines.push(
-    `preflight: scans ${n(totalBytes)} bytes in ~${duration(e.scanSeconds)} at ${SCAN_BYTES_PER_SECOND / 1e6} MB/s`,
   );
   const why = e.binding === 'index' ? `the index ${e.bindingIndex} binds first` : WHY[e.binding];
   lines.push(`time: ~${duration(e.seconds)}; ${why} (~${n(e.itemsPerSecond)} items/s)`);

@@ -82,15 +82,7 @@ function scanSnapshot(state: string | null, scan: PlanningState | null): Progres
     };
   }
   const size = scan?.object.size ?? 0;
-  return {
-    phase: 'scanning',
-    scan: {
-      offset: scan?.checkpoint.offset ?? 0,
-      size,
-      chunks: scan?.chunks.length ?? 0,
-      complete: scan?.scanComplete ?? false,
-    },
-  };
+  return { phase: 'planning', plan: { size, chunks: scan?.chunks.length ?? 0, complete: scan?.scanComplete ?? false } };
 }
 
 function importSnapshot(

@@ -54,7 +54,8 @@ function importing(outputs: Record<string, string>, item?: { maxWriteRate: strin
             executionArn: CHILD(0),
             status: 'SUCCEEDED',
             startDate: T0,
-            output: JSON.stringify({ chunk: 0, rows: 25_000, written: 24_990, rejected: 10 }),
+            // The ChunkImported state's counts array: chunk, rows, written, rejected, skipped, deleted, writeUnits.
+            output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0]),
           }
         : RUNNING_EXECUTION,
     [SFN('GetExecutionHistory')]: (body) => ({

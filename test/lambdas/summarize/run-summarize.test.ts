@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkResult, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
 import { createContainerLogger } from '../../../lambdas/observability/logger.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
+import { chunkResultArray } from '../../support/chunk-results.js';
 import { runReleaseLanes, runSummarize, type SummarizeIo } from '../../../lambdas/summarize/summarize.js';
 
 /** A scripted I/O: it records each call in order and fails the calls `failing` names. */
@@ -29,7 +30,7 @@ function event(results: ChunkResult[], line1?: number): SummarizeEvent {
     request: resolveImportRequest({ bucket: 'bucket', table: 'table', key: 'in.csv' }),
     executionName: 'exec-1',
     object: { size: 200, etag: '"e"' },
-    chunkResults: results,
+    chunkResults: results.map(chunkResultArray),
     chunks: [
       { object: 0, start: 10, end: 100, line: 2 },
       { object: 0, start: 100, end: 200, ...(line1 === undefined ? {} : { line: line1 }) },

@@ -2,6 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { createSummarizeFunctionHandler } from '../../../lambdas/summarize/handler.js';
 import { summarize, totalsByObject } from '../../../lambdas/summarize/summarize.js';
+import { chunkResultArray } from '../../support/chunk-results.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { ChunkResult, ImportSummary, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
 import type { LambdaConfig } from '../../../lambdas/environment/config.js';
@@ -18,7 +19,7 @@ function event(chunkResults: ChunkResult[], source: { key: string } | { prefix: 
     request: resolveImportRequest({ bucket: 'bucket', table: 'table', ...source }),
     executionName: 'exec-1',
     object: { size: 300, etag: ETAG },
-    chunkResults,
+    chunkResults: chunkResults.map(chunkResultArray),
     chunks: [
       { object: 0, start: 10, end: 100, line: 2 },
       { object: 0, start: 100, end: 200, line: 40 },
@@ -145,7 +146,7 @@ describe('totalsByObject', () => {
 
   it('fails when a chunk names an object the source set does not hold', () => {
     const bad = { ...event(CLEAN), chunks: [{ object: 2, start: 0, end: 10, line: 1 }] };
-    expect(() => totalsByObject({ ...bad, chunkResults: [result(0, 1, 1, 0)] })).toThrow();
+    expect(() => totalsByObject({ ...bad, chunkResults: [chunkResultArray(result(0, 1, 1, 0))] })).toThrow();
   });
 });
 
@@ -264,7 +265,7 @@ describe('the Map results as ChunkImported leaves them', () => {
     );
   });
 
-  it('fails when a result is neither an array of counts nor named counts', () => {
+  it('fails when a result is not an array of all the counts', () => {
     expect(() => summarize({ ...event(CLEAN), chunkResults: [[0, 1, 1]] }, 'rejects')).toThrow(/Map result 0/);
   });
 });
