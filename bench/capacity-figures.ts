@@ -124,7 +124,9 @@ async function runCase(
     const started = performance.now();
     const error = await run(bin, args, { env, maxBuffer: 1e8, timeout: RUN_TIMEOUT_MS }).then(
       () => undefined,
-      (e: Error) => e.message.split('\n')[0],
+      // The contender's own last words (the CLI's error line, Go's last log line), not the command line.
+      (e: Error & { stderr?: string; stdout?: string }) =>
+        `${e.stderr ?? ''}\n${e.stdout ?? ''}`.trim().split('\n').filter(Boolean).at(-1)?.slice(0, 300) ?? e.message,
     );
     const wallSeconds = (performance.now() - started) / 1000;
     const s = proxy.stats();

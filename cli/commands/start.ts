@@ -141,8 +141,9 @@ export async function runStartCommand(
   const location = locateStart(source, target, `${command.uploadPrefix}${stamp(at)}/`);
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const { input: request, resolved } = buildRequest(command.request, file, location.location);
-  // The stack's roles read its bucket only: refuse another here, as preflight would, before uploading or starting.
-  checkDeploymentScope(resolved, { bucketName: target.bucketName });
+  // The stack's roles read its bucket and its other sources only: refuse another here, as preflight would.
+  const sourceBuckets = (target.sourceBuckets ?? []).map((bucket) => ({ bucket }));
+  checkDeploymentScope(resolved, { bucketName: target.bucketName, sourceBuckets });
   // Before uploading or starting: an unprotected delete is refused here as preflight would refuse it.
   await noticeBeforeStart(clients.dynamodb, resolved, output, MISSING_TABLE_HINT);
   const name = command.name ?? executionName(request, at);

@@ -76,8 +76,9 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
  * server starts, with the key or prefix the upload will have, so a bad request costs nothing.
  */
 async function checkBeforeServers(command: LocalCommand): Promise<{ plan: UploadPlan; request: BuiltRequest }> {
-  const plan = await planUpload(command.file);
+  // The payload first: a bad --request file is named even when the source is missing too (as before the move).
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
+  const plan = await planUpload(command.file);
   return { plan, request: buildRequest(command.request, file, { bucket: LOCAL_BUCKET, ...plan.location }) };
 }
 

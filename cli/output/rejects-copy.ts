@@ -12,7 +12,8 @@ import type { Output } from './summary.js';
  */
 export async function keepRejects(s3: S3Client, summary: ImportSummary, output: Output): Promise<string> {
   const dir = resolve(join('s3-ddb-import-rejects', summary.rejectsKey!.split('/').filter(Boolean).pop() ?? 'rejects'));
-  const files = await downloadPrefix(s3, summary.bucket, summary.rejectsKey!, dir);
+  // The rejects lie in the stack bucket, also when the import read another source (summary.outputBucket).
+  const files = await downloadPrefix(s3, summary.outputBucket ?? summary.bucket, summary.rejectsKey!, dir);
   output.err(`${summary.rejected} rejected rows: ${files.length} files in ${dir}`);
   for (const { line, object, reason } of await firstReasons(files.sort()))
     output.err(`  ${object ? `${object} ` : ''}line ${line}: ${reason}`);

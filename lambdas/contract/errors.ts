@@ -176,6 +176,23 @@ export class LaneLeaseLostError extends ImportError {
 }
 
 /**
+ * S3 answered 301 PermanentRedirect: the bucket is in another Region than the function's S3 client. The functions read
+ * in their own Region only (lib/import-source.ts says why); the message names the bucket's Region, from the
+ * `x-amz-bucket-region` header S3 sends with it (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html).
+ */
+export class SourceBucketRegionError extends ImportError {
+  constructor(bucket: string, region: string | undefined, here: string | undefined, options?: ErrorOptions) {
+    super(
+      `bucket ${bucket} is in ${region ?? 'another Region'}, not in ${here ?? "this function's Region"} where the ` +
+        'import runs (S3 answered 301 PermanentRedirect): replicate the objects into a bucket of this Region, or ' +
+        'deploy the pipeline in the bucket Region',
+      options,
+    );
+    this.name = 'SourceBucketRegionError';
+  }
+}
+
+/**
  * A chunk rejected more rows than the request's reject budget allows (`maxRejects`; without it, its first 1,000
  * rows were all rejected): the import is going nowhere, so it stops instead of reading the whole object. What was
  * written stays written; the rejects file holds every rejected row with its reason.

@@ -294,6 +294,11 @@ export interface ImportSummary extends ImportCounts {
   /** Prefix under which rejects/<chunk>.csv files lie (only when rows were rejected). */
   readonly rejectsKey: string | null;
   readonly reportKey: string;
+  /**
+   * The bucket `rejectsKey` and `reportKey` are in: the stack's bucket, which is also `bucket` unless the request read
+   * one of the stack's other `sources`. Absent from summaries of versions before it (then: `bucket`).
+   */
+  readonly outputBucket?: string;
   /** A mirror's facts (its deletes are in `deleted` too); absent when the import is no mirror. */
   readonly mirror?: MirrorSummary;
 }

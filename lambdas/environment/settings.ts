@@ -20,6 +20,8 @@ const setting = <T>(declared: Omit<Setting<T>, 'deployedOnly'> & { deployedOnly?
   ...declared,
 });
 
+import { parseSourceBuckets, type SourceBucket } from './source-buckets.js';
+
 /** Trimmed text; empty reads as unset. */
 const text = (value: string): string | undefined => value.trim() || undefined;
 /** A whole number above 0, else unset. */
@@ -61,6 +63,16 @@ export const SETTINGS = {
   allowedTables: setting<readonly string[] | null>({ variable: 'ALLOWED_TABLES', parse: list, default: null }),
   /** The bucket this deployment reads: a request for another fails in preflight by name, not with a bare 403. */
   bucketName: setting<string | null>({ variable: 'BUCKET_NAME', deployedOnly: true, parse: text, default: null }),
+  /**
+   * The other buckets a request may name (the construct's `sources`) and their owners, as JSON; text that is not such
+   * a list fails the container's start, naming the variable (source-buckets.ts).
+   */
+  sourceBuckets: setting<readonly SourceBucket[]>({
+    variable: 'SOURCE_BUCKETS',
+    deployedOnly: true,
+    parse: (value) => (value.trim() ? parseSourceBuckets(value) : undefined),
+    default: [],
+  }),
   /** The import function's memory in MB: a Parquet row group too big for it fails in preflight. */
   importMemoryMb: setting<number>({ variable: 'IMPORT_MEMORY_MB', parse: positive, default: DEFAULT_IMPORT_MEMORY_MB }),
   /** The import function, whose Lambda concurrency preflight fits the Map's lanes to. */
@@ -139,7 +151,13 @@ export function settingsEnvironment(values: Partial<SettingValues>): Record<stri
     const { variable } = SETTINGS[name];
     const value = values[name];
     if (variable === null || value === undefined || value === null) return [];
-    return [[variable, Array.isArray(value) ? value.join(',') : String(value)]];
+    return [[variable, environmentText(value)]];
   });
   return Object.fromEntries(entries);
+}
+
+/** A value as its variable's text: a list of names joined by commas, a list of records as JSON (SOURCE_BUCKETS). */
+function environmentText(value: unknown): string {
+  if (!Array.isArray(value)) return String(value);
+  return value.every((item) => typeof item === 'string') ? value.join(',') : JSON.stringify(value);
 }

@@ -48,6 +48,8 @@ export type InvocationStart =
 
 /** How this invocation's rejects file is named (rejectsKey). */
 export interface RejectsNaming {
+  /** The bucket rejects (and staged pieces) are in: the stack's (request/deployment-scope.ts outputBucketOf). */
+  readonly bucket: string;
   /** `<rejectsPrefix>/<execution>`. */
   readonly folder: string;
   /** `<object index>-` with several objects (offsets repeat across objects), else "". */
@@ -83,7 +85,12 @@ export interface ChunkPlan {
  * The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig), `formats` the
  * table the request's format is looked up in.
  */
-export function planChunk(event: ImportChunkEvent, rejectsPrefix: string, formats?: SourceFormatTable): ChunkPlan {
+export function planChunk(
+  event: ImportChunkEvent,
+  rejectsPrefix: string,
+  formats?: SourceFormatTable,
+  outputBucket: string = event.job.request.bucket,
+): ChunkPlan {
   const { job, chunk, chunkIndex } = event;
   const { bucket, format } = job.request;
   const entry = job.sources.objects[chunk.object];
@@ -98,10 +105,11 @@ export function planChunk(event: ImportChunkEvent, rejectsPrefix: string, format
     where: s3Url(bucket, key),
     size: entry.size,
     compression,
-    ...sourceAndEnd(event, compression, layout),
+    ...sourceAndEnd(event, compression, layout, outputBucket),
     start: invocationStart(event),
     lines,
     rejects: {
+      bucket: outputBucket,
       folder: executionOutputPrefix(rejectsPrefix, job.executionName),
       objectPrefix: job.sources.objects.length > 1 ? `${chunk.object}-` : '',
       withLine: LAYOUT_TRAITS[layout].offsetsRepeat,
@@ -114,6 +122,7 @@ function sourceAndEnd(
   { job, chunk }: ImportChunkEvent,
   compression: Compression,
   layout: ChunkLayout,
+  outputBucket: string,
 ): Pick<ChunkPlan, 'source' | 'readEnd'> {
   const { bucket } = job.request;
   const object = sourceObject(bucket, job.sources, chunk.object);
@@ -126,7 +135,11 @@ function sourceAndEnd(
     return { source: { kind: 'ranges', object }, readEnd };
   }
   if (job.sources.objects[chunk.object].staged) {
-    const piece = { bucket, key: stagedPieceKey(job.sources.staging!, chunk.object, chunk.start), etag: '' };
+    const piece = {
+      bucket: outputBucket,
+      key: stagedPieceKey(job.sources.staging!, chunk.object, chunk.start),
+      etag: '',
+    };
     return { source: { kind: 'staged-piece', piece }, readEnd: { kind: 'chunk-end', end: chunk.end } };
   }
   return { source: { kind: 'decompressed', object, compression }, readEnd: { kind: 'data-end' } };

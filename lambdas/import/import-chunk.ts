@@ -1,6 +1,7 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { LaneLeaseLostError } from '../contract/errors.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
 import {
   executionOutputPrefix,
   type Checkpoint,
@@ -87,7 +88,7 @@ export async function runImportChunk(
 ): Promise<ChunkProgress> {
   const { job, chunk, progress } = event;
   const { config } = options;
-  const plan = planChunk(event, config.rejectsPrefix, options.formats);
+  const plan = planChunk(event, config.rejectsPrefix, options.formats, outputBucketOf(config, job.request.bucket));
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
   // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.
@@ -144,7 +145,7 @@ async function startInvocation(
   // One EMF line per invocation, failed or not (import-metrics.ts).
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
-  const rejects = new RejectsFile(() => io.startRejectsUpload(bucket, rejectsAt), plan.key);
+  const rejects = new RejectsFile(() => io.startRejectsUpload(plan.rejects.bucket, rejectsAt), plan.key);
   const budget = new RejectBudget(job.request.maxRejects, event.progress);
   const path = fileKeys ? { ...sink, sink: fileKeys.sink } : sink;
   const common = { event, plan, reader, from, log, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
@@ -185,7 +186,7 @@ async function finishInvocation(
 ): Promise<ChunkProgress> {
   const { event, plan, reader, rejects, log, write, from } = invocation;
   await keepRejects(rejects, reader, plan);
-  const { bucket } = event.job.request;
+  const { bucket } = invocation.plan.rejects; // the stack's bucket, as the rejects: a source bucket may be read only
   await invocation.fileKeys?.store((key, body) => io.putText(bucket, key, body));
   const counts = addCounts(event.progress, { ...write.counts(), rows: result.rows, rejected: result.rejected });
   invocation.metrics.done(result.rejected);
@@ -193,7 +194,7 @@ async function finishInvocation(
   const damage = reader.damage();
   if (damage) {
     const done = `the ${counts.rows} rows before it were read and ${counts.written} of them written`;
-    const kept = `(${counts.rejected} rejected); rejects in s3://${event.job.request.bucket}/${invocation.rejectsAt}`;
+    const kept = `(${counts.rejected} rejected); rejects in s3://${invocation.plan.rejects.bucket}/${invocation.rejectsAt}`;
     throw corruptSourceError(plan.where, plan.compression, damage, `${done} ${kept}`);
   }
   invocation.budget.check(plan.where, `s3://${event.job.request.bucket}/${invocation.rejectsAt}`);

@@ -15,10 +15,10 @@ import { linesOf, type MirrorPartsIo } from './mirror-parts-io.js';
 export async function runComparePart(
   event: PartEvent,
   io: MirrorPartsIo,
-  options: { readonly outputPrefix: string },
+  options: { readonly outputPrefix: string; readonly bucket: string },
 ): Promise<ComparedPart> {
   const { job, part } = event;
-  const { bucket } = job.request;
+  const { bucket } = options; // the stack's, as the rejects: a source bucket may be read only
   const paths = mirrorPaths(options.outputPrefix);
   const fileKeys = new Set<string>();
   for (const key of await io.listKeys(bucket, paths.fileKeys(part))) {

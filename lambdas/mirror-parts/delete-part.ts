@@ -9,6 +9,8 @@ import { linesOf, type MirrorPartsIo } from './mirror-parts-io.js';
 /** What MirrorDeletePart runs with besides its event and I/O. */
 export interface DeletePartOptions {
   readonly outputPrefix: string;
+  /** The bucket of the delete lists: the stack's, as the rejects. */
+  readonly bucket: string;
   readonly context: LambdaContextLike;
   readonly retry: RetryPolicy;
 }
@@ -27,7 +29,8 @@ export async function runDeletePart(
   options: DeletePartOptions,
 ): Promise<DeleteProgress> {
   const { job, part, progress } = event;
-  const { bucket, table } = job.request;
+  const { table } = job.request;
+  const { bucket } = options;
   const lines = linesOf(await io.getText(bucket, mirrorPaths(options.outputPrefix).deletes(part)));
   const { writer, counts } = del.open({ table, keys: job.keys, calls: io.writeCalls, retry: options.retry });
   const stop = deadlineCheck(options.context);

@@ -8,6 +8,7 @@ import type {
 } from '../contract/mirror-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
 import { resolveLambdaConfig } from '../environment/config.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
 import type { LambdaContextLike } from '../environment/lambda-context.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runComparePart } from './compare-part.js';
@@ -33,8 +34,9 @@ export function createMirrorPartsHandler({ s3, writeTransport, config: input }: 
   return (async (event: MirrorPartsEvent, context: LambdaContextLike) => {
     if (event.step === 'guard') return runMirrorGuard(event);
     const outputPrefix = executionOutputPrefix(config.rejectsPrefix, event.job.executionName);
-    if (event.step === 'compare') return runComparePart(event, io, { outputPrefix });
-    return runDeletePart(event, io, { outputPrefix, context, retry: config.write.retry });
+    const bucket = outputBucketOf(config, event.job.request.bucket);
+    if (event.step === 'compare') return runComparePart(event, io, { outputPrefix, bucket });
+    return runDeletePart(event, io, { outputPrefix, bucket, context, retry: config.write.retry });
   }) as MirrorPartsFunctionHandler;
 }
 

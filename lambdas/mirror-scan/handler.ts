@@ -1,6 +1,7 @@
 import type { MirrorPlan, MirrorPlanEvent, ScanSegmentEvent, SegmentProgress } from '../contract/mirror-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
 import { resolveLambdaConfig } from '../environment/config.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
 import type { LambdaContextLike } from '../environment/lambda-context.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runMirrorPlan } from './mirror-plan.js';
@@ -24,7 +25,8 @@ export function createMirrorScanHandler({ s3, dynamodb, config: input }: Wiring)
   return (async (event: MirrorPlanEvent | ScanSegmentEvent, context: LambdaContextLike) => {
     if (!('segment' in event)) return runMirrorPlan(event);
     const outputPrefix = executionOutputPrefix(config.rejectsPrefix, event.job.executionName);
-    return runScanSegment(event, io, { outputPrefix, context });
+    const bucket = outputBucketOf(config, event.job.request.bucket);
+    return runScanSegment(event, io, { outputPrefix, bucket, context });
   }) as MirrorScanFunctionHandler;
 }
 

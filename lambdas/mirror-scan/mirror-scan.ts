@@ -15,6 +15,8 @@ export const MAX_BUFFERED_KEY_BYTES = 64 * 1024 * 1024;
 export interface MirrorScanOptions {
   /** The execution's output prefix (contract executionOutputPrefix): the key parts go under it. */
   readonly outputPrefix: string;
+  /** The bucket the key parts go to: the stack's, as the rejects (a source bucket may be read only). */
+  readonly bucket: string;
   /** The invocation's context: it stops before its deadline and returns a checkpoint. */
   readonly context: LambdaContextLike;
 }
@@ -34,7 +36,8 @@ export async function runScanSegment(
   options: MirrorScanOptions,
 ): Promise<SegmentProgress> {
   const { job, segment, progress } = event;
-  const { table, bucket, scope } = job.request;
+  const { table, scope } = job.request;
+  const { bucket } = options;
   const invocation = progress?.next?.invocation ?? 0;
   const buffer = new KeyBuffer(job.parts);
   const stop = deadlineCheck(options.context);

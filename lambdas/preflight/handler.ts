@@ -10,7 +10,7 @@ import { runPreflight } from './preflight.js';
 /** Preflight task: validate and plan into chunks, returning a checkpoint before the deadline. */
 export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes, sourceFormats }: Wiring) {
   const settings = resolveLambdaConfig(config);
-  const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn);
+  const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn, settings.bucketName);
   const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<PlanningState> => {
     const state = await runPreflight(event, io, {

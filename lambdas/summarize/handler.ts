@@ -17,9 +17,15 @@ export interface SummarizeFunctionHandler {
  */
 export function createSummarizeFunctionHandler({ s3, config, ledger }: Wiring): SummarizeFunctionHandler {
   const settings = resolveLambdaConfig(config);
-  const target = { kmsKeyArn: settings.bucketKmsKeyArn, partBytes: settings.rejectsPartBytes };
+  // Rejects and the report lie in the stack's bucket (BUCKET_NAME) when deployed, also for a request from a source.
+  const outputBucket = settings.bucketName ?? undefined;
+  const target = { kmsKeyArn: settings.bucketKmsKeyArn, partBytes: settings.rejectsPartBytes, outputBucket };
   const io = summarizeIo(s3, ledger, target);
-  const options = { rejectsPrefix: settings.rejectsPrefix, logger: createContainerLogger() };
+  const options = {
+    rejectsPrefix: settings.rejectsPrefix,
+    bucketName: settings.bucketName,
+    logger: createContainerLogger(),
+  };
   return ((event: SummarizeEvent | ReleaseLanesEvent, context: object = {}) =>
     'releaseLanes' in event
       ? runReleaseLanes(event, io)

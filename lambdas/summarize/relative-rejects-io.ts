@@ -20,6 +20,8 @@ export interface RewriteTarget {
   readonly kmsKeyArn: string | null;
   /** @default DEFAULT_PART_BYTES (wiring/s3-stream-upload.ts) */
   readonly partBytes?: number;
+  /** The bucket the rejects are in (the stack's). @default - the request's bucket */
+  readonly outputBucket?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function makeRejectsAbsolute(
   folder: string,
   target: RewriteTarget,
 ): Promise<void> {
-  const { bucket } = event.request;
+  const bucket = target.outputBucket ?? event.request.bucket;
   const first = firstLines(event.chunks, chunkResultsOf(event), event.dataLine);
   const rewrites: Rewrite[] = [];
   for (const key of await listAll(s3, bucket, `${folder}/${RELATIVE_REJECTS_FOLDER}/`)) {

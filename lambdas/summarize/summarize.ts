@@ -9,6 +9,7 @@ import {
   type SummarizeEvent,
 } from '../contract/workflow-payloads.js';
 import { invocationLogger, type createContainerLogger } from '../observability/logger.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
 import { objectKey } from '../source/source-set.js';
 import { mirrorSummary } from './mirror-summary.js';
 
@@ -25,6 +26,8 @@ export interface SummarizeIo {
 /** What Summarize runs with besides its event and I/O. */
 export interface SummarizeOptions {
   readonly rejectsPrefix: string;
+  /** The stack's bucket, where rejects and the report go (request/deployment-scope.ts outputBucketOf). @default - the request's */
+  readonly bucketName?: string | null;
   readonly logger: ReturnType<typeof createContainerLogger>;
   /** The invocation's Lambda context (its request id goes on the log line); the local runner's is a plain object. */
   readonly context: object;
@@ -37,14 +40,14 @@ export interface SummarizeOptions {
  * const summary = await runSummarize(event, summarizeIo(s3, ledger, target), { rejectsPrefix, logger, context });
  */
 export async function runSummarize(event: SummarizeEvent, io: SummarizeIo, options: SummarizeOptions) {
-  const summary = summarize(event, options.rejectsPrefix);
+  const summary = summarize(event, options.rejectsPrefix, outputBucketOf(options, event.request.bucket));
   const results = chunkResultsOf(event);
   // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
   if (results.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined))
     await io.makeRejectsAbsolute(event, executionOutputPrefix(options.rejectsPrefix, event.executionName));
   const { executionName, object } = event;
   const report = { ...summary, executionName, object, objects: totalsByObject(event), chunkResults: results };
-  await io.putReport(summary.bucket, summary.reportKey, JSON.stringify(report, null, 2));
+  await io.putReport(summary.outputBucket!, summary.reportKey, JSON.stringify(report, null, 2));
   // The lanes go back once the report is written; a retried Summarize releases again, which changes nothing.
   await io.releaseLanes(executionName);
   const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: executionName };
@@ -67,8 +70,15 @@ export function chunkResultsOf(event: SummarizeEvent): ChunkResult[] {
   });
 }
 
-/** Totals the Map's per-chunk counts into the execution's summary. */
-export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportSummary {
+/**
+ * Totals the Map's per-chunk counts into the execution's summary; its rejects and report lie in `outputBucket` (the
+ * stack's bucket, request/deployment-scope.ts outputBucketOf).
+ */
+export function summarize(
+  event: SummarizeEvent,
+  rejectsPrefix: string,
+  outputBucket: string = event.request.bucket,
+): ImportSummary {
   const { request, executionName } = event;
   const chunkResults = chunkResultsOf(event);
   const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + r[field], 0);
@@ -93,6 +103,7 @@ export function summarize(event: SummarizeEvent, rejectsPrefix: string): ImportS
     chunks: chunkResults.length,
     rejectsKey: rejected > 0 ? `${prefix}/` : null,
     reportKey: `${prefix}/report.json`,
+    outputBucket,
     ...(mirror ? { mirror } : {}),
   };
 }

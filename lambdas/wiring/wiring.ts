@@ -5,6 +5,7 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
+import { expectBucketOwners, nameRegionRedirects } from './bucket-owner.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './sdk-clients.js';
 import { readLambdaConfig, resolveLambdaConfig, type LambdaConfig } from '../environment/config.js';
 import type { ConcurrencySource } from '../admission/import-concurrency.js';
@@ -54,8 +55,12 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
   const { write } = settings;
   const region = options.region ? { region: options.region } : {};
   const dynamodb = createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs });
+  const s3 = createS3Client(options);
+  // Every call on a source with a known owner names it; a bucket of another Region fails by name.
+  expectBucketOwners(s3, config.sourceBuckets ?? []);
+  nameRegionRedirects(s3);
   return {
-    s3: createS3Client(options),
+    s3,
     dynamodb,
     writeTransport: new DynamoDbWriteTransport(dynamodb, write.requestTimeoutMs),
     writeModes: WRITE_MODE_TABLE,

@@ -3,7 +3,7 @@ import { RequestWriter } from './request-writer.js';
 import { BATCH_SIZE } from '../retry/batch-retry.js';
 import { keepLater, type CombineRows } from './combine-rows.js';
 import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
-import { BatchWriteFailedError } from '../contract/errors.js';
+import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
 import type { Item, ItemSink } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
 import type { SendBatchWrite } from './leftovers.js';
@@ -62,12 +62,15 @@ export class BatchWriter extends RequestWriter implements ItemSink {
   private batch = new Map<string, Item>();
   private readonly combine: CombineRows;
   private readonly windowed: WindowedSender | undefined;
+  /** With the table's keys the window spreads the rows over the partitions (write/windowed-sender.ts). */
+  readonly spreadsItself: boolean;
 
   constructor(private readonly options: BatchWriterOptions) {
     super(options, DEFAULT_MAX_IN_FLIGHT);
     this.combine = options.combine ?? keepLater;
     const { keys, table, send } = options;
-    if (keys?.some((key) => key.role === 'HASH')) {
+    this.spreadsItself = keys?.some((key) => key.role === 'HASH') === true;
+    if (keys && this.spreadsItself) {
       const toRequest = options.toRequest ?? putRequest;
       const { slots, retrying, retries, combine } = this;
       this.windowed = new WindowedSender({
@@ -143,13 +146,9 @@ export class BatchWriter extends RequestWriter implements ItemSink {
       pending = unprocessed;
       return { pushedBack: unprocessed.length > 0, progressed: unprocessed.length < before };
     };
-    const failed = (error: unknown) =>
-      new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
-    const exhausted = (attempts: number, lastError: unknown) => {
-      const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-      const message = `${pending.length} items not written to ${table} after ${attempts} attempts (${why})`;
-      return new BatchWriteFailedError(message, { cause: lastError });
-    };
+    const failed = (error: unknown) => batchWriteFailed(table, error);
+    const exhausted = (attempts: number, lastError: unknown) =>
+      batchRetriesSpent(table, pending.length, attempts, lastError);
     return sendWithRetries({ pending: () => pending.length, attempt, failed, exhausted }, this.retrying, this.retries);
   }
 }

@@ -79,11 +79,18 @@ export class PartitionWindow {
   }
 
   /**
-   * The reply to rows taken: `refused` go back to the front of their key's queue, and each key refused with none of
-   * its rows written backs off `delay(rung)` and climbs a rung (a key with some rows written starts again from the
-   * foot). Returns the highest rung a refused key is on now (0 when nothing was refused).
+   * The reply to rows taken: `refused` go back to the front of their key's queue and the key backs off. After a reply
+   * that wrote nothing (`stalled`: the table took none of the request) the key climbs a rung of the ladder, as a batch
+   * did in its slot; after a reply that wrote other rows it waits `delay(0)`, a partition's refill, without climbing,
+   * and a key with a row written starts again from the foot. Returns the highest rung a refused key is on now.
    */
-  settled(sent: readonly WindowEntry[], refused: readonly WindowEntry[], now: number, delay: (rung: number) => number) {
+  settled(
+    sent: readonly WindowEntry[],
+    refused: readonly WindowEntry[],
+    now: number,
+    delay: (rung: number) => number,
+    stalled = refused.length === sent.length,
+  ) {
     const refusedKeys = new Set(refused.map((entry) => entry.partitionKey));
     const refusedRows = new Set(refused);
     for (let i = refused.length - 1; i >= 0; i--) this.putBack(refused[i]);
@@ -97,7 +104,7 @@ export class PartitionWindow {
     for (const partitionKey of refusedKeys) {
       const queue = this.queueOf(partitionKey);
       // Rows of one key refused by several requests in flight together climb one rung, not one per reply.
-      if (queue.coolUntil <= now) queue.coolUntil = now + delay(queue.refusals++);
+      if (queue.coolUntil <= now) queue.coolUntil = now + (stalled ? delay(queue.refusals++) : delay(0));
       highest = Math.max(highest, queue.refusals);
     }
     for (const entry of sent) this.dropIfIdle(entry.partitionKey, this.queueOf(entry.partitionKey));

@@ -2,6 +2,7 @@ import { duration } from '../../progress/renderer.js';
 import type { Output } from '../../output/summary.js';
 import type { IndexLoad } from '../table/index-load.js';
 import type { ModeEstimates } from './estimate-modes.js';
+import { kmsEstimate, kmsLine } from './estimate-kms.js';
 import { modeLines, modesJson } from './estimate-modes-report.js';
 import type { EstimateSafety } from './estimate-safety.js';
 import { ITEMS_PER_SECOND_PER_LANE, PRICES, type Binding, type Estimate } from './estimate-model.js';
@@ -44,6 +45,7 @@ function estimateJson(report: EstimateReport) {
     source: report.source,
     objects: report.objects.length,
     bytes: totalBytes,
+    kms: kmsEstimate(totalBytes, e.chunks, e.seconds),
     sample: {
       bytes: report.sampleBytes,
       ...sample,
@@ -105,6 +107,7 @@ function estimateLines(report: EstimateReport): string[] {
   );
   const why = e.binding === 'index' ? `the index ${e.bindingIndex} binds first` : WHY[e.binding];
   lines.push(`time: ~${duration(e.seconds)}; ${why} (~${n(e.itemsPerSecond)} items/s)`);
+  lines.push(kmsLine(kmsEstimate(totalBytes, e.chunks, e.seconds)));
   lines.push(
     `cost: ~$${e.cost.dynamodb.toFixed(2)} DynamoDB ${mode === 'on-demand' ? `writes ($${PRICES.onDemandWritePerMillion} per million write units)` : `capacity for the duration ($${PRICES.provisionedWcuHour} per WCU-hour)`}` +
       ` + ~$${e.cost.lambda.toFixed(2)} Lambda (${n(e.lambdaGbSeconds)} GB-s at $${PRICES.lambdaArmGbSecond}); us-east-1 list prices, check yours`,

@@ -148,6 +148,8 @@ describe('s3-ddb-import estimate (a real S3 object, a real DynamoDB table, in th
       'lanes: 1 chunks of 64 MiB, 1 at once: ~12,000 items/s of Lambda CPU (12,000 each)',
       // 200,000 items at the 1,000/s cap: 200 s; one lane for 200 s at 1,769 MB = 345.5 GB-s
       'time: ~3m20s; your maxWriteRate binds first (~1,000 items/s)',
+      // One chunk's first GET + one GET of up to 8 MiB, over 200 s (issue 38, risk 8: estimate-kms.ts).
+      'kms: under 1 request/s (~2 ranged GETs) if the objects are SSE-KMS without an S3 Bucket Key; with one, almost none',
       `cost: ~$0.13 DynamoDB writes ($0.625 per million write units) + ~$0.00 Lambda (346 GB-s at $0.0000133334); us-east-1 list prices, check yours`,
       // The cap binds every mode: the same time and cost (the modes' lanes would differ: see the --json test below).
       "per write mode, on the same rows (the request's first):",

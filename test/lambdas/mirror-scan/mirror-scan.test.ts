@@ -59,7 +59,7 @@ describe('MirrorScanSegment against the engine', () => {
     do {
       // Each invocation reads 2 pages (its stop check passes once, then says out of time).
       const context = scriptedLambdaContext(outOfTimeAfter(2));
-      progress = await runScanSegment({ job, segment: 0, progress }, io, { outputPrefix, context });
+      progress = await runScanSegment({ job, segment: 0, progress }, io, { outputPrefix, bucket, context });
       invocations++;
     } while (progress.next);
     expect(invocations).toBeGreaterThan(2);
