@@ -5,7 +5,6 @@ import type { ImportRequest, WriteMode } from '../lambdas/contract/import-reques
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
 import type { ImportSummary } from '../lambdas/contract/workflow-payloads.js';
 import { createWiring } from '../lambdas/wiring/wiring.js';
-import { put } from '../lambdas/write/modes/put.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../lambdas/write/write-modes.js';
 
 /**
@@ -24,7 +23,7 @@ export interface MirrorContext {
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 const MIB = 1024 * 1024;
 /** `sync` until the sync mode is in the table of modes: a put, as the mirror's key recording does not depend on it. */
-const MODES: WriteModeTable = { sync: put, ...WRITE_MODE_TABLE };
+const MODES: WriteModeTable = WRITE_MODE_TABLE; // sync is a built-in mode now
 
 /** The process's high-water RSS and heap while `run` lasts. */
 async function withPeakMemory<T>(run: () => Promise<T>) {

@@ -3,7 +3,7 @@
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
  * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, capacity, formats, sources, staging,
- * modes, mirror, parquet, firstWrite) runs only those; default all. `mirror` (mirror-figures.ts): BENCH_MIRROR_SIZES. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
+ * modes, sync, mirror, parquet, firstWrite) runs only those; default all. `mirror` (mirror-figures.ts): BENCH_MIRROR_SIZES. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
  * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
  * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3). `throttled`: BENCH_THROTTLED_SEEDS (throttled-figures.ts).
  * `firstWrite` (first-write-figures.ts): BENCH_FIRST_WRITE_BIG_MIB (2048), BENCH_BASELINE_ROOT (a built worktree of
@@ -32,6 +32,7 @@ import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
 import { capacityFigure } from './capacity-figures.js';
 import { modesFigure } from './mode-figures.js';
+import { syncFigure } from './sync-figures.js';
 import { mirrorFigure } from './mirror-figures.js';
 import { processCpuSeconds } from './server-cpu.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
@@ -170,6 +171,10 @@ try {
     out.modes = await modesFigure(modeCtx, Number(process.env.BENCH_MODE_ROUNDS ?? 2));
   }
 
+  if (wanted('sync')) {
+    const syncCtx = { bucket, rows: Number(process.env.BENCH_SYNC_ROWS ?? 200_000), upload, newTable, log };
+    out.sync = await syncFigure(syncCtx, Number(process.env.BENCH_SYNC_ROUNDS ?? 1));
+  }
   if (wanted('mirror')) out.mirror = await mirrorFigure({ bucket, upload, dynamodb, log });
 
   if (wanted('parquet')) {
@@ -258,6 +263,12 @@ function targets(out: Record<string, any>) {
     checks.parquetFolderToTsv = out.parquet.parquetFolder.ratioToTsvPipeline >= 0.9;
   }
   if (out.parquet?.memory) checks.parquetPeakRss = out.parquet.memory.peakRssMB <= out.parquet.memory.budgetMB;
+  if (out.sync) {
+    checks.syncUnchangedSendsNoWrite = out.sync.unchanged.writeRequests === 0;
+    checks.syncUnchangedAtLeastPut = out.sync.syncUnchangedToPut >= 1;
+    const changed = out.sync.tenPercentChanged;
+    checks.syncChangedWritesPerChunk = changed.writeRequests === changed.expectedWriteRequests;
+  }
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
   if (out.throttled?.seeds) checks.throttledNeverFails = out.throttled.seeds.failed === 0;

@@ -61,6 +61,11 @@ export const REQUEST_FLAGS = {
     description:
       "let a delete import start on a table without point-in-time recovery (the request's allowWithoutBackup)",
   },
+  'consistent-read': {
+    type: 'boolean',
+    description:
+      "sync reads each key's item strongly consistent, at twice the read units (the request's consistentRead)",
+  },
   'max-rejects': {
     type: 'string',
     value: 'N',
@@ -134,6 +139,7 @@ export function requestFlagsOf(values: Values): RequestFlags {
     ...parseAttributeFlags(values.attr as string[] | undefined, text('exclude')),
     ...(values['allow-without-backup'] === true ? { allowWithoutBackup: true } : {}),
     ...(maxRejects !== undefined ? { maxRejects } : {}),
+    ...(values['consistent-read'] === true ? { consistentRead: true } : {}),
     ...mirrorFlagsOf(values),
   };
 }

@@ -10,7 +10,7 @@ import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import { startLocalServices } from '../services/index.js';
 import { exitCodeOf, printSummary, type Output } from '../output/summary.js';
 import { printFailure } from '../output/failure.js';
-import { keepRejects } from '../output/rejects-copy.js';
+import { keepOutputs } from '../output/diff-copy.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
 import { interruptedLine } from '../output/interrupted.js';
@@ -122,9 +122,9 @@ async function importOnServices(
     executionName,
   }).finally(() => (disarm(), stopLive()));
   progress.done();
-  const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;
+  const kept = await keepOutputs(s3, summary, output);
   const durationMs = Date.now() - importStarted;
-  printSummary(summary, { json: command.json, durationMs, servicesReadyMs, rejectsDir }, output);
+  printSummary(summary, { json: command.json, durationMs, servicesReadyMs, ...kept }, output);
   return exitCodeOf(summary);
 }
 

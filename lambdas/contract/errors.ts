@@ -120,6 +120,17 @@ export class StatementWriteFailedError extends ImportError {
 }
 
 /**
+ * `sync`'s read of the items already in the table (a BatchGetItem of up to 100 keys) failed for good: not retryable,
+ * or out of retries. Nothing of its batch was written.
+ */
+export class BatchReadFailedError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BatchReadFailedError';
+  }
+}
+
+/**
  * A `delete` import into a table whose point-in-time recovery is off: refused before any write, since nothing could
  * restore what it deletes, unless the request says `"allowWithoutBackup": true`.
  */

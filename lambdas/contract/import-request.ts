@@ -134,6 +134,12 @@ export interface ImportOptions {
    */
   readonly allowWithoutBackup?: boolean;
   /**
+   * `sync` reads each key's item with strongly consistent reads (BatchGetItem `ConsistentRead`): twice the read units,
+   * and every write acknowledged before the read is seen. Other modes read nothing and ignore it.
+   * @default false - eventually consistent reads
+   */
+  readonly consistentRead?: boolean;
+  /**
    * The reject budget: a chunk that has rejected more than this many rows fails the import with
    * `TooManyRejectsError`, having written what it wrote (rejects kept). Counted per chunk: lanes share no counter,
    * so the import as a whole may keep up to this many rejects per chunk. A whole number, 0 or more (0: the first
@@ -191,6 +197,8 @@ export interface ResolvedRequest {
   readonly dryRun: boolean;
   /** Present (true) only when the request says so. */
   readonly allowWithoutBackup?: true;
+  /** Present (true) only when the request says so. */
+  readonly consistentRead?: true;
   /** Present only when the request sets it; absent, a chunk whose first 1,000 rows are all rejected fails. */
   readonly maxRejects?: number;
   /** Present (true) only for a mirror; then maxDeletePercent is set too. */

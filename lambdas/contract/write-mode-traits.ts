@@ -3,7 +3,7 @@ import type { BackupRequirement } from './table-safety.js';
 /**
  * The counts an import reports (contract ImportCounts), by name: a mode's `reports` lists the ones it shows.
  */
-export type CountName = 'written' | 'skipped' | 'deleted';
+export type CountName = 'written' | 'skipped' | 'deleted' | 'added' | 'changed' | 'unchanged';
 
 /** An IAM action of DynamoDB (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html). */
 export type DynamoDbAction = `dynamodb:${string}`;
@@ -83,6 +83,18 @@ export const WRITE_MODE_TRAITS = {
     pricedAs:
       "by the file's item sizes, the deleted items' own being unknown until deleted (exact for a file of the items, 1 for keys only); 0.9 of a lane's items/s",
     actions: ['dynamodb:BatchWriteItem'],
+  },
+  sync: {
+    reports: ['added', 'changed', 'unchanged', 'skipped'],
+    backup: {
+      check: 'when-table-holds-items',
+      atRisk: 'items this import finds changed are replaced whole, and cannot be restored',
+    },
+    laneShare: 1,
+    pricedAs:
+      'here as put, every item written (the changed share is not measured: a dry run counts it), and without its reads: one per item, 4 KB rounding, half a unit eventually consistent',
+    // BatchGetItem reads the items of 100 keys; BatchWriteItem puts the added and changed ones.
+    actions: ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'],
   },
 } as const satisfies Record<string, WriteModeTraits>;
 

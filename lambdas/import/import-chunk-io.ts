@@ -10,6 +10,8 @@ export interface ImportChunkIo {
   readonly writeCalls: WriteCalls;
   /** Starts the streamed upload of a rejects file (rejects-file.ts opens it at the first rejected row). */
   startRejectsUpload(bucket: string, key: string): StreamUpload;
+  /** Starts the streamed upload of a sync dry run's diff file (sync-compare/diff-file.ts opens it at its first line). */
+  startDiffUpload(bucket: string, key: string): StreamUpload;
   /** Deletes a staged piece once its chunk is imported. */
   deleteObject(bucket: string, key: string): Promise<void>;
   /** Stores a small text object: a mirror's keys of one invocation, one per part (lambdas/mirror/file-keys.ts). */
@@ -32,6 +34,8 @@ export function importChunkIo(s3: S3Client, writeCalls: WriteCalls, rejects: Rej
     getObject: sendGetObject(s3),
     writeCalls,
     startRejectsUpload: (bucket, key) => startStreamUpload(s3, { ...target, bucket, key }),
+    startDiffUpload: (bucket, key) =>
+      startStreamUpload(s3, { ...target, contentType: 'application/x-ndjson', bucket, key }),
     deleteObject: (bucket, key) => deleteObject(s3, bucket, key),
     putText: (bucket, key, body) => putObject(s3, bucket, key, body, 'text/plain', target.kmsKeyArn),
   };

@@ -31,6 +31,7 @@ import { followLiveSettings } from './chunk-live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
 import { RejectBudget } from './reject-budget.js';
 import { RejectsFile } from './rejects-file.js';
+import { diffFileKey } from '../sync-compare/diff-lines.js';
 import type { RejectedRow } from './rejects.js';
 
 /** What ImportChunk runs with besides its event and its I/O: configuration, the ledger, logs and metrics. */
@@ -139,7 +140,9 @@ async function startInvocation(
   const { write } = options.config;
   const deadline = importDeadline(event, write, options.context, log);
   const modes = options.modes ? { modes: options.modes } : {};
-  const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes };
+  const diffAt = diffFileKey(plan.rejects.folder, chunkIndex, from.offset); // a sync dry run's diff, beside the rejects
+  const openDiff = () => io.startDiffUpload(bucket, diffAt);
+  const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes, openDiff };
   const sink = createImportSink(job, chunk, io.writeCalls, sinkOptions);
   const fileKeys = mirrorKeys(event, from, options.config.rejectsPrefix, sink);
   // One EMF line per invocation, failed or not (import-metrics.ts).

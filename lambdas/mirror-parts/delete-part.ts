@@ -32,7 +32,13 @@ export async function runDeletePart(
   const { table } = job.request;
   const { bucket } = options;
   const lines = linesOf(await io.getText(bucket, mirrorPaths(options.outputPrefix).deletes(part)));
-  const { writer, counts } = del.open({ table, keys: job.keys, calls: io.writeCalls, retry: options.retry });
+  const { writer, counts } = del.open({
+    table,
+    keys: job.keys,
+    calls: io.writeCalls,
+    retry: options.retry,
+    consistentRead: false, // deletes read nothing
+  });
   const stop = deadlineCheck(options.context);
   let line = progress?.next?.line ?? 0;
   for (; line < lines.length && !stop(); line++) {

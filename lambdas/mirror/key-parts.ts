@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
-import { checkDynamoNumber } from '../formats/dynamo-number.js';
+import { checkDynamoNumber } from '../attribute-values/dynamo-number.js';
 
 /**
  * Where a mirror's keys meet: the file's keys (each chunk's) and the table's (each Scan segment's) are written to S3

@@ -32,6 +32,7 @@ const KNOWN_FIELDS = [
   'dryRun',
   'allowWithoutBackup',
   'maxRejects',
+  'consistentRead',
   'mirror',
   'scope',
   'maxDeletePercent',

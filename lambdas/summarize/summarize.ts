@@ -1,6 +1,9 @@
 import {
   chunkResultOf,
+  countsOf,
   executionOutputPrefix,
+  IMPORT_COUNT_NAMES,
+  NO_IMPORT_COUNTS,
   type ChunkResult,
   type ImportCounts,
   type ImportSummary,
@@ -11,6 +14,7 @@ import {
 import { invocationLogger, type createContainerLogger } from '../observability/logger.js';
 import { outputBucketOf } from '../request/deployment-scope.js';
 import { objectKey } from '../source/source-set.js';
+import { DIFF_FOLDER } from '../sync-compare/diff-lines.js';
 import { mirrorSummary } from './mirror-summary.js';
 
 /** The I/O the Summarize function needs (summarize-io.ts binds it to S3 and the ledger). */
@@ -92,20 +96,22 @@ export function summarize(
     prefix: request.prefix ?? null,
     objects: event.sources.objects.length,
     table: request.table,
-    rows: total('rows'),
-    written: total('written'),
-    rejected,
-    skipped: total('skipped'),
-    deleted: total('deleted') + (mirror?.deleted ?? 0),
-    writeUnits: total('writeUnits'),
+    ...countsOf(total),
     mode: request.mode ?? 'put',
     dryRun: request.dryRun ?? false,
     chunks: chunkResults.length,
     rejectsKey: rejected > 0 ? `${prefix}/` : null,
     reportKey: `${prefix}/report.json`,
     outputBucket,
-    ...(mirror ? { mirror } : {}),
+    ...diffKeyOf(request.dryRun, countsOf(total), prefix),
+    ...(mirror ? { mirror, deleted: countsOf(total).deleted + mirror.deleted } : {}),
   };
+}
+
+/** Where a dry run that found differences wrote its diff files (sync-compare/diff-lines.ts), else nothing. */
+function diffKeyOf(dryRun: boolean, counts: ImportCounts, prefix: string): { diffKey?: string } {
+  const differences = counts.added + counts.changed + counts.deleted;
+  return dryRun && differences > 0 ? { diffKey: `${prefix}/${DIFF_FOLDER}/` } : {};
 }
 
 /** The report's per-object totals: which object each row, written item and rejected row came from. */
@@ -113,22 +119,12 @@ export function totalsByObject(event: SummarizeEvent): (ImportCounts & { key: st
   const totals = event.sources.objects.map((_, index) => ({
     key: objectKey(event.sources, index),
     chunks: 0,
-    rows: 0,
-    written: 0,
-    rejected: 0,
-    skipped: 0,
-    deleted: 0,
-    writeUnits: 0,
+    ...NO_IMPORT_COUNTS,
   }));
   for (const result of chunkResultsOf(event)) {
     const entry = totals[event.chunks[result.chunk].object];
     entry.chunks++;
-    entry.rows += result.rows;
-    entry.written += result.written;
-    entry.rejected += result.rejected;
-    entry.skipped += result.skipped;
-    entry.deleted += result.deleted;
-    entry.writeUnits += result.writeUnits;
+    for (const name of IMPORT_COUNT_NAMES) entry[name] += result[name];
   }
   return totals;
 }

@@ -217,8 +217,10 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // Each chunk's import deletes its staged piece once imported.
       's3:DeleteObject': [stagingArn],
       // put and delete batch; insert and update go as PartiQL statements in batches, and as a conditional PutItem or
-      // an UpdateItem when an item's names make a statement too long (issue 19's modes).
+      // an UpdateItem when an item's names make a statement too long (issue 19's modes); sync reads each key's item
+      // first (BatchGetItem) and puts the ones that differ.
       'dynamodb:BatchWriteItem': tableArns,
+      'dynamodb:BatchGetItem': tableArns,
       'dynamodb:PartiQLInsert': tableArns,
       'dynamodb:PartiQLUpdate': tableArns,
       'dynamodb:PutItem': tableArns,

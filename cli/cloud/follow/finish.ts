@@ -3,7 +3,7 @@ import type { ImportSummary } from '../../../lambdas/contract/workflow-payloads.
 import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../../lambdas/map-run/first-failed-chunk.js';
 import { exitCodeOf, printSummary, type Output } from '../../output/summary.js';
 import { printFailure } from '../../output/failure.js';
-import { keepRejects } from '../../output/rejects-copy.js';
+import { keepOutputs } from '../../output/diff-copy.js';
 import type { CloudClients } from '../aws/clients.js';
 
 /**
@@ -24,8 +24,8 @@ export async function finishExecution(
     return printFailure({ name, message }, { what: 'import', json, durationMs, executionArn }, output);
   }
   const summary = JSON.parse(described.output ?? '{}') as ImportSummary;
-  const rejectsDir = summary.rejectsKey ? await keepRejects(clients.s3, summary, output) : null;
-  printSummary(summary, { json, durationMs, rejectsDir, executionArn }, output);
+  const kept = await keepOutputs(clients.s3, summary, output);
+  printSummary(summary, { json, durationMs, ...kept, executionArn }, output);
   return exitCodeOf(summary);
 }
 

@@ -157,9 +157,11 @@ describe('s3-ddb-import estimate (a real S3 object, a real DynamoDB table, in th
       '  insert: ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
       '  update: ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
       '  delete: ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
+      '  sync:   ~200,000 write units, ~3m20s at ~1,000 items/s, ~$0.13',
       `  insert is priced ${PRICED_AS.insert}`,
       `  update is priced ${PRICED_AS.update}`,
       `  delete is priced ${PRICED_AS.delete}`,
+      `  sync is priced ${PRICED_AS.sync}`,
       'point-in-time recovery: off',
       `warning: table "${table}" has point-in-time recovery off: a delete import refuses to start without ` +
         'allowWithoutBackup, and nothing a delete removes or a put or update replaces can be restored',
@@ -177,9 +179,9 @@ describe('s3-ddb-import estimate (a real S3 object, a real DynamoDB table, in th
     const { json } = await estimate([...args, '--request', join(dir, 'req.json')]);
 
     expect(json.mode).toBe('insert');
-    expect(Object.keys(json.modes)).toEqual(['insert', 'put', 'update', 'delete']);
+    expect(Object.keys(json.modes)).toEqual(['insert', 'put', 'update', 'delete', 'sync']);
     const modes = json.modes as Record<string, { writeUnits: number; itemsPerSecond: number; seconds: number }>;
-    expect(Object.values(modes).map((m) => m.writeUnits)).toEqual([ROWS, ROWS, ROWS, ROWS]);
+    expect(Object.values(modes).map((m) => m.writeUnits)).toEqual([ROWS, ROWS, ROWS, ROWS, ROWS]);
     expect(modes.put).toMatchObject({ itemsPerSecond: 12_000, binding: 'lanes' });
     expect(modes.insert).toMatchObject({ itemsPerSecond: 6_000, binding: 'lanes' });
     expect(modes.update).toMatchObject({ itemsPerSecond: 6_000, binding: 'lanes' });

@@ -9,7 +9,7 @@ describe('a write mode owns its traits', () => {
   });
 
   it.each(WRITE_MODES)('gives the %s writer the traits of its table entry', (mode) => {
-    const { open: _open, combine: _combine, writeUnits: _units, ...traits } = WRITE_MODE_TABLE[mode];
+    const { open: _open, dryRun: _dryRun, combine: _combine, writeUnits: _units, ...traits } = WRITE_MODE_TABLE[mode];
     expect(traits).toEqual(WRITE_MODE_TRAITS[mode]);
   });
 

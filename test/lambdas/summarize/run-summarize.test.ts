@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ChunkResult, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
+import {
+  NO_IMPORT_COUNTS,
+  type ChunkResult,
+  type SummarizeEvent,
+} from '../../../lambdas/contract/workflow-payloads.js';
 import { createContainerLogger } from '../../../lambdas/observability/logger.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import { chunkResultArray } from '../../support/chunk-results.js';
@@ -40,7 +44,7 @@ function event(results: ChunkResult[], line1?: number): SummarizeEvent {
 }
 
 function result(chunk: number, rows: number, rejected: number): ChunkResult {
-  return { chunk, rows, written: rows - rejected, rejected, skipped: 0, deleted: 0, writeUnits: 0 };
+  return { ...NO_IMPORT_COUNTS, chunk, rows, written: rows - rejected, rejected };
 }
 
 describe('runSummarize', () => {

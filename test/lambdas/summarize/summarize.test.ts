@@ -40,7 +40,18 @@ function event(chunkResults: ChunkResult[], source: { key: string } | { prefix: 
 
 /** A chunk's result of a put import: rows, written, rejected (and for a key repeated in a batch, one skipped). */
 function result(chunk: number, rows: number, written: number, rejected: number): ChunkResult {
-  return { chunk, rows, written, rejected, skipped: rows - written - rejected, deleted: 0, writeUnits: 0 };
+  return {
+    chunk,
+    rows,
+    written,
+    rejected,
+    skipped: rows - written - rejected,
+    deleted: 0,
+    writeUnits: 0,
+    added: 0,
+    changed: 0,
+    unchanged: 0,
+  };
 }
 
 /** Chunk 1 has a key repeated inside a batch (50 rows, 49 written); chunks 0 and 2 have rejects. */
@@ -127,15 +138,63 @@ describe('totalsByObject', () => {
   it('adds each chunk result to the object its chunk reads, whatever order the results come in', () => {
     // a.csv: chunks 0 and 1 (40+50 rows, 38+49 written, 2+0 rejected); b.csv: chunk 2.
     expect(totalsByObject(event(WITH_REJECTS))).toEqual([
-      { key: 'imports/a.csv', chunks: 2, rows: 90, written: 87, rejected: 2, skipped: 1, deleted: 0, writeUnits: 0 },
-      { key: 'imports/b.csv', chunks: 1, rows: 30, written: 29, rejected: 1, skipped: 0, deleted: 0, writeUnits: 0 },
+      {
+        key: 'imports/a.csv',
+        chunks: 2,
+        rows: 90,
+        written: 87,
+        rejected: 2,
+        skipped: 1,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
+      {
+        key: 'imports/b.csv',
+        chunks: 1,
+        rows: 30,
+        written: 29,
+        rejected: 1,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
     ]);
   });
 
   it('lists every object, with zeros for one no result came from', () => {
     expect(totalsByObject(event([]))).toEqual([
-      { key: 'imports/a.csv', chunks: 0, rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 },
-      { key: 'imports/b.csv', chunks: 0, rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 },
+      {
+        key: 'imports/a.csv',
+        chunks: 0,
+        rows: 0,
+        written: 0,
+        rejected: 0,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
+      {
+        key: 'imports/b.csv',
+        chunks: 0,
+        rows: 0,
+        written: 0,
+        rejected: 0,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
     ]);
   });
 
@@ -257,6 +316,9 @@ describe('the Map results as ChunkImported leaves them', () => {
       r.skipped,
       r.deleted,
       r.writeUnits,
+      r.added,
+      r.changed,
+      r.unchanged,
     ]);
     const named = summarize(event(WITH_REJECTS), 'rejects');
     expect(summarize({ ...event(WITH_REJECTS), chunkResults: arrays }, 'rejects')).toEqual(named);

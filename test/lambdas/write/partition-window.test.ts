@@ -70,6 +70,18 @@ describe('PartitionWindow', () => {
     expect(refuseOnce()).toBe(1);
   });
 
+  it("waits the ladder's foot without climbing when the reply wrote other rows", () => {
+    const window = new PartitionWindow(keepLater);
+    for (const pk of ['a', 'b']) for (let sk = 0; sk < 3; sk++) window.add(row(pk, sk));
+    let now = 0;
+    for (let i = 0; i < 3; i++) {
+      const sent = window.take(2, (now += 1000)); // a row of a and one of b; only a's is refused
+      const refusedA = sent.filter((entry) => entry.partitionKey === 'a');
+      expect(window.settled(sent, refusedA, now, delay)).toBe(0);
+      expect(window.nextReadyAt(now)).toBe(now + delay(0));
+    }
+  });
+
   it('counts a key refused by several requests in flight together once', () => {
     const window = new PartitionWindow(keepLater);
     for (let sk = 0; sk < 2; sk++) window.add(row('a', sk));
