@@ -16,7 +16,7 @@ const event = (notInFile: [number, number], rejected = 0, over: Partial<Resolved
       { part: 1, notInFile: notInFile[1] },
     ],
   },
-  chunkResults: [[0, 10, 10, rejected, 0, 0, 0]],
+  chunkResults: [[0, 10, 10, rejected, 0, 0, 0, 0, 0, 0]], // CHUNK_RESULT_FIELDS, sync's counts last
 });
 
 describe('MirrorGuard: decides before the first delete', () => {
