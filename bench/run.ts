@@ -3,7 +3,7 @@
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
  * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, capacity, formats, sources, staging,
- * modes, sync, parquet, firstWrite) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
+ * modes, sync, mirror, parquet, firstWrite) runs only those; default all. `mirror` (mirror-figures.ts): BENCH_MIRROR_SIZES. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
  * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
  * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3). `throttled`: BENCH_THROTTLED_SEEDS (throttled-figures.ts).
  * `firstWrite` (first-write-figures.ts): BENCH_FIRST_WRITE_BIG_MIB (2048), BENCH_BASELINE_ROOT (a built worktree of
@@ -33,6 +33,7 @@ import { burstFigure } from './burst-figures.js';
 import { capacityFigure } from './capacity-figures.js';
 import { modesFigure } from './mode-figures.js';
 import { syncFigure } from './sync-figures.js';
+import { mirrorFigure } from './mirror-figures.js';
 import { processCpuSeconds } from './server-cpu.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
 import { parquetFigures } from './parquet-figures.js';
@@ -174,6 +175,7 @@ try {
     const syncCtx = { bucket, rows: Number(process.env.BENCH_SYNC_ROWS ?? 200_000), upload, newTable, log };
     out.sync = await syncFigure(syncCtx, Number(process.env.BENCH_SYNC_ROUNDS ?? 1));
   }
+  if (wanted('mirror')) out.mirror = await mirrorFigure({ bucket, upload, dynamodb, log });
 
   if (wanted('parquet')) {
     log(`parquet: ${PARQUET_ROWS} 1-gram rows as one Parquet file and as a folder of 8, against the TSV pipeline`);

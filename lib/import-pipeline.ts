@@ -10,6 +10,7 @@ import { grantConcurrencyReads } from './control-plane-grants.js';
 import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
 import { createImportStateMachine } from './private/import-state-machine.js';
 import { createLedgerTable, grantLedger } from './private/import-ledger-table.js';
+import { grantMirrorAccess } from './private/mirror-grants.js';
 import {
   abortUnfinishedRejectsUploads,
   expireStagedPieces,
@@ -86,6 +87,7 @@ export class ImportPipeline extends Construct {
     expireStagedPieces(props, settings);
     abortUnfinishedRejectsUploads(props, settings);
     grantTableAccess(props, functions);
+    grantMirrorAccess(props, settings, functions);
     this.ledgerTable = createLedgerTable(this);
     grantLedger(this.ledgerTable, functions);
     this.stateMachine = createImportStateMachine(this, functions, settings.maxConcurrency);

@@ -45,6 +45,16 @@ export const TASK_FUNCTIONS = {
     factory: 'createFailedChunkHandler',
     placeholder: 'FailedChunkFunctionArn',
   },
+  MirrorScan: {
+    handlerFile: 'lambdas/mirror-scan/handler.ts',
+    factory: 'createMirrorScanHandler',
+    placeholder: 'MirrorScanFunctionArn',
+  },
+  MirrorParts: {
+    handlerFile: 'lambdas/mirror-parts/handler.ts',
+    factory: 'createMirrorPartsHandler',
+    placeholder: 'MirrorPartsFunctionArn',
+  },
 } as const satisfies Record<string, TaskFunction>;
 
 /** A Lambda function of the workflow, named by the Task state it was made for. */
@@ -66,6 +76,8 @@ export const TASK_FUNCTION_PLACEHOLDERS = fieldOf('placeholder');
  * Every Task state of the workflow and the function it invokes: ReleaseLanes (a failed import gives its lanes
  * back) runs the Summarize function, which also releases them at the end of a successful import; FindFailedChunk
  * (a failed import's chunk error, where AWS's Map reports its threshold error instead) runs a function of its own.
+ * A mirror's states run two functions: MirrorScan (MirrorPlan, MirrorScanSegment: reads the table) and MirrorParts
+ * (MirrorComparePart, MirrorGuard, MirrorDeletePart: the only one that deletes).
  */
 export const TASK_STATE_FUNCTIONS = {
   Preflight: 'Preflight',
@@ -73,6 +85,11 @@ export const TASK_STATE_FUNCTIONS = {
   Summarize: 'Summarize',
   ReleaseLanes: 'Summarize',
   FindFailedChunk: 'FindFailedChunk',
+  MirrorPlan: 'MirrorScan',
+  MirrorScanSegment: 'MirrorScan',
+  MirrorComparePart: 'MirrorParts',
+  MirrorGuard: 'MirrorParts',
+  MirrorDeletePart: 'MirrorParts',
 } as const satisfies Record<string, TaskStateName>;
 
 /**

@@ -29,7 +29,7 @@ export const LAMBDAS_LAYERS = [
   ['async', 'retry', 'observability', 'request', 'dynamodb-transport', 'admission', 'sync-compare'],
   ['source', 'write', 'environment', 'map-run'],
   ['formats', 'table-checks'],
-  ['columns'],
+  ['columns', 'mirror'],
   ['wiring'],
 ];
 

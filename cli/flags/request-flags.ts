@@ -72,6 +72,21 @@ export const REQUEST_FLAGS = {
     description:
       "fail the import once a chunk has rejected more than N rows (the request's maxRejects); default: once a chunk's first 1000 rows are all rejected",
   },
+  mirror: {
+    type: 'boolean',
+    description: "with --mode sync: then delete the table's items whose keys the file dropped (the request's mirror)",
+  },
+  'scope-prefix': {
+    type: 'string',
+    value: 'P',
+    description: "with --mirror: delete only items whose partition key begins with P (the request's scope)",
+  },
+  'max-delete-percent': {
+    type: 'string',
+    value: 'N',
+    description:
+      "with --mirror: delete nothing and fail when more than N% of the items in scope would go; default 10 (the request's maxDeletePercent)",
+  },
 } as const satisfies Record<string, FlagSpec>;
 
 /** `--request req.json`: a StartExecution payload the flags and the source complete. */
@@ -125,6 +140,23 @@ export function requestFlagsOf(values: Values): RequestFlags {
     ...(values['allow-without-backup'] === true ? { allowWithoutBackup: true } : {}),
     ...(maxRejects !== undefined ? { maxRejects } : {}),
     ...(values['consistent-read'] === true ? { consistentRead: true } : {}),
+    ...mirrorFlagsOf(values),
+  };
+}
+
+/**
+ * --mirror, --scope-prefix and --max-delete-percent: the request's mirror fields, only what they give (the validator
+ * refuses a scope or percentage without a mirror, naming the field and the flag).
+ */
+function mirrorFlagsOf(values: Values): Pick<RequestFlags, 'mirror' | 'scope' | 'maxDeletePercent'> {
+  const prefix = values['scope-prefix'];
+  const percent = values['max-delete-percent'];
+  return {
+    ...(values.mirror === true ? { mirror: true } : {}),
+    ...(typeof prefix === 'string' ? { scope: { partitionKeyPrefix: prefix } } : {}),
+    ...(typeof percent === 'string'
+      ? { maxDeletePercent: parseNumber(percent, '--max-delete-percent', 0, (n) => n >= 0 && n <= 100) }
+      : {}),
   };
 }
 

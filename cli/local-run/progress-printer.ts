@@ -35,6 +35,11 @@ export function createProgressPrinter(sink: ProgressSink) {
         renderer.render(preflightSnapshot(event));
         return;
       }
+      if (event.type === 'mirror') {
+        const { step, done, total, keys } = event;
+        renderer.render({ phase: 'mirroring', mirror: { step, done, total, keys } });
+        return;
+      }
       chunkRows.set(event.chunkIndex, { rows: event.rows, rejected: event.rejected, done: event.done });
       draw();
     },

@@ -34,7 +34,20 @@ export type RunnerEvent =
       rejected: number;
       /** The checkpoint this invocation returned, null when the chunk is done. Always set by the runner. */
       next?: Checkpoint | null;
-    };
+    }
+  | MirrorEvent;
+
+/**
+ * A mirror's phase (cli/local-run/mirror-tasks.ts): Scan segments done of all and the table's keys in scope so far;
+ * parts compared and the keys the file dropped; parts whose deletes are done and the items deleted.
+ */
+export interface MirrorEvent {
+  readonly type: 'mirror';
+  readonly step: 'scanning table' | 'comparing' | 'deleting';
+  readonly done: number;
+  readonly total: number;
+  readonly keys: number;
+}
 
 export interface LocalRunOptions {
   /** The Lambda timeout the handlers see through getRemainingTimeInMillis(). @default 900_000 */

@@ -1,5 +1,6 @@
 import type { TaskPayloads } from '../../lambdas/contract/task-payloads.js';
 import type { TaskStateName } from '../../lib/workflow-tasks.js';
+import { mirrorReports } from './mirror-reports.js';
 import type { RunnerEvent } from './run-options.js';
 
 /** What the runner reports around one task's invocations: before it runs, and once it returned. */
@@ -19,6 +20,7 @@ export type TaskReports = { readonly [T in TaskStateName]?: TaskReport<T> };
  */
 export function taskReports(emit: (event: RunnerEvent) => void): TaskReports {
   return {
+    ...mirrorReports(emit),
     Preflight: {
       after: (_, state) =>
         emit({

@@ -1,3 +1,4 @@
+import { mirrorLine } from './mirror-line.js';
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
 import { writeModeEntry } from '../../lambdas/write/write-modes.js';
 
@@ -62,13 +63,14 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
         rejectsDir,
         ...diff,
         table,
+        ...(summary.mirror ? { mirror: summary.mirror } : {}),
         ...extra,
       }),
     );
     return;
   }
   const servers = servicesReadyMs === undefined ? '' : `; local servers ready in ${seconds(servicesReadyMs)}`;
-  output.out(`${summaryLine(summary, durationMs)}${servers}`);
+  output.out(`${summaryLine(summary, durationMs)}${mirrorLine(summary)}${servers}`);
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
   if (context.diffDir) output.out(`differences (JSON Lines: op, key, attributes): ${context.diffDir}`);
 }

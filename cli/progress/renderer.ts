@@ -93,6 +93,11 @@ function progressLine(s: ProgressSnapshot): string {
       return `queued: ${s.queue?.reason ?? 'waiting for lanes'}, asking again in ${s.queue?.waitSeconds} s`;
     case 'planning':
       return `planning: ${s.plan?.chunks ?? 0} chunks of ${s.plan?.size ?? 0} bytes${s.plan?.complete ? '' : ' so far'}`;
+    case 'mirroring': {
+      const m = s.mirror ?? { step: '', done: 0, total: 0, keys: 0 };
+      const unit = m.step === 'scanning table' ? 'segments' : 'parts';
+      return `mirroring: ${m.step} ${m.done}/${m.total} ${unit}, ${m.keys} keys`;
+    }
     default: {
       const chunks = s.chunks ?? { done: 0, total: 0 };
       const failed = chunks.failed ? `, ${chunks.failed} failed` : '';
@@ -112,6 +117,7 @@ function fraction(s: ProgressSnapshot): number {
   if (s.phase === 'uploading') return ratio(s.upload?.loaded ?? 0, s.upload?.total ?? 0);
   if (s.phase === 'planning') return s.plan?.complete ? 1 : 0;
   if (s.phase === 'queued') return 0;
+  if (s.phase === 'mirroring') return ratio(s.mirror?.done ?? 0, s.mirror?.total ?? 0);
   if (s.phase === 'summarizing') return 1;
   const rows = s.rows?.rows ?? 0;
   if (s.rate && s.etaSeconds !== null && s.etaSeconds !== undefined) return ratio(rows, rows + s.rate * s.etaSeconds);

@@ -3,7 +3,7 @@
  * or a deployed execution's history, Map Run and metrics (cli/cloud/execution-snapshot.ts). One renderer
  * (./renderer.ts) draws both, so `local` and `start --follow` show the same view.
  */
-export type Phase = 'uploading' | 'queued' | 'planning' | 'importing' | 'summarizing';
+export type Phase = 'uploading' | 'queued' | 'planning' | 'importing' | 'mirroring' | 'summarizing';
 
 export interface ProgressSnapshot {
   readonly phase: Phase;
@@ -27,6 +27,8 @@ export interface ProgressSnapshot {
     readonly running?: number;
     readonly failed?: number;
   };
+  /** A mirror's step: segments scanned, parts compared or parts deleted (done of total), and the keys so far. */
+  readonly mirror?: { readonly step: string; readonly done: number; readonly total: number; readonly keys: number };
   /** Rows handled so far (written or rejected) and how many of them were rejected. */
   readonly rows?: { readonly rows: number; readonly rejected: number };
   /** Rows per second since the import phase began; null while unknown. */

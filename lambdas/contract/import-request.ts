@@ -147,6 +147,32 @@ export interface ImportOptions {
    * @default - no count limit, but a chunk whose first 1,000 rows are all rejected fails the import
    */
   readonly maxRejects?: number;
+  /**
+   * After the file's rows are applied (`mode: "sync"` only), delete every item of the table (or of `scope`) whose key
+   * the file does not hold. Needs point-in-time recovery as `delete` does (or `allowWithoutBackup`), and stops before
+   * its first delete when more than `maxDeletePercent` of the items in scope would go (lambdas/mirror/).
+   * @default false
+   */
+  readonly mirror?: boolean;
+  /** The items a mirror may delete. @default - every item of the table */
+  readonly scope?: MirrorScope;
+  /**
+   * A mirror deletes nothing, and the import fails (MirrorDeleteLimitError), when it would delete more than this
+   * percentage of the items in scope. 0 to 100. @default 10
+   */
+  readonly maxDeletePercent?: number;
+}
+
+/**
+ * Which items of the table a mirror may delete: those whose partition key begins with `partitionKeyPrefix` (a Scan
+ * filter `begins_with`, for single-table designs where the file holds one entity). The partition key must be S or B.
+ *
+ * @example
+ * { "mode": "sync", "mirror": true, "scope": { "partitionKeyPrefix": "PRODUCT#" } }
+ */
+export interface MirrorScope {
+  /** A non-empty prefix of the partition key (text; base64 for a B key). */
+  readonly partitionKeyPrefix: string;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -175,4 +201,10 @@ export interface ResolvedRequest {
   readonly consistentRead?: true;
   /** Present only when the request sets it; absent, a chunk whose first 1,000 rows are all rejected fails. */
   readonly maxRejects?: number;
+  /** Present (true) only for a mirror; then maxDeletePercent is set too. */
+  readonly mirror?: true;
+  /** Present only for a mirror with a scope. */
+  readonly scope?: MirrorScope;
+  /** Present only for a mirror: its default applied. */
+  readonly maxDeletePercent?: number;
 }

@@ -8,6 +8,16 @@ import type {
   ReleaseLanesEvent,
   SummarizeEvent,
 } from './workflow-payloads.js';
+import type {
+  ComparedPart,
+  DeleteProgress,
+  MirrorGuardResult,
+  MirrorPartsEvent,
+  MirrorPlan,
+  MirrorPlanEvent,
+  ScanSegmentEvent,
+  SegmentProgress,
+} from './mirror-payloads.js';
 
 /** An error as a Catch's ResultPath holds it and a Fail state's ErrorPath/CausePath read it. */
 export interface StateError {
@@ -35,4 +45,14 @@ export interface TaskPayloads {
     readonly result: ImportSummary | ReleasedLanes;
   };
   readonly FindFailedChunk: { readonly event: FindFailedChunkEvent; readonly result: StateError };
+  /** A mirror's MirrorPlan and MirrorScanSegment states (mirror-payloads.ts). */
+  readonly MirrorScan: {
+    readonly event: MirrorPlanEvent | ScanSegmentEvent;
+    readonly result: MirrorPlan | SegmentProgress;
+  };
+  /** A mirror's MirrorComparePart, MirrorGuard and MirrorDeletePart states. */
+  readonly MirrorParts: {
+    readonly event: MirrorPartsEvent;
+    readonly result: ComparedPart | MirrorGuardResult | DeleteProgress;
+  };
 }

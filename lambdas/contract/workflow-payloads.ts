@@ -1,5 +1,6 @@
 import type { ImportRequest, ResolvedRequest, WriteMode } from './import-request.js';
 import type { TableSafety } from './table-safety.js';
+import type { MirrorState, MirrorSummary } from './mirror-payloads.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {
@@ -297,6 +298,8 @@ export interface SummarizeEvent {
   readonly sources: SourceSet;
   /** PlanningState.dataLine. @default 1 */
   readonly dataLine?: number;
+  /** What a mirror found and deleted ({} when the import is no mirror). @default - no mirror */
+  readonly mirror?: MirrorState;
 }
 
 /**
@@ -342,6 +345,8 @@ export interface ImportSummary extends ImportCounts {
    * change or delete: sync-compare/diff-lines.ts); present only for a dry run that found a difference.
    */
   readonly diffKey?: string;
+  /** A mirror's facts (its deletes are in `deleted` too); absent when the import is no mirror. */
+  readonly mirror?: MirrorSummary;
 }
 
 /** Where rejects and the report of one execution go: s3://<bucket>/<rejectsPrefix>/<execution>/... */

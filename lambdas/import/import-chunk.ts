@@ -2,7 +2,13 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { LaneLeaseLostError } from '../contract/errors.js';
 import { outputBucketOf } from '../request/deployment-scope.js';
-import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
+import {
+  executionOutputPrefix,
+  type Checkpoint,
+  type ChunkProgress,
+  type ImportChunkEvent,
+} from '../contract/workflow-payloads.js';
+import { recordFileKeys, type FileKeyRecorder } from '../mirror/file-keys.js';
 import type { ImportLedger } from '../admission/ledger.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
 import type { LambdaContextLike, StopDeadline } from '../environment/lambda-context.js';
@@ -53,6 +59,8 @@ interface Invocation {
   readonly from: Checkpoint;
   readonly log: Logger;
   readonly write: ImportSink;
+  /** A mirror's recorder of the keys this invocation wrote, or null when the request is no mirror. */
+  readonly fileKeys: FileKeyRecorder | null;
   readonly rejects: RejectsFile;
   readonly rejectsAt: string;
   readonly recordFormat: () => RecordFormat;
@@ -136,12 +144,23 @@ async function startInvocation(
   const openDiff = () => io.startDiffUpload(bucket, diffAt);
   const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes, openDiff };
   const sink = createImportSink(job, chunk, io.writeCalls, sinkOptions);
+  const fileKeys = mirrorKeys(event, from, options.config.rejectsPrefix, sink);
   // One EMF line per invocation, failed or not (import-metrics.ts).
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
   const rejects = new RejectsFile(() => io.startRejectsUpload(plan.rejects.bucket, rejectsAt), plan.key);
   const budget = new RejectBudget(job.request.maxRejects, event.progress);
-  return { event, plan, reader, from, log, write: sink, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
+  const path = fileKeys ? { ...sink, sink: fileKeys.sink } : sink;
+  const common = { event, plan, reader, from, log, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
+  return { ...common, write: path, fileKeys };
+}
+
+/** A mirror records the keys the chunk writes (lambdas/mirror/file-keys.ts); other imports record nothing. */
+function mirrorKeys(event: ImportChunkEvent, from: Checkpoint, rejectsPrefix: string, sink: ImportSink) {
+  const { job, chunkIndex } = event;
+  if (!job.request.mirror) return null;
+  const outputPrefix = executionOutputPrefix(rejectsPrefix, job.executionName);
+  return recordFileKeys(sink.sink, { outputPrefix, chunkIndex, from, keys: job.keys, dataBytes: job.dataBytes });
 }
 
 /** Runs the chunk's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
@@ -170,6 +189,8 @@ async function finishInvocation(
 ): Promise<ChunkProgress> {
   const { event, plan, reader, rejects, log, write, from } = invocation;
   await keepRejects(rejects, reader, plan);
+  const { bucket } = invocation.plan.rejects; // the stack's bucket, as the rejects: a source bucket may be read only
+  await invocation.fileKeys?.store((key, body) => io.putText(bucket, key, body));
   const counts = addCounts(event.progress, { ...write.counts(), rows: result.rows, rejected: result.rejected });
   invocation.metrics.done(result.rejected);
   log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });

@@ -15,6 +15,7 @@ import { invocationLogger, type createContainerLogger } from '../observability/l
 import { outputBucketOf } from '../request/deployment-scope.js';
 import { objectKey } from '../source/source-set.js';
 import { DIFF_FOLDER } from '../sync-compare/diff-lines.js';
+import { mirrorSummary } from './mirror-summary.js';
 
 /** The I/O the Summarize function needs (summarize-io.ts binds it to S3 and the ledger). */
 export interface SummarizeIo {
@@ -87,6 +88,7 @@ export function summarize(
   const total = (field: keyof ImportCounts) => chunkResults.reduce((sum, r) => sum + r[field], 0);
   const rejected = total('rejected');
   const prefix = executionOutputPrefix(rejectsPrefix, executionName);
+  const mirror = mirrorSummary(event, prefix);
   return {
     status: rejected > 0 ? 'SUCCEEDED_WITH_REJECTS' : 'SUCCEEDED',
     bucket: request.bucket,
@@ -102,6 +104,7 @@ export function summarize(
     reportKey: `${prefix}/report.json`,
     outputBucket,
     ...diffKeyOf(request.dryRun, countsOf(total), prefix),
+    ...(mirror ? { mirror, deleted: countsOf(total).deleted + mirror.deleted } : {}),
   };
 }
 

@@ -12,7 +12,11 @@ export interface TableSafetyIo {
 }
 
 /** The request fields the check reads. */
-export type SafetyRequest = Pick<ResolvedRequest, 'table' | 'mode' | 'dryRun' | 'allowWithoutBackup'>;
+export type SafetyRequest = Pick<ResolvedRequest, 'table' | 'mode' | 'dryRun' | 'allowWithoutBackup'> &
+  Partial<Pick<ResolvedRequest, 'mirror'>>;
+
+/** A mirror deletes the items the file dropped: it needs a backup exactly as `delete` does, whatever its mode. */
+const MIRROR_BACKUP = { check: 'always' } as const;
 
 /**
  * Checks the target table before an import that can destroy data, before any write, as the mode's entry says
@@ -34,7 +38,7 @@ export async function checkTableSafety(
   modes: WriteModeTable = WRITE_MODE_TABLE,
 ): Promise<TableSafety | null> {
   const { table } = request;
-  const { backup } = writeModeEntry(request.mode, modes);
+  const backup = request.mirror ? MIRROR_BACKUP : writeModeEntry(request.mode, modes).backup;
   if (backup.check === 'never') return null;
   const pointInTimeRecovery = await io.pointInTimeRecovery(table);
   if (pointInTimeRecovery === 'ENABLED') return { pointInTimeRecovery, holdsItems: null, warning: null };

@@ -32,6 +32,11 @@ group('the progress view', () => {
       'planning: 2 chunks of 3 bytes so far',
     ],
     [
+      "a mirror's step: segments scanned (or parts compared, deleted) of all, and its keys so far",
+      { phase: 'mirroring', mirror: { step: 'scanning table', done: 3, total: 4, keys: 105 } },
+      'mirroring: scanning table 3/4 segments, 105 keys',
+    ],
+    [
       "import: local's line, then rows/s and the ETA",
       importing,
       'importing: 1/4 chunks, 60020 rows, 20 rejected, 2001 rows/s, ETA 20 s',
