@@ -48,8 +48,17 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
       ...(executionArn ? { executionArn } : {}),
       ...(servicesReadyMs === undefined ? {} : { servicesReadyMs }),
     };
-    const { skipped, deleted, added, changed, unchanged, mode, dryRun, writeUnits } = summary;
-    const modes = { skipped, deleted, added, changed, unchanged, mode, dryRun, writeUnits };
+    // Summaries of executions from before write modes have no skipped, deleted, mode or dryRun: 0, put, false.
+    const modes = {
+      skipped: summary.skipped ?? 0,
+      deleted: summary.deleted ?? 0,
+      added: summary.added ?? 0,
+      changed: summary.changed ?? 0,
+      unchanged: summary.unchanged ?? 0,
+      mode: summary.mode ?? 'put',
+      dryRun: summary.dryRun ?? false,
+      writeUnits: summary.writeUnits ?? 0,
+    };
     output.out(
       JSON.stringify({
         status,
@@ -77,12 +86,12 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
 
 /**
  * `SUCCEEDED: 1000 rows, 990 written, 8 skipped, 2 rejected, 3 chunks into T (insert) in 1.2 s (825 items/s)`: it
- * starts `SUCCEEDED: N rows, N written` in every mode that writes, so what reads that still does; `update` has no
+ * starts as it did before write modes, so what reads `SUCCEEDED: N rows, N written` still does; `update` has no
  * skipped, `delete` counts deleted, `sync` added, changed and unchanged. Its items/s counts the rows the mode's counts
  * name, skipped aside. A dry run starts with DRY RUN and says what it would have done.
  */
 function summaryLine(summary: ImportSummary, durationMs: number): string {
-  const { mode } = summary;
+  const mode = summary.mode ?? 'put';
   const where = `${summary.chunks} chunks into ${summary.table} (${mode}${summary.dryRun ? ', dry run' : ''})`;
   const timed = (n: number) =>
     `in ${seconds(durationMs)} (${Math.round(n / Math.max(durationMs / 1000, 0.001))} items/s)`;
@@ -95,8 +104,8 @@ function summaryLine(summary: ImportSummary, durationMs: number): string {
     );
   }
   const counted = entry.reports.filter((name) => name !== 'skipped');
-  const counts = entry.reports.map((name) => `${summary[name]} ${name}`).join(', ');
-  const done = counted.reduce((sum, name) => sum + summary[name], 0);
+  const counts = entry.reports.map((name) => `${summary[name] ?? 0} ${name}`).join(', ');
+  const done = counted.reduce((sum, name) => sum + (summary[name] ?? 0), 0);
   if (summary.dryRun) {
     // A mode that reads the table first (sync) says what it found: what it would add, change and leave.
     return (
