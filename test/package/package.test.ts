@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_HANDLER_FILES } from '../../lib/workflow-tasks.js';
 import { checkSynthesizedApp } from './app-template.js';
 import { declarationImports, EXPECTED_FILES, isConstructFile, nonBuiltinImports } from './package-files.js';
+import { TASK_FUNCTIONS } from '../../lib/workflow-tasks.js';
 import { packRepository, readmeExample, REPO, run, writeOfflineApp, type PackResult } from './offline-app.js';
 
 // The proof that `npm i s3-ddb-import` gives a user the construct and the CLI: the repository is packed as a
@@ -92,7 +93,7 @@ describe('the packed package', () => {
   it('needs no runtime dependencies: the CLI and handler bundles import only Node built-ins', async () => {
     const installed = join(app, 'node_modules/s3-ddb-import');
     const bundles = EXPECTED_FILES.filter((path) => /\.m?js$/.test(path) && path.startsWith('dist/'));
-    expect(bundles).toHaveLength(5); // the CLI and the four functions'
+    expect(bundles).toHaveLength(1 + Object.keys(TASK_FUNCTIONS).length); // the CLI and each function's
     for (const bundle of bundles) expect(await nonBuiltinImports(join(installed, bundle)), bundle).toEqual([]);
     const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     expect(manifest.dependencies).toBeUndefined();
