@@ -31,6 +31,13 @@ export interface BatchWriterOptions extends WriterOptions {
    * them, 25-item batches go out in arrival order, each retried in its request slot. @default - none
    */
   readonly keys?: readonly KeyAttribute[];
+  /**
+   * Send through the partition window when the keys are known. Off, rows go out in arrival order as without keys:
+   * the window reads ahead up to 20,000 rows and drains them before a checkpoint, so a pause or a replaced source
+   * object takes effect only after that drain; the request's `spread` turns it on (write-modes.ts openWritePath).
+   * @default true
+   */
+  readonly partitionWindow?: boolean;
 }
 
 const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
@@ -69,7 +76,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
     super(options, DEFAULT_MAX_IN_FLIGHT);
     this.combine = options.combine ?? keepLater;
     const { keys, table, send } = options;
-    this.spreadsItself = keys?.some((key) => key.role === 'HASH') === true;
+    this.spreadsItself = options.partitionWindow !== false && keys?.some((key) => key.role === 'HASH') === true;
     if (keys && this.spreadsItself) {
       const toRequest = options.toRequest ?? putRequest;
       const { slots, retrying, retries, combine } = this;

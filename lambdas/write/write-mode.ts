@@ -25,6 +25,8 @@ export interface WriteCalls extends StatementWriteCalls {
 /** What a mode's writer is given: the table's keys and the calls besides the options every writer takes. */
 export interface ModeWriterOptions extends WriterOptions {
   readonly keys: readonly KeyAttribute[];
+  /** Send put and delete batches through the partition window (batch-writer.ts BatchWriterOptions). @default true */
+  readonly partitionWindow?: boolean;
   readonly calls: WriteCalls;
   /** Reads before writes are strongly consistent (the request's `consistentRead`; `sync` reads). */
   readonly consistentRead: boolean;

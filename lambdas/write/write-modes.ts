@@ -71,7 +71,9 @@ export function openWritePath(entry: WriteModeEntry, options: ModeWriterOptions,
     const dry = new DryRunSink(unitsOf);
     return { sink: dry, writer: dry, counts: () => ({ ...NO_COUNTS, writeUnits: dry.writeUnits }) };
   }
-  const { writer, counts } = path.dryRun && entry.dryRun ? entry.dryRun(options, unitsOf) : entry.open(options);
+  // The partition window serves `spread` (issue 37): off by default until its drain honours a pause and the stop margin.
+  const windowed = { ...options, partitionWindow: path.spread };
+  const { writer, counts } = path.dryRun && entry.dryRun ? entry.dryRun(windowed, unitsOf) : entry.open(windowed);
   const spread = path.spread ? new SpreadingSink(writer, undefined, entry.combine) : null;
   return { sink: spread ?? writer, writer, counts: () => counts(spread?.absorbed ?? 0) };
 }
