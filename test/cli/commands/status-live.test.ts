@@ -55,7 +55,7 @@ function importing(outputs: Record<string, string>, item?: { maxWriteRate: strin
             status: 'SUCCEEDED',
             startDate: T0,
             // The ChunkImported state's counts array: chunk, rows, written, rejected, skipped, deleted, writeUnits.
-            output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0]),
+            output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0, 0, 0, 0]), // CHUNK_RESULT_FIELDS order,
           }
         : RUNNING_EXECUTION,
     [SFN('GetExecutionHistory')]: (body) => ({
