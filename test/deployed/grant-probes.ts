@@ -22,6 +22,13 @@ const STAGED_ROWS = 40_000;
  */
 const FAILING = 'grants/failing/long-record.csv';
 const FAILING_FIELD_BYTES = 16 * 1024 * 1024 + 1024;
+/**
+ * The first 200 good rows of PLAIN's 300, with no bad row (a rejected row stops a mirror before it scans): a sync
+ * with mirror of it into the probe table, which PLAIN's probes filled, scans the table (MirrorScan) and deletes the
+ * other 100 keys (MirrorParts), so each of their statements is needed.
+ */
+const MIRROR = 'grants/mirror/probe.tsv';
+const MIRROR_FLAGS = ['--mode', 'sync', '--mirror', '--max-delete-percent', '100', '--allow-without-backup'];
 /** One chunk for the whole object: a single lane meets the long record from its start. */
 const ONE_CHUNK = ['--chunk-mib', '64'];
 
@@ -41,6 +48,12 @@ const PROBES: Record<string, Probe> = {
   'FailedChunk states:ListMapRuns': { key: FAILING, flags: ONE_CHUNK },
   'FailedChunk states:ListExecutions': { key: FAILING, flags: ONE_CHUNK },
   'FailedChunk states:DescribeExecution': { key: FAILING, flags: ONE_CHUNK },
+  'MirrorScan s3:PutObject': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorScan dynamodb:Scan': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorParts s3:PutObject': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorParts s3:GetObject': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorParts s3:ListBucket': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorParts dynamodb:BatchWriteItem': { key: MIRROR, flags: MIRROR_FLAGS },
 };
 
 export function probeFor(removal: GrantRemoval): Probe {
@@ -51,7 +64,13 @@ export function probeFor(removal: GrantRemoval): Probe {
 /** Puts the probes' objects: a small TSV with rejects, and a gzipped one big enough to be staged. */
 export async function putProbeObjects(): Promise<void> {
   const { BucketName: Bucket } = await stackOutputs();
-  await s3.send(new PutObjectCommand({ Bucket, Key: PLAIN, Body: ngramFileWithBadRows(300, 9).text }));
+  const plain = ngramFileWithBadRows(300, 9);
+  await s3.send(new PutObjectCommand({ Bucket, Key: PLAIN, Body: plain.text }));
+  const good = plain.items
+    .slice(0, 200)
+    .map((item) => [item.ngram.S, item.year.N, item.match_count.N, item.volume_count.N]);
+  const mirror = ['ngram\tyear\tmatch_count\tvolume_count', ...good.map((fields) => fields.join('\t'))];
+  await s3.send(new PutObjectCommand({ Bucket, Key: MIRROR, Body: `${mirror.join('\n')}\n` }));
   const staged = gzipSync(ngramFileWithBadRows(STAGED_ROWS, 10).text);
   await s3.send(new PutObjectCommand({ Bucket, Key: STAGED, Body: staged }));
   const long = `ngram,year,match_count,volume_count\n"${'x'.repeat(FAILING_FIELD_BYTES)}",1900,1,1\n`;
