@@ -2,6 +2,7 @@
 // Prettier's job (.prettierrc.json), so no stylistic rules here.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { housePlugin } from './lint/import-zones.mjs';
 
 export default tseslint.config(
   {
@@ -40,7 +41,10 @@ export default tseslint.config(
         fetch: 'readonly',
       },
     },
+    plugins: { house: housePlugin },
     rules: {
+      // The layers of the house style, checked (lint/import-zones.mjs).
+      'house/import-zones': 'error',
       // `_`-prefixed names are deliberately unused (a parameter a signature requires).
       '@typescript-eslint/no-unused-vars': [
         'error',

@@ -3,7 +3,7 @@ import { mapAtMost } from '../lambdas/async/map-at-most.js';
 import { ImportLedger } from '../lambdas/admission/ledger.js';
 import { createWiring } from '../lambdas/wiring/wiring.js';
 import { ensureLedgerTable } from '../cli/local-run/local-stack.js';
-import { startLocalWatch } from '../cli/watch/local-watch.js';
+import { startLocalWatch } from '../cli/watch/start-local-watch.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 
 const FILES = 40;

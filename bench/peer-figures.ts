@@ -41,7 +41,7 @@ interface Contender {
 }
 
 /** Builds the Go peer once into the cache (about a minute the first time); undefined when it cannot. */
-async function ddbimportBinary(log: (line: string) => void): Promise<string | undefined> {
+export async function ddbimportBinary(log: (line: string) => void): Promise<string | undefined> {
   const cache = process.env.S3DDB_CACHE_DIR ?? `${process.env.XDG_CACHE_HOME ?? `${homedir()}/.cache`}/s3-ddb-import`;
   const binary = `${cache}/peers/ddbimport`;
   if (existsSync(binary)) return binary;
@@ -149,7 +149,7 @@ async function timeProcess(argv: string[]): Promise<{ wallSeconds: number; cpuSe
   return { wallSeconds: wall, cpuSeconds: user + system };
 }
 
-async function countItems(dynamodb: DynamoDBClient, table: string): Promise<number> {
+export async function countItems(dynamodb: DynamoDBClient, table: string): Promise<number> {
   let count = 0;
   let start: Record<string, never> | undefined;
   do {

@@ -2,8 +2,8 @@
  * `npm run bench`: throughput and cost figures on the embedded local services, printed as one JSON
  * object (last stdout line). Everything is measured in the same run, so ratios hold on a noisy machine.
  * Sizes: BENCH_ROWS (pipeline rows, default 500,000). BENCH_ONLY=throttled,rateLimited (a comma list of
- * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, formats, sources, staging,
- * modes, parquet, firstWrite) runs only those; default all. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
+ * ceiling, naive, pipeline, capped, scan, import, burst, throttled, rateLimited, peers, capacity, formats, sources, staging,
+ * modes, sync, mirror, parquet, firstWrite) runs only those; default all. `mirror` (mirror-figures.ts): BENCH_MIRROR_SIZES. `modes`: BENCH_MODE_ROWS (100,000) and BENCH_MODE_ROUNDS (2).
  * `parquet` (see parquet-figures.ts) needs the pyarrow venv, else it is skipped. `peers` (see peer-figures.ts):
  * BENCH_PEER_ROWS (200,000) and BENCH_PEER_ROUNDS (3). `throttled`: BENCH_THROTTLED_SEEDS (throttled-figures.ts).
  * `firstWrite` (first-write-figures.ts): BENCH_FIRST_WRITE_BIG_MIB (2048), BENCH_BASELINE_ROOT (a built worktree of
@@ -30,7 +30,10 @@ import {
 import { peersFigure } from './peer-figures.js';
 import { throttledFigure, rateLimitedFigure } from './throttled-figures.js';
 import { burstFigure } from './burst-figures.js';
+import { capacityFigure } from './capacity-figures.js';
 import { modesFigure } from './mode-figures.js';
+import { syncFigure } from './sync-figures.js';
+import { mirrorFigure } from './mirror-figures.js';
 import { processCpuSeconds } from './server-cpu.js';
 import { sourceFigures, stagingFigure } from './source-figures.js';
 import { parquetFigures } from './parquet-figures.js';
@@ -151,6 +154,8 @@ try {
     };
   }
 
+  if (wanted('capacity'))
+    out.capacity = await capacityFigure({ newTable, dynamodb, dataDir: DATA_DIR, log }, services.dynamodbEndpoint);
   if (wanted('peers')) out.peers = await peersFigure({ newTable, dynamodb, dataDir: DATA_DIR, log, engineCpuSeconds });
   const sourceCtx = { bucket, s3, upload, newTable, log };
   if (wanted('sources')) out.sources = await sourceFigures(sourceCtx, ngrams.text, ROWS);
@@ -165,6 +170,12 @@ try {
     const modeCtx = { bucket, key: 'modes.tsv', rows, newTable, log, serverCpuSeconds: engineCpuSeconds };
     out.modes = await modesFigure(modeCtx, Number(process.env.BENCH_MODE_ROUNDS ?? 2));
   }
+
+  if (wanted('sync')) {
+    const syncCtx = { bucket, rows: Number(process.env.BENCH_SYNC_ROWS ?? 200_000), upload, newTable, log };
+    out.sync = await syncFigure(syncCtx, Number(process.env.BENCH_SYNC_ROUNDS ?? 1));
+  }
+  if (wanted('mirror')) out.mirror = await mirrorFigure({ bucket, upload, dynamodb, log });
 
   if (wanted('parquet')) {
     log(`parquet: ${PARQUET_ROWS} 1-gram rows as one Parquet file and as a folder of 8, against the TSV pipeline`);
@@ -252,6 +263,12 @@ function targets(out: Record<string, any>) {
     checks.parquetFolderToTsv = out.parquet.parquetFolder.ratioToTsvPipeline >= 0.9;
   }
   if (out.parquet?.memory) checks.parquetPeakRss = out.parquet.memory.peakRssMB <= out.parquet.memory.budgetMB;
+  if (out.sync) {
+    checks.syncUnchangedSendsNoWrite = out.sync.unchanged.writeRequests === 0;
+    checks.syncUnchangedAtLeastPut = out.sync.syncUnchangedToPut >= 1;
+    const changed = out.sync.tenPercentChanged;
+    checks.syncChangedWritesPerChunk = changed.writeRequests === changed.expectedWriteRequests;
+  }
   if (out.capped) checks.cappedWithin10Percent = Math.abs(out.capped.ratioToCap - 1) <= 0.1;
   if (out.throttled) checks.throttledAtLeastSdkLoop = out.throttled.importToSdkLoop >= 1;
   if (out.throttled?.seeds) checks.throttledNeverFails = out.throttled.seeds.failed === 0;

@@ -3,7 +3,8 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
-import type { WatchedPrefix } from './watched-prefix.js';
+import type { ImportSource } from './import-source.js';
+import type { PipelineWatch } from './watched-prefix.js';
 
 /** What `ImportPipeline` takes: the bucket and tables it serves, and how it runs. */
 export interface ImportPipelineProps {
@@ -24,8 +25,18 @@ export interface ImportPipelineProps {
   readonly bucketKey?: kms.IKey;
   /** Tables imports may write; each gets its own grants, and requests for any other table fail. */
   readonly tables: dynamodb.ITable[];
-  /** Prefixes whose new objects start an import. @default - none; imports start with StartExecution */
-  readonly watches?: WatchedPrefix[];
+  /**
+   * Buckets imports may also read (a request's `bucket` may name one), in this account or another, in the stack's
+   * Region: read grants on exactly these, `ExpectedBucketOwner` on every S3 call when an owner is given, and a synth
+   * note with the bucket-policy statement another account's owner must add. Watches stay on `bucket`.
+   * @default - none: requests may name `bucket` only
+   */
+  readonly sources?: ImportSource[];
+  /**
+   * Prefixes whose new objects start an import; each names its table by `table` (a name) or `tableRef` (one of
+   * `tables`). @default - none; imports start with StartExecution
+   */
+  readonly watches?: PipelineWatch[];
   /**
    * Let a request's `warmThroughput` raise a table's (and its global secondary indexes') warm throughput: preflight
    * gets `dynamodb:UpdateTable` on the tables, an action that can also change their indexes, billing mode and
@@ -42,10 +53,20 @@ export interface ImportPipelineProps {
   readonly maxConcurrency?: number;
   /**
    * Reserved concurrency for the import function: its lanes are then its own (no other function can starve
-   * them) and bounded (imports cannot starve other functions). Preflight fits the lanes to it.
+   * them) and bounded (imports cannot starve other functions). Preflight fits the lanes to it. Without it, synth
+   * warns (`s3-ddb-import:importConcurrencyUnreserved`): each stack's imports take up to half the unreserved pool, so
+   * two such stacks in one account and Region can take all of it.
    * @default - no reservation: the import shares the account's unreserved concurrency
    */
   readonly importReservedConcurrency?: number;
+  /**
+   * Reserved concurrency for the preflight function: at most this many imports scan at once, however many uploads
+   * arrive together (each preflight takes `preflightMemorySize`); the others wait in Preflight's Retry on
+   * `Lambda.TooManyRequestsException` (up to 924 s, then the import fails). Reserving takes it from the account's
+   * unreserved pool, which must keep 100 (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html).
+   * @default - no reservation: a burst of N uploads runs N preflights at once in the shared pool
+   */
+  readonly preflightReservedConcurrency?: number;
   /** Memory of the import function in MB; 1769 MB buys one full vCPU. @default 1769 */
   readonly importMemorySize?: number;
   /** Memory of the preflight (scan) function in MB. @default 1024 */
@@ -76,8 +97,9 @@ export interface ImportPipelineProps {
    * How long staged pieces a failed import left behind are kept: a lifecycle rule on the staging prefix, added
    * when `bucket` is an `s3.Bucket` of this app (an imported bucket cannot be changed here: add such a rule to it
    * yourself, as the README's Troubleshooting shows). Whole days, at least 14: a failed import can be redriven for
-   * 14 days after it ends, and its redriven chunks read their pieces again; the default adds the longest import
-   * (lib/private/pipeline-settings.ts shows the sum). The rule also removes a noncurrent piece (a versioned bucket
+   * 14 days after it ends. A redrive re-runs no chunk of a Map whose failure the workflow caught (README, "Redrive does
+   * not resume failed chunks"); should one re-run (a Map failure no Catch matched), its chunks read their pieces
+   * again, holding no lanes; the default adds the longest import (lib/private/pipeline-settings.ts shows the sum). The rule also removes a noncurrent piece (a versioned bucket
    * keeps one for every piece deleted) a day after it stops being current.
    * @default Duration.days(21)
    */

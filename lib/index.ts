@@ -3,9 +3,11 @@
  * a user's code names. What is exported here is public contract and changes only as CHANGELOG.md and the README's
  * "Versioning" say (semver); everything else under lib/ and lambdas/ is internal.
  */
-export { ImportPipeline } from './import-pipeline.js';
+export { ImportPipeline, UNRESERVED_IMPORTS_WARNING } from './import-pipeline.js';
+export type { ImportSource } from './import-source.js';
+export { CROSS_ACCOUNT_SOURCE_NOTE } from './import-source.js';
 export type { ImportPipelineProps } from './import-pipeline-props.js';
-export type { WatchedPrefix } from './watched-prefix.js';
+export type { PipelineWatch, WatchedPrefix } from './watched-prefix.js';
 export { PipelineDashboard, type PipelineDashboardProps } from './pipeline-dashboard.js';
 /** The execution input (StartExecution, a watch's rule, the CLI) and its parts. */
 export type {

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -69,15 +69,8 @@ export class S3DdbImportStack extends Stack {
       allowWarmThroughput: props.allowWarmThroughput,
     });
 
-    // Output names are public contract: `s3-ddb-import start/status` find the stack's parts by them.
-    new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });
-    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
-    // `s3-ddb-import rate | pause | resume` change a running import's live settings in it.
-    new CfnOutput(this, 'LedgerTableName', { value: this.pipeline.ledgerTable.tableName });
-    // `start` refuses to upload under a watched prefix (the rule would start a second import of the upload).
-    new CfnOutput(this, 'WatchedPrefixes', { value: JSON.stringify((props.watches ?? []).map((w) => w.prefix)) });
-    // Only with an SSE-KMS bucket: `start` then uploads with SSE-KMS headers naming this key, as the functions put.
-    if (this.pipeline.bucketKey) new CfnOutput(this, 'BucketKmsKeyArn', { value: this.pipeline.bucketKey.keyArn });
+    // Output names are public contract: `s3-ddb-import start/status/rate/...` find the stack's parts by them.
+    this.pipeline.addOutputs();
   }
 
   /** The named bucket; with a key ARN, the bucket carries it so the pipeline grants its use. */

@@ -1,4 +1,5 @@
 import { Annotations, Duration, Token } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -16,6 +17,18 @@ import {
 } from './watch-input.js';
 
 export type { WatchedPrefix } from './watch-input.js';
+
+/**
+ * A watch as the construct takes it: a WatchedPrefix whose table is named either by name (`table`, as the app's
+ * `cdk.json` and `local watch` give it) or by the table itself (`tableRef`, one of the pipeline's `tables`). Two
+ * fields rather than one `string | ITable`, which jsii cannot carry.
+ */
+export interface PipelineWatch extends Omit<WatchedPrefix, 'table'> {
+  /** The table's name. @default - `tableRef`'s name: give exactly one of the two */
+  readonly table?: string;
+  /** The table, as given in `tables`. @default - `table`: give exactly one of the two */
+  readonly tableRef?: dynamodb.ITable;
+}
 
 /**
  * Throws early when a watch cannot work: a table the pipeline may not write, a prefix that would also

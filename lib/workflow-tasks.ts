@@ -7,29 +7,77 @@
 /** Path of the one workflow definition, relative to the repository root. */
 export const ASL_DEFINITION_FILE = 'statemachine/import.asl.json';
 
-/** Task state name to the handler file (exporting `handler`) that runs it. */
-export const TASK_HANDLER_FILES = {
-  Preflight: 'lambdas/preflight/handler.ts',
-  ImportChunk: 'lambdas/import/handler.ts',
-  Summarize: 'lambdas/summarize/handler.ts',
-  FindFailedChunk: 'lambdas/failed-chunk/handler.ts',
-} as const;
+/** One Lambda function of the workflow, as its row in {@link TASK_FUNCTIONS} declares it. */
+export interface TaskFunction {
+  /** The handler file (exporting `handler` and the factory), relative to the repository root. */
+  readonly handlerFile: string;
+  /** The handler file's factory export: `(wiring) => handler`, which the local runner builds the task with. */
+  readonly factory: string;
+  /** The `${...}` placeholder its Task states' `Resource` holds. */
+  readonly placeholder: string;
+}
 
-/** Task state name to the `${...}` placeholder its `Resource` holds. */
-export const TASK_FUNCTION_PLACEHOLDERS = {
-  Preflight: 'PreflightFunctionArn',
-  ImportChunk: 'ImportFunctionArn',
-  Summarize: 'SummarizeFunctionArn',
-  FindFailedChunk: 'FailedChunkFunctionArn',
-} as const;
+/**
+ * Every Lambda function of the workflow, named by the Task state it was made for: CDK builds one function per row
+ * and the local runner binds every row with one invoke (cli/local-run/task-handlers.ts), so a new Task is a row here
+ * (with its payload types in lambdas/contract/task-payloads.ts and its state in TASK_STATE_FUNCTIONS).
+ * @example
+ * TASK_FUNCTIONS.Summarize.handlerFile; // 'lambdas/summarize/handler.ts'
+ */
+export const TASK_FUNCTIONS = {
+  Preflight: {
+    handlerFile: 'lambdas/preflight/handler.ts',
+    factory: 'createPreflightHandler',
+    placeholder: 'PreflightFunctionArn',
+  },
+  ImportChunk: {
+    handlerFile: 'lambdas/import/handler.ts',
+    factory: 'createImportHandler',
+    placeholder: 'ImportFunctionArn',
+  },
+  Summarize: {
+    handlerFile: 'lambdas/summarize/handler.ts',
+    factory: 'createSummarizeFunctionHandler',
+    placeholder: 'SummarizeFunctionArn',
+  },
+  FindFailedChunk: {
+    handlerFile: 'lambdas/failed-chunk/handler.ts',
+    factory: 'createFailedChunkHandler',
+    placeholder: 'FailedChunkFunctionArn',
+  },
+  MirrorScan: {
+    handlerFile: 'lambdas/mirror-scan/handler.ts',
+    factory: 'createMirrorScanHandler',
+    placeholder: 'MirrorScanFunctionArn',
+  },
+  MirrorParts: {
+    handlerFile: 'lambdas/mirror-parts/handler.ts',
+    factory: 'createMirrorPartsHandler',
+    placeholder: 'MirrorPartsFunctionArn',
+  },
+} as const satisfies Record<string, TaskFunction>;
 
 /** A Lambda function of the workflow, named by the Task state it was made for. */
-export type TaskStateName = keyof typeof TASK_HANDLER_FILES;
+export type TaskStateName = keyof typeof TASK_FUNCTIONS;
+
+/** One field of every row of {@link TASK_FUNCTIONS}, by task. */
+function fieldOf<F extends keyof TaskFunction>(field: F) {
+  const entries = Object.entries(TASK_FUNCTIONS).map(([task, row]) => [task, row[field]]);
+  return Object.fromEntries(entries) as { readonly [T in TaskStateName]: (typeof TASK_FUNCTIONS)[T][F] };
+}
+
+/** Task state name to the handler file (exporting `handler`) that runs it. */
+export const TASK_HANDLER_FILES = fieldOf('handlerFile');
+
+/** Task state name to the `${...}` placeholder its `Resource` holds. */
+export const TASK_FUNCTION_PLACEHOLDERS = fieldOf('placeholder');
 
 /**
  * Every Task state of the workflow and the function it invokes: ReleaseLanes (a failed import gives its lanes
  * back) runs the Summarize function, which also releases them at the end of a successful import; FindFailedChunk
  * (a failed import's chunk error, where AWS's Map reports its threshold error instead) runs a function of its own.
+ * A mirror's states run two functions: MirrorScan (MirrorPlan, MirrorScanSegment: reads the table) and MirrorParts
+ * (MirrorComparePart, MirrorGuard, MirrorDeletePart: the only one that deletes).
  */
 export const TASK_STATE_FUNCTIONS = {
   Preflight: 'Preflight',
@@ -37,6 +85,11 @@ export const TASK_STATE_FUNCTIONS = {
   Summarize: 'Summarize',
   ReleaseLanes: 'Summarize',
   FindFailedChunk: 'FindFailedChunk',
+  MirrorPlan: 'MirrorScan',
+  MirrorScanSegment: 'MirrorScan',
+  MirrorComparePart: 'MirrorParts',
+  MirrorGuard: 'MirrorParts',
+  MirrorDeletePart: 'MirrorParts',
 } as const satisfies Record<string, TaskStateName>;
 
 /**

@@ -1,10 +1,18 @@
 import type { Output } from '../output/summary.js';
 
 /**
- * One flag of a command, as the command table declares it: what node's parseArgs needs (`type`, `multiple`,
- * `short`) and what --help shows (`value`, `description`, `default`).
+ * One flag of a command, as the command table declares it (oclif's flag interfaces and aws-cdk-cli's
+ * `cli-config.ts` are the models): what node's parseArgs needs (`type`, `multiple`, `short`), what --help shows
+ * (`value`, `description`, `default`), and what the parser checks and makes of it (`choices`, `conflicts`,
+ * `parse`). The parser, the command's value types and its --help all come from this one declaration.
+ *
+ * @example
+ * const concurrency = {
+ *   type: 'string', value: 'N', description: 'chunks at once', default: 40,
+ *   parse: (text, flag) => parseNumber(text, flag, 40, (n) => n >= 1),
+ * } as const satisfies FlagSpec<number>;
  */
-export interface FlagSpec {
+export interface FlagSpec<T = unknown> {
   readonly type: 'string' | 'boolean';
   /** Repeatable: `--attr A --attr B` gives both. */
   readonly multiple?: true;
@@ -15,6 +23,15 @@ export interface FlagSpec {
   readonly description: string;
   /** What applies when the flag is absent, as --help shows it (the command's input reads it from here). */
   readonly default?: string | number;
+  /** The only values a string flag takes; the parser refuses others, suggesting the nearest. --help shows them. */
+  readonly choices?: readonly string[];
+  /** Flags that cannot come with this one, each with the reason the one-line error gives after the two names. */
+  readonly conflicts?: Readonly<Record<string, string>>;
+  /**
+   * The flag's text to its value, throwing UsageError naming `flag` when it is wrong. With a `default`, the
+   * parser parses the default when the flag is absent, so the command reads a value, never `undefined`.
+   */
+  readonly parse?: (text: string, flag: string) => T;
 }
 
 /** A command's flags by name (without the leading `--`). */
@@ -26,13 +43,25 @@ export interface PositionalSpec {
   readonly description: string;
 }
 
-/** What parseArgs gives for each flag of a table: a string, true, a list, or nothing when absent. */
-export type FlagValues<F extends FlagTable> = {
-  readonly [K in keyof F]?: F[K]['type'] extends 'boolean'
+/** A flag the parser gives a value even when absent: it parses its default. */
+type Defaulted<S> = S extends { parse: (text: string, flag: string) => unknown; default: string | number }
+  ? true
+  : false;
+
+/** The value of one flag: what its `parse` returns, else a string, true, or a list. */
+type FlagValue<S> = S extends { parse: (text: string, flag: string) => infer T }
+  ? T
+  : S extends { type: 'boolean' }
     ? boolean
-    : F[K]['multiple'] extends true
+    : S extends { multiple: true }
       ? string[]
       : string;
+
+/** What the parser gives for each flag of a table: its value, or nothing when absent (unless it has a default). */
+export type FlagValues<F extends FlagTable> = {
+  readonly [K in keyof F as Defaulted<F[K]> extends true ? K : never]: FlagValue<F[K]>;
+} & {
+  readonly [K in keyof F as Defaulted<F[K]> extends true ? never : K]?: FlagValue<F[K]>;
 };
 
 /** A command line after parseArgs, checked against the table: its flags' values and its positionals. */

@@ -33,21 +33,29 @@ export function commandHelp(command: CommandInfo): string {
   ].join('\n');
 }
 
-/** The top-level --help: every command with its summary, the global flags, then each command's own help. */
+/**
+ * The top-level --help: the usage line and every command with its summary, then the global flags; each
+ * command's flags are in its own --help (`s3-ddb-import local --help`), so this fits on one screen.
+ */
 export function mainHelp(commands: readonly CommandInfo[]): string {
   const list = table([
     ...commands.map((c): [string, string] => [synopsis(c), c.summary]),
     ['--version', 'print the version (package.json) and exit 0'],
-    [flagLabel('help', HELP_FLAG), `${HELP_FLAG.description}; \`${PROGRAM} <command> --help\`: that command's`],
+    [flagLabel('help', HELP_FLAG), HELP_FLAG.description],
   ]);
-  const overview = [`usage: ${PROGRAM} <command> [arguments] [flags]`, ...list].join('\n');
-  return [overview, ...commands.map(commandHelp)].join('\n\n');
+  return [
+    `usage: ${PROGRAM} <command> [arguments] [flags]`,
+    '',
+    ...list,
+    '',
+    `${PROGRAM} <command> --help: that command's arguments, flags and exit codes`,
+  ].join('\n');
 }
 
 /** `--table T`, `-h, --help`, `--attr NAME=TEMPLATE ...` (repeatable). */
 export function flagLabel(name: string, flag: FlagSpec): string {
   const short = flag.short ? `-${flag.short}, ` : '';
-  const value = flag.type === 'string' ? ` ${flag.value ?? 'V'}` : '';
+  const value = flag.type === 'string' ? ` ${flag.value ?? flag.choices?.join('|') ?? 'V'}` : '';
   return `${short}--${name}${value}${flag.multiple ? ' ...' : ''}`;
 }
 

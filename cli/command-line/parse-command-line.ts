@@ -1,6 +1,7 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import type { Output } from '../output/summary.js';
-import type { CommandDefinition, CommandInfo, CommandLine, FlagSpec, FlagTable, FlagValues } from './command-spec.js';
+import type { CommandDefinition, CommandInfo, CommandLine, FlagTable, FlagValues } from './command-spec.js';
+import { checkChoices, checkConflicts, checkTokens, parseArgsOptions, parseValues } from './flag-checks.js';
 import { UsageError } from './usage-error.js';
 
 /** Every command takes it; the dispatcher answers it before parsing (cli/commands/run-cli.ts). */
@@ -8,7 +9,7 @@ export const HELP_FLAG = { type: 'boolean', short: 'h', description: 'print this
 
 /** A command of the table, its input type erased: what the dispatcher and the help need. */
 export interface Command<I = unknown> extends CommandInfo {
-  /** The arguments after the command's name, parsed and checked: its input. Throws UsageError (or parseArgs' own). */
+  /** The arguments after the command's name, parsed and checked: its input. Throws UsageError. */
   parse(args: readonly string[]): I;
   /** Parses, then runs: the exit code. */
   execute(args: readonly string[], output: Output): Promise<number>;
@@ -31,30 +32,29 @@ export function defineCommand<const F extends FlagTable, I>(definition: CommandD
 }
 
 /**
- * node's parseArgs (strict: an unknown flag is an error) with the options the table declares, and the count of
- * positionals checked against it.
+ * The command line checked against the table, each problem one UsageError line: unknown flags (with the
+ * nearest), missing values, choices, conflicts, the count of positionals; then each flag's `parse` (its
+ * default's when absent). node's parseArgs does the splitting.
+ *
+ * @example
+ * parseCommandLine(LOCAL, ['f.csv', '--tabel', 't']); // throws UsageError: unknown flag --tabel (did you mean --table?)
  */
 export function parseCommandLine<F extends FlagTable>(
   command: CommandInfo & { readonly flags: F },
   args: readonly string[],
 ): CommandLine<F> {
+  const flags = { ...command.flags, help: HELP_FLAG };
+  checkTokens(flags, args);
   const { values, positionals } = parseArgs({
     args: [...args],
     strict: true,
     allowPositionals: true,
-    options: parseArgsOptions({ ...command.flags, help: HELP_FLAG }),
+    options: parseArgsOptions(flags),
   });
+  checkChoices(command.flags, values);
+  checkConflicts(command.flags, values);
   if (!command.ownPositionalCheck) checkPositionals(command.positionals.length, command, positionals.length);
-  return { values: values as FlagValues<F>, positionals };
-}
-
-function parseArgsOptions(flags: FlagTable): NonNullable<ParseArgsConfig['options']> {
-  return Object.fromEntries(
-    Object.entries(flags).map(([name, flag]: [string, FlagSpec]) => [
-      name,
-      { type: flag.type, ...(flag.multiple ? { multiple: true } : {}), ...(flag.short ? { short: flag.short } : {}) },
-    ]),
-  );
+  return { values: parseValues(command.flags, values) as FlagValues<F>, positionals };
 }
 
 function checkPositionals(wanted: number, command: CommandInfo, given: number): void {

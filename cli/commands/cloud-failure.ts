@@ -2,7 +2,9 @@ import { InvalidRequestError } from '../../lambdas/contract/errors.js';
 import { UsageError } from '../command-line/usage-error.js';
 import { CloudCommandError, explainAwsError } from '../cloud/aws/clients.js';
 import { RequestFileError } from '../flags/request-file.js';
-import { EXIT_FAILED, type Output } from '../output/summary.js';
+import { CliError } from '../output/cli-error.js';
+import { printFailure } from '../output/failure.js';
+import type { Output } from '../output/summary.js';
 
 /**
  * Runs a command against AWS: any failure but a usage error prints `<name> failed: <error>: <message>`, naming
@@ -19,10 +21,11 @@ export async function reportingFailures(
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const e = error as Error;
-    const known = e instanceof CloudCommandError || e instanceof InvalidRequestError || e instanceof RequestFileError;
-    const { name: errorName, message } = known ? e : explainAwsError(e);
-    output.err(`${name} failed: ${errorName}: ${message}`);
-    if (json) output.out(JSON.stringify({ status: 'FAILED', error: errorName, message }));
-    return EXIT_FAILED;
+    const known =
+      e instanceof CliError ||
+      e instanceof CloudCommandError ||
+      e instanceof InvalidRequestError ||
+      e instanceof RequestFileError;
+    return printFailure(known ? e : explainAwsError(e), { what: name, json }, output);
   }
 }

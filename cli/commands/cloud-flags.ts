@@ -14,6 +14,7 @@ export const TARGET_FLAGS = {
     value: 'NAME',
     description: 'the deployed stack, whose outputs name the state machine and the bucket',
     default: DEFAULT_STACK_NAME,
+    conflicts: { 'state-machine': 'name the same thing: give one' },
   },
   'state-machine': {
     type: 'string',
@@ -35,6 +36,7 @@ export const FOLLOW_FLAGS = {
     value: 'N',
     description: 'seconds between looks while following',
     default: DEFAULT_POLL_SECONDS,
+    parse: (text: string, flag: string) => parseNumber(text, flag, DEFAULT_POLL_SECONDS, (n) => n > 0),
   },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -49,7 +51,6 @@ export function parseTargetFlags(values: { stack?: string; 'state-machine'?: str
   const stack = values.stack || undefined;
   const stateMachine = values['state-machine'] || undefined;
   const bucket = values.bucket || undefined;
-  if (stack && stateMachine) throw new UsageError('--stack and --state-machine name the same thing: give one');
   if (bucket && !stateMachine) {
     throw new UsageError(
       "--bucket goes with --state-machine (a stack's bucket is its BucketName output, the only one its functions may read)",
@@ -61,11 +62,6 @@ export function parseTargetFlags(values: { stack?: string; 'state-machine'?: str
     );
   }
   return { stack, stateMachine, bucket };
-}
-
-/** --poll-s: seconds between polls while following, above 0. */
-export function parsePollSeconds(text: string | undefined): number {
-  return parseNumber(text, '--poll-s', FOLLOW_FLAGS['poll-s'].default, (n) => n > 0);
 }
 
 /**

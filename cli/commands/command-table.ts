@@ -3,6 +3,7 @@ import { ESTIMATE } from './estimate.js';
 import { liveCommand } from './live-commands.js';
 import { LOCAL } from './local.js';
 import { LOCAL_WATCH } from './local-watch.js';
+import { LOCAL_DOWN, LOCAL_UP } from './local-up.js';
 import { START } from './start.js';
 import { STATUS } from './status.js';
 
@@ -14,6 +15,8 @@ import { STATUS } from './status.js';
 export const COMMANDS: readonly Command[] = [
   LOCAL,
   LOCAL_WATCH,
+  LOCAL_UP,
+  LOCAL_DOWN,
   START,
   STATUS,
   ESTIMATE,

@@ -6,7 +6,7 @@ import { printEstimate } from '../cloud/estimate/estimate-report.js';
 import { measureSample, readSample } from '../cloud/source/sample.js';
 import { sourceSizes } from '../cloud/source/source-sizes.js';
 import { resolveSource } from '../cloud/source/source.js';
-import { LOCAL_FLAGS, parseConcurrency } from '../flags/local-flags.js';
+import { LOCAL_FLAGS } from '../flags/local-flags.js';
 import { buildRequest, readRequestFile } from '../flags/request-file.js';
 import {
   JSON_FLAG,
@@ -48,7 +48,7 @@ export const ESTIMATE = defineCommand({
     source: positionals[0],
     request: requestFlagsOf(values),
     ...(values.request ? { requestFile: values.request } : {}),
-    lanes: parseConcurrency(values.concurrency),
+    lanes: values.concurrency,
     json: values.json === true,
   }),
   run: (command, output) =>

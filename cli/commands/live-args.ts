@@ -24,6 +24,7 @@ export const LIVE_FLAGS = {
   local: {
     type: 'boolean',
     description: 'an import of a running `local` or `local watch` (or of the DynamoDB at AWS_ENDPOINT_URL_DYNAMODB)',
+    conflicts: { stack: 'name different places: give one', 'ledger-table': 'name different places: give one' },
   },
   stack: {
     type: 'string',
@@ -35,6 +36,7 @@ export const LIVE_FLAGS = {
     type: 'string',
     value: 'T',
     description: 'the deployed ledger table itself (skips CloudFormation)',
+    conflicts: { stack: 'cannot be combined: --ledger-table skips the stack, give one' },
   },
   json: { ...JSON_FLAG, description: 'print the live settings as one JSON object' },
 } as const satisfies FlagTable;
@@ -86,8 +88,5 @@ export function executionName(text: string): string {
 function parseLedgerTarget(values: { local?: boolean; stack?: string; 'ledger-table'?: string }): LedgerTarget {
   const stack = values.stack || undefined;
   const ledgerTable = values['ledger-table'] || undefined;
-  if (values.local && (stack || ledgerTable))
-    throw new UsageError(`--local and ${stack ? '--stack' : '--ledger-table'} name different places: give one`);
-  if (stack && ledgerTable) throw new UsageError('--ledger-table skips the stack: give --stack or --ledger-table');
   return values.local ? { local: true } : { local: false, stack, ledgerTable };
 }

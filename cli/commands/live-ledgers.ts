@@ -1,5 +1,5 @@
 import { ImportLedger } from '../../lambdas/admission/ledger.js';
-import { createDynamoDbClient } from '../../lambdas/wiring/clients.js';
+import { createDynamoDbClient } from '../../lambdas/wiring/sdk-clients.js';
 import { CloudCommandError, type CloudClients } from '../cloud/aws/clients.js';
 import { DEFAULT_STACK_NAME, STACK_OUTPUTS, readStackOutputs } from '../cloud/aws/stack-outputs.js';
 import { DEFAULT_LEDGER_TABLE, readLambdaConfig } from '../../lambdas/environment/config.js';

@@ -4,9 +4,10 @@ import { runningDir } from '../local-run/running-registry.js';
 import { EXIT_OK, type Output } from '../output/summary.js';
 import type { LiveAction, LiveCommand } from './live-args.js';
 import type { LedgerPlace } from './live-ledgers.js';
+import { CliError } from '../output/cli-error.js';
 
 /** No running import of that name holds lanes in any ledger looked in. Exit code 1. */
-export class NoRunningImportError extends Error {
+export class NoRunningImportError extends CliError {
   constructor(message: string) {
     super(message);
     this.name = 'NoRunningImportError';

@@ -1,6 +1,6 @@
 import { defineCommand } from '../command-line/parse-command-line.js';
 import { UsageError } from '../command-line/usage-error.js';
-import { LOCAL_FLAGS, createTableKeys, parseConcurrency, parseTimeoutSeconds } from '../flags/local-flags.js';
+import { LOCAL_FLAGS, createTableKeys } from '../flags/local-flags.js';
 import { JSON_FLAG, REQUEST_FLAGS, requestFlagsOf } from '../flags/request-flags.js';
 import { LOCAL_BUCKET } from '../local-run/local-stack.js';
 import { runLocalWatchCommand, type WatchCommand } from '../watch/watch-command.js';
@@ -57,8 +57,8 @@ export const LOCAL_WATCH = defineCommand({
       cdkJson: values['cdk-json'] ?? 'cdk.json',
       bucket: values.bucket ?? LOCAL_BUCKET,
       ...(createTable ? { createTable } : {}),
-      concurrency: parseConcurrency(values.concurrency),
-      timeoutSeconds: parseTimeoutSeconds(values['timeout-s']),
+      concurrency: values.concurrency,
+      timeoutSeconds: values['timeout-s'],
       json: values.json === true,
     };
   },

@@ -1,6 +1,6 @@
 import { defineCommand } from '../command-line/parse-command-line.js';
 import { UsageError } from '../command-line/usage-error.js';
-import { LOCAL_FLAGS, createTableKeys, parseConcurrency, parseTimeoutSeconds } from '../flags/local-flags.js';
+import { LOCAL_FLAGS, createTableKeys } from '../flags/local-flags.js';
 import { JSON_FLAG, REQUEST_FILE_FLAG, REQUEST_FLAGS, requestFlagsOf } from '../flags/request-flags.js';
 import { loadHandlerFactories } from '../local-run/handler-bundles.js';
 import { runLocalCommand, type LocalCommand } from '../local-run/local-command.js';
@@ -54,8 +54,8 @@ export const LOCAL = defineCommand({
       ...(values.request !== undefined ? { requestFile: values.request } : {}),
       request,
       createTable: createTableKeys(values),
-      concurrency: parseConcurrency(values.concurrency),
-      timeoutSeconds: parseTimeoutSeconds(values['timeout-s']),
+      concurrency: values.concurrency,
+      timeoutSeconds: values['timeout-s'],
       json: values.json === true,
     };
   },

@@ -24,12 +24,15 @@ import { reportingFailures } from './cloud-failure.js';
 import {
   FOLLOW_FLAGS,
   TARGET_FLAGS,
-  parsePollSeconds,
   parseTargetFlags,
   resolveTarget,
   withLiveSettings,
   type TargetFlags,
 } from './cloud-flags.js';
+
+/** `start` imports into an existing table of the account: it makes none. */
+const MISSING_TABLE_HINT =
+  'create the table in this account and region first (or check AWS_REGION): an import writes into an existing table';
 
 /** Where local files go in the stack's bucket; must not be under a watched prefix (checked). */
 export const DEFAULT_UPLOAD_PREFIX = 's3-ddb-import/uploads/';
@@ -117,7 +120,7 @@ function startInput({ values, positionals }: CommandLine<typeof START_FLAGS>): S
     partBytes: Math.round(partMiB * 2 ** 20),
     ...(values.name ? { name: values.name } : {}),
     follow: values.follow === true,
-    pollSeconds: parsePollSeconds(values['poll-s']),
+    pollSeconds: values['poll-s'],
     json: values.json === true,
   };
 }
@@ -138,10 +141,11 @@ export async function runStartCommand(
   const location = locateStart(source, target, `${command.uploadPrefix}${stamp(at)}/`);
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const { input: request, resolved } = buildRequest(command.request, file, location.location);
-  // The stack's roles read its bucket only: refuse another here, as preflight would, before uploading or starting.
-  checkDeploymentScope(resolved, { bucketName: target.bucketName });
+  // The stack's roles read its bucket and its other sources only: refuse another here, as preflight would.
+  const sourceBuckets = (target.sourceBuckets ?? []).map((bucket) => ({ bucket }));
+  checkDeploymentScope(resolved, { bucketName: target.bucketName, sourceBuckets });
   // Before uploading or starting: an unprotected delete is refused here as preflight would refuse it.
-  await noticeBeforeStart(clients.dynamodb, resolved, output);
+  await noticeBeforeStart(clients.dynamodb, resolved, output, MISSING_TABLE_HINT);
   const name = command.name ?? executionName(request, at);
   if (source.kind === 'local') await uploadLocalSource(clients.s3, source, location, { ...command, target }, output);
   const executionArn = await startExecution(clients.sfn, target.stateMachineArn, name, request);

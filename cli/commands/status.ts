@@ -10,7 +10,6 @@ import type { Output } from '../output/summary.js';
 import {
   FOLLOW_FLAGS,
   TARGET_FLAGS,
-  parsePollSeconds,
   parseTargetFlags,
   resolveTarget,
   withLiveSettings,
@@ -48,7 +47,7 @@ export const STATUS = defineCommand({
     execution: positionals[0],
     target: parseTargetFlags(values),
     follow: values.follow === true,
-    pollSeconds: parsePollSeconds(values['poll-s']),
+    pollSeconds: values['poll-s'],
     json: values.json === true,
   }),
   run: (command, output) =>

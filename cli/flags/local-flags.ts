@@ -25,12 +25,14 @@ export const LOCAL_FLAGS = {
     value: 'N',
     description: `the Map's MaxConcurrency: chunks imported at once (1-${MAX_CONCURRENCY})`,
     default: DEFAULT_MAX_CONCURRENCY,
+    parse: (text: string) => parseConcurrency(text),
   },
   'timeout-s': {
     type: 'string',
     value: 'N',
     description: `the Lambda timeout the handlers see, in seconds (at most ${MAX_LAMBDA_TIMEOUT_SECONDS}): small values exercise checkpoints`,
     default: DEFAULT_LAMBDA_TIMEOUT_SECONDS,
+    parse: (text: string) => parseTimeoutSeconds(text),
   },
 } as const satisfies Record<string, FlagSpec>;
 

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { resolveImportRequest } from '../../lambdas/request/resolve-request.js';
 import type { ImportRequest, ResolvedRequest } from '../../lambdas/contract/import-request.js';
 import type { RequestFlags } from './request-flags.js';
+import { CliError } from '../output/cli-error.js';
 
 /** The --request file cannot be read or is not JSON (a bad payload is an InvalidRequestError, as in the cloud). */
-export class RequestFileError extends Error {
+export class RequestFileError extends CliError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'RequestFileError';

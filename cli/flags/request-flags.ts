@@ -7,7 +7,6 @@ import {
 } from '../../lambdas/contract/import-request.js';
 import { DEFAULT_CHUNK_MIB } from '../../lambdas/contract/limits.js';
 import type { FlagSpec } from '../command-line/command-spec.js';
-import { UsageError } from '../command-line/usage-error.js';
 import { parseAttributeFlags } from './attribute-flags.js';
 import { parseNumber, parseTypes } from './values.js';
 
@@ -19,7 +18,7 @@ export const REQUEST_FLAGS = {
   table: { type: 'string', value: 'T', description: 'the target table (required, unless a --request file names it)' },
   format: {
     type: 'string',
-    value: FORMAT_TYPES.join('|'),
+    choices: FORMAT_TYPES,
     description: "how records are read (the request's format.type); default from the file's extension",
   },
   delimiter: { type: 'string', value: 'C|tab', description: 'one character; default tab for *.tsv, comma otherwise' },
@@ -45,7 +44,7 @@ export const REQUEST_FLAGS = {
   },
   mode: {
     type: 'string',
-    value: WRITE_MODES.join('|'),
+    choices: WRITE_MODES,
     description: "what is done with each item (the request's mode)",
     default: 'put',
   },
@@ -61,6 +60,32 @@ export const REQUEST_FLAGS = {
     type: 'boolean',
     description:
       "let a delete import start on a table without point-in-time recovery (the request's allowWithoutBackup)",
+  },
+  'consistent-read': {
+    type: 'boolean',
+    description:
+      "sync reads each key's item strongly consistent, at twice the read units (the request's consistentRead)",
+  },
+  'max-rejects': {
+    type: 'string',
+    value: 'N',
+    description:
+      "fail the import once a chunk has rejected more than N rows (the request's maxRejects); default: once a chunk's first 1000 rows are all rejected",
+  },
+  mirror: {
+    type: 'boolean',
+    description: "with --mode sync: then delete the table's items whose keys the file dropped (the request's mirror)",
+  },
+  'scope-prefix': {
+    type: 'string',
+    value: 'P',
+    description: "with --mirror: delete only items whose partition key begins with P (the request's scope)",
+  },
+  'max-delete-percent': {
+    type: 'string',
+    value: 'N',
+    description:
+      "with --mirror: delete nothing and fail when more than N% of the items in scope would go; default 10 (the request's maxDeletePercent)",
   },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -84,20 +109,18 @@ export const JSON_FLAG = {
  */
 export type RequestFlags = Partial<Omit<ImportRequest, 'bucket' | 'key' | 'prefix'>>;
 
-type Values = { readonly [name: string]: string | boolean | string[] | undefined };
+type Values = { readonly [name: string]: unknown };
 
 /** The one place where flags become request fields. Throws UsageError naming the bad flag. */
 export function requestFlagsOf(values: Values): RequestFlags {
   const text = (name: keyof typeof REQUEST_FLAGS) => (typeof values[name] === 'string' ? values[name] : undefined);
   const table = text('table') || undefined;
   const format = formatOf(text('format'), text('delimiter'), values['no-header'] === true, text('columns'));
-  const mode = text('mode');
-  if (mode !== undefined && !WRITE_MODES.includes(mode as WriteMode)) {
-    throw new UsageError(`--mode: expected ${WRITE_MODES.join('|')}, got ${JSON.stringify(mode)}`);
-  }
+  const mode = text('mode'); // one of WRITE_MODES: the parser checks the flag's choices
   const types = parseTypes(text('types'));
   const chunkMiB = optionalNumber(text('chunk-mib'), '--chunk-mib', (n) => n > 0);
   const maxWriteRate = parseNumber(text('max-write-rate'), '--max-write-rate', 0, (n) => n >= 0);
+  const maxRejects = optionalNumber(text('max-rejects'), '--max-rejects', (n) => Number.isSafeInteger(n) && n >= 0);
   const warmThroughput = optionalNumber(
     text('warm-throughput'),
     '--warm-throughput',
@@ -115,6 +138,25 @@ export function requestFlagsOf(values: Values): RequestFlags {
     ...(values['dry-run'] === true ? { dryRun: true } : {}),
     ...parseAttributeFlags(values.attr as string[] | undefined, text('exclude')),
     ...(values['allow-without-backup'] === true ? { allowWithoutBackup: true } : {}),
+    ...(maxRejects !== undefined ? { maxRejects } : {}),
+    ...(values['consistent-read'] === true ? { consistentRead: true } : {}),
+    ...mirrorFlagsOf(values),
+  };
+}
+
+/**
+ * --mirror, --scope-prefix and --max-delete-percent: the request's mirror fields, only what they give (the validator
+ * refuses a scope or percentage without a mirror, naming the field and the flag).
+ */
+function mirrorFlagsOf(values: Values): Pick<RequestFlags, 'mirror' | 'scope' | 'maxDeletePercent'> {
+  const prefix = values['scope-prefix'];
+  const percent = values['max-delete-percent'];
+  return {
+    ...(values.mirror === true ? { mirror: true } : {}),
+    ...(typeof prefix === 'string' ? { scope: { partitionKeyPrefix: prefix } } : {}),
+    ...(typeof percent === 'string'
+      ? { maxDeletePercent: parseNumber(percent, '--max-delete-percent', 0, (n) => n >= 0 && n <= 100) }
+      : {}),
   };
 }
 
@@ -124,9 +166,6 @@ function optionalNumber(text: string | undefined, flag: string, valid: (n: numbe
 
 /** --format, --delimiter, --no-header and --columns: the request's `format`, only what they give. */
 function formatOf(type: string | undefined, delimiter: string | undefined, noHeader: boolean, columns?: string) {
-  if (type !== undefined && !FORMAT_TYPES.includes(type as FormatType)) {
-    throw new UsageError(`--format: expected ${FORMAT_TYPES.join('|')}, got ${JSON.stringify(type)}`);
-  }
   return {
     ...(type !== undefined ? { type: type as FormatType } : {}),
     ...(delimiter !== undefined ? { delimiter: delimiter === 'tab' ? '\t' : delimiter } : {}),

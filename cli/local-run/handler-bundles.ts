@@ -1,31 +1,26 @@
 import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { createImportHandler } from '../../lambdas/import/handler.js';
-import type { createPreflightHandler } from '../../lambdas/preflight/handler.js';
-import type { createSummarizeFunctionHandler } from '../../lambdas/summarize/handler.js';
-import type { createFailedChunkHandler } from '../../lambdas/failed-chunk/handler.js';
 import { handlerBundleFile } from '../../lib/bundle-settings.js';
-import { TASK_HANDLER_FILES, type TaskStateName } from '../../lib/workflow-tasks.js';
+import { packageRoot } from '../../lib/package-root.js';
+import { TASK_FUNCTIONS, TASK_HANDLER_FILES, type TaskStateName } from '../../lib/workflow-tasks.js';
+import type { TaskPayloads } from '../../lambdas/contract/task-payloads.js';
+import type { LambdaContextLike } from '../../lambdas/environment/lambda-context.js';
+import type { TaskWiring } from '../../lambdas/wiring/wiring.js';
 import { cacheDir } from '../services/cache-dir.js';
 import { loadCachedBundle, type CachedBundle } from './bundle-compile-cache.js';
-import { packageRoot } from './package-root.js';
 
-/** The handler factory each Task's bundle exports, as its handler file declares it. */
-export interface HandlerFactories {
-  readonly Preflight: typeof createPreflightHandler;
-  readonly ImportChunk: typeof createImportHandler;
-  /** The Summarize function's: it serves the Summarize and ReleaseLanes states, as deployed. */
-  readonly Summarize: typeof createSummarizeFunctionHandler;
-  readonly FindFailedChunk: typeof createFailedChunkHandler;
-}
+/** A Task's handler, as its bundle's factory builds it: what Lambda calls with an event and a context. */
+export type TaskHandler<T extends TaskStateName> = (
+  event: TaskPayloads[T]['event'],
+  context: LambdaContextLike,
+) => Promise<TaskPayloads[T]['result']>;
 
-const FACTORY_EXPORTS = {
-  Preflight: 'createPreflightHandler',
-  ImportChunk: 'createImportHandler',
-  Summarize: 'createSummarizeFunctionHandler',
-  FindFailedChunk: 'createFailedChunkHandler',
-} as const satisfies Record<TaskStateName, string>;
+/** The factory a Task's bundle exports (lib/workflow-tasks.ts TASK_FUNCTIONS names it): one wiring serves them all. */
+export type HandlerFactory<T extends TaskStateName> = (wiring: TaskWiring) => TaskHandler<T>;
+
+/** The handler factory of every Task. */
+export type HandlerFactories = { readonly [T in TaskStateName]: HandlerFactory<T> };
 
 /** Absolute path of a Task's handler bundle (`npm run build` writes it). */
 export function handlerBundlePath(task: TaskStateName): string {
@@ -42,8 +37,9 @@ export async function loadHandlerFactory<T extends TaskStateName>(task: T): Prom
   const path = handlerBundlePath(task);
   if (!existsSync(path)) throw new Error(`handler bundle ${path} is missing: run npm run build`);
   const bundle = await loadBundle(path);
-  const factory = bundle[FACTORY_EXPORTS[task]];
-  if (typeof factory !== 'function') throw new Error(`${path} does not export ${FACTORY_EXPORTS[task]}`);
+  const name = TASK_FUNCTIONS[task].factory;
+  const factory = bundle[name];
+  if (typeof factory !== 'function') throw new Error(`${path} does not export ${name}`);
   return factory as HandlerFactories[T];
 }
 

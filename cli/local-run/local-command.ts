@@ -8,12 +8,19 @@ import type { RequestFlags } from '../flags/request-flags.js';
 import { runLocalImport } from './runner.js';
 import { createWiring, type Wiring } from '../../lambdas/wiring/wiring.js';
 import { startLocalServices } from '../services/index.js';
-import { exitCodeOf, printFailure, printSummary, type Output } from '../output/summary.js';
-import { keepRejects } from '../output/rejects-copy.js';
+import { exitCodeOf, printSummary, type Output } from '../output/summary.js';
+import { printFailure } from '../output/failure.js';
+import { keepOutputs } from '../output/diff-copy.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
+import { interruptedLine } from '../output/interrupted.js';
+import { onInterrupt } from '../services/interrupt.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS, type Output } from '../output/summary.js';
+
+/** `local` can make the table: the hint names the flags. */
+const MISSING_TABLE_HINT =
+  'give --create-table --pk NAME[:S|N|B] (and --sk NAME[:S|N|B] for a composite key) to create it, on demand';
 
 /** `s3-ddb-import local` as its command line gives it (cli/commands/local.ts). */
 export interface LocalCommand {
@@ -37,7 +44,7 @@ export interface LocalCommand {
 export async function runLocalCommand(command: LocalCommand, output: Output): Promise<number> {
   const started = Date.now();
   const failed = (error: Error) =>
-    printFailure(error, { json: command.json, durationMs: Date.now() - started }, output);
+    printFailure(error, { what: 'import', json: command.json, durationMs: Date.now() - started }, output);
   const checked = await checkBeforeServers(command).catch((error: Error) => error);
   if (checked instanceof Error) return failed(checked);
   // No Python, a port taken, an engine that died at start: the message says what to do and names the engine's log.
@@ -47,8 +54,10 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
   const servicesReadyMs = Date.now() - started;
   let unregister = () => undefined as void;
   try {
-    // Handler logs are for CloudWatch; the CLI shows its own progress (see cli/watch/watch-command.ts).
-    process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+    // Handler logs are for CloudWatch; the CLI shows its own progress and prints the table's safety warning
+    // itself, before the upload: at WARN, preflight's log line would say it a second time, as raw JSON.
+    // POWERTOOLS_LOG_LEVEL=WARN shows the handlers' warnings (docs/guides/troubleshooting.md).
+    process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
     const wiring = createWiring(services); // the handlers talk to exactly the servers started here
     // So that `rate`/`pause`/`resume --local`, in another terminal, find this import's ledger.
     const ledgerTable = wiring.ledger.tableName;
@@ -67,6 +76,7 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
  * server starts, with the key or prefix the upload will have, so a bad request costs nothing.
  */
 async function checkBeforeServers(command: LocalCommand): Promise<{ plan: UploadPlan; request: BuiltRequest }> {
+  // The payload first: a bad --request file is named even when the source is missing too (as before the move).
   const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
   const plan = await planUpload(command.file);
   return { plan, request: buildRequest(command.request, file, { bucket: LOCAL_BUCKET, ...plan.location }) };
@@ -87,7 +97,7 @@ async function importOnServices(
   // The table's safety check comes before the upload, which can take a while for a big file: a table without
   // point-in-time recovery (a new one) refuses a delete here without --allow-without-backup, and nothing is uploaded.
   if (keys) await ensureTable(dynamodb, request.resolved.table, keys.partitionKey, keys.sortKey);
-  await noticeBeforeStart(dynamodb, request.resolved, output);
+  await noticeBeforeStart(dynamodb, request.resolved, output, MISSING_TABLE_HINT);
   await bucketReady;
   await uploadPlanned(s3, LOCAL_BUCKET, plan);
   const progress = createProgressPrinter(output);
@@ -96,16 +106,39 @@ async function importOnServices(
   output.err(
     `execution ${executionName} (change it while it runs: s3-ddb-import rate|pause|resume ${executionName} --local)`,
   );
+  // Ctrl-C: the lanes go back to the ledger at once (servers that outlive this command would keep them for a
+  // 15-minute lease, holding up the next import into the table), one line says what may have landed, exit 130.
+  const disarm = onInterrupt(async () => {
+    progress.done();
+    output.err(interruptedLine(request.resolved));
+    await wiring.ledger.release(executionName);
+  });
+  const stopLive = followLiveRows(wiring, executionName, progress.onLiveRows);
   const summary = await runLocalImport(request.input, {
     timeoutMs: command.timeoutSeconds * 1000,
     maxConcurrency: command.concurrency,
     onEvent: progress.onEvent,
     wiring,
     executionName,
-  });
+  }).finally(() => (disarm(), stopLive()));
   progress.done();
-  const rejectsDir = summary.rejectsKey ? await keepRejects(s3, summary, output) : null;
+  const kept = await keepOutputs(s3, summary, output);
   const durationMs = Date.now() - importStarted;
-  printSummary(summary, { json: command.json, durationMs, servicesReadyMs, rejectsDir }, output);
+  printSummary(summary, { json: command.json, durationMs, servicesReadyMs, ...kept }, output);
   return exitCodeOf(summary);
+}
+
+/** Between the lanes' reports (every 5 s) a look every 2 s shows a new count within 2 s of its arrival. */
+const LIVE_LOOK_MS = 2_000;
+
+/** Reads the import's live row count from the ledger every 2 s, as `status` does for a deployed one. */
+function followLiveRows(wiring: Wiring, executionName: string, onRows: (rows: number) => void): () => void {
+  const timer = setInterval(() => {
+    wiring.ledger.read(executionName).then(
+      (live) => live?.rows !== undefined && onRows(live.rows),
+      () => undefined, // a look that fails is tried again at the next tick
+    );
+  }, LIVE_LOOK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

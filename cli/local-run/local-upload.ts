@@ -5,6 +5,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { mapAtMost } from '../../lambdas/async/map-at-most.js';
 import { MANIFEST_SUMMARY } from '../../lambdas/source/dynamodb-export.js';
 import { uploadFile } from '../cloud/source/upload.js';
+import { CliError } from '../output/cli-error.js';
 
 /**
  * Files uploaded at once from a folder, and parts in flight for each: a file over one part (16 MiB) goes up as a
@@ -21,7 +22,7 @@ export interface UploadPlan {
 }
 
 /** The file or folder `local` was given does not exist: said before any server starts. */
-export class LocalSourceNotFoundError extends Error {
+export class LocalSourceNotFoundError extends CliError {
   override readonly name = 'LocalSourceNotFoundError';
   constructor(path: string) {
     super(

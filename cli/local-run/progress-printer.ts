@@ -5,7 +5,7 @@ import type { RunnerEvent } from './runner.js';
 
 /**
  * Turns the local runner's events into progress snapshots, drawn by the same renderer as `start --follow`:
- * scanning, then chunks done, rows, rows/s and an ETA (rows per byte of the chunks done, over the data).
+ * planning, then chunks done, rows, rows/s and an ETA (rows per byte of the chunks done, over the data).
  */
 export function createProgressPrinter(sink: ProgressSink) {
   const now = sink.now ?? Date.now;
@@ -13,7 +13,18 @@ export function createProgressPrinter(sink: ProgressSink) {
   const chunkRows = new Map<number, { rows: number; rejected: number; done: boolean }>();
   let chunkList: Chunk[] = [];
   let importStarted: number | null = null;
+  let liveRows = 0;
+  const draw = () => renderer.render(importSnapshot(chunkRows, chunkList, importStarted, now(), liveRows));
   return {
+    /**
+     * The import's live count from the ledger (its lanes report their rows every 5 s): the rows move between
+     * chunk ends, which a file of one chunk would otherwise show only at its end.
+     */
+    onLiveRows(rows: number): void {
+      if (importStarted === null || rows <= liveRows) return;
+      liveRows = rows;
+      draw();
+    },
     onEvent(event: RunnerEvent): void {
       if (event.type === 'chunk-start') {
         importStarted ??= now();
@@ -24,8 +35,13 @@ export function createProgressPrinter(sink: ProgressSink) {
         renderer.render(preflightSnapshot(event));
         return;
       }
+      if (event.type === 'mirror') {
+        const { step, done, total, keys } = event;
+        renderer.render({ phase: 'mirroring', mirror: { step, done, total, keys } });
+        return;
+      }
       chunkRows.set(event.chunkIndex, { rows: event.rows, rejected: event.rejected, done: event.done });
-      renderer.render(importSnapshot(chunkRows, chunkList, importStarted, now()));
+      draw();
     },
     done: renderer.done,
   };
@@ -34,10 +50,7 @@ export function createProgressPrinter(sink: ProgressSink) {
 function preflightSnapshot(event: Extract<RunnerEvent, { type: 'preflight' }>): ProgressSnapshot {
   if (event.queue.waiting)
     return { phase: 'queued', queue: { reason: event.queue.reason, waitSeconds: event.queue.waitSeconds } };
-  return {
-    phase: 'scanning',
-    scan: { offset: event.offset, size: event.size, chunks: event.chunks, complete: event.scanComplete },
-  };
+  return { phase: 'planning', plan: { size: event.size, chunks: event.chunks, complete: event.scanComplete } };
 }
 
 function importSnapshot(
@@ -45,9 +58,14 @@ function importSnapshot(
   chunkList: Chunk[],
   since: number | null,
   nowMs: number,
+  liveRows: number,
 ): ProgressSnapshot {
   const all = [...chunkRows.entries()];
-  const rows = all.reduce((sum, [, c]) => sum + c.rows, 0);
+  // The chunks' reports are exact but come at their ends; the ledger's count runs ahead of them between.
+  const rows = Math.max(
+    liveRows,
+    all.reduce((sum, [, c]) => sum + c.rows, 0),
+  );
   const rejected = all.reduce((sum, [, c]) => sum + c.rejected, 0);
   const done = all.filter(([, c]) => c.done);
   const bytesOf = (index: number) => (chunkList[index] ? chunkList[index].end - chunkList[index].start : 0);

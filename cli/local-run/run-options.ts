@@ -1,5 +1,6 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { Wiring } from '../../lambdas/wiring/wiring.js';
+import type { TaskStateName } from '../../lib/workflow-tasks.js';
 import type { Checkpoint, Chunk, PlanningState } from '../../lambdas/contract/workflow-payloads.js';
 import type { ScriptedClock } from './lambda-clock.js';
 
@@ -33,20 +34,33 @@ export type RunnerEvent =
       rejected: number;
       /** The checkpoint this invocation returned, null when the chunk is done. Always set by the runner. */
       next?: Checkpoint | null;
-    };
+    }
+  | MirrorEvent;
+
+/**
+ * A mirror's phase (cli/local-run/mirror-tasks.ts): Scan segments done of all and the table's keys in scope so far;
+ * parts compared and the keys the file dropped; parts whose deletes are done and the items deleted.
+ */
+export interface MirrorEvent {
+  readonly type: 'mirror';
+  readonly step: 'scanning table' | 'comparing' | 'deleting';
+  readonly done: number;
+  readonly total: number;
+  readonly keys: number;
+}
 
 export interface LocalRunOptions {
   /** The Lambda timeout the handlers see through getRemainingTimeInMillis(). @default 900_000 */
   readonly timeoutMs?: number;
   /** A different timeout for one task (tests loop preflight with a tiny one). @default - timeoutMs */
-  readonly taskTimeoutsMs?: { readonly Preflight?: number; readonly ImportChunk?: number };
+  readonly taskTimeoutsMs?: { readonly [T in TaskStateName]?: number };
   /**
    * Scripted clocks (lambda-clock.ts), for tests and local runs that must stop at checkpoints on a count, not on
    * the machine's speed: each invocation of a task given one sees a day left until its script says it is out of
    * time, then none. The task's timeout still fails an invocation that has not returned in time, on the real clock.
    * @default - the real clock: the remaining time runs down from the task's timeout
    */
-  readonly clocks?: { readonly Preflight?: ScriptedClock; readonly ImportChunk?: ScriptedClock };
+  readonly clocks?: { readonly [T in TaskStateName]?: ScriptedClock };
   /** The Map's MaxConcurrency substitution. @default 40 */
   readonly maxConcurrency?: number;
   /** @default a random UUID, as Step Functions names executions */

@@ -9,9 +9,10 @@ import {
   MAX_CONCURRENCY_PLACEHOLDER,
   TASK_FUNCTION_PLACEHOLDERS,
 } from '../../lib/workflow-tasks.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../../lib/package-root.js';
 import type { LocalRunOptions, StateEvent } from './run-options.js';
 import { localTaskHandlers } from './task-handlers.js';
+import { taskReports } from './task-reports.js';
 
 export { invokeWithTimeout, LambdaTimeoutError } from './invoke-with-timeout.js';
 export { lambdaContext, outOfTimeAfter, type ScriptedClock } from './lambda-clock.js';
@@ -50,8 +51,8 @@ export async function loadDefinition(substitutions: Record<string, string>): Pro
 export async function runLocalImport(request: ImportRequest, options: LocalRunOptions = {}): Promise<ImportSummary> {
   const interpreter = await import('aws-local-stepfunctions');
   const machine = await localStateMachine(interpreter, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
-  const handlers = await localTaskHandlers(options);
   const execution = localExecution(request, options.executionName ?? randomUUID());
+  const handlers = await localTaskHandlers(options, taskReports(options.onEvent ?? (() => undefined)));
   const run = machine.run(execution.input, {
     // The interpreter types payloads as plain JSON; each handler takes the typed payload its state sends.
     overrides: {

@@ -1,6 +1,7 @@
 import { unlinkSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pidAlive } from '../services/kept-engine.js';
 import { cacheDir } from '../services/cache-dir.js';
 
 /** What a running `local` or `local watch` says about itself, so `rate --local` (another process) can find it. */
@@ -71,15 +72,8 @@ export async function registerRunning(
   return { file, remove };
 }
 
-/** Whether a process of that id runs: signal 0 checks without sending anything (EPERM: it runs as another user). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Whether a process of that id runs (the kept engine's file uses the same check). */
+export { pidAlive } from '../services/kept-engine.js';
 
 /**
  * The registered processes that still run, oldest first. A file whose process is gone (killed with SIGKILL, or

@@ -1,10 +1,10 @@
+import { mirrorLine } from './mirror-line.js';
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
 import { writeModeEntry } from '../../lambdas/write/write-modes.js';
 
-/** Exit codes are public contract: 0 every row landed, 2 some rows were rejected, 1 the import failed. */
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_REJECTS = 2;
+import { EXIT_OK, EXIT_REJECTS } from './cli-error.js';
+
+export { EXIT_FAILED, EXIT_OK, EXIT_REJECTS } from './cli-error.js';
 
 /** Where a command writes: results on stdout, progress and errors on stderr. */
 export interface Output {
@@ -27,6 +27,8 @@ export interface SummaryContext {
   readonly servicesReadyMs?: number;
   /** Where the rejected rows were copied, when some were. */
   readonly rejectsDir: string | null;
+  /** Where a dry run's diff files were copied, when it wrote some. @default null */
+  readonly diffDir?: string | null;
   /** The deployed execution (cloud commands only; `local` prints no such field). */
   readonly executionArn?: string;
 }
@@ -39,6 +41,7 @@ export function exitCodeOf(summary: ImportSummary): number {
 /** Prints the finished import: one line, or with --json one JSON object as the last stdout line. */
 export function printSummary(summary: ImportSummary, context: SummaryContext, output: Output): void {
   const { durationMs, servicesReadyMs, rejectsDir, executionArn } = context;
+  const diff = summary.diffKey ? { diffKey: summary.diffKey, diffDir: context.diffDir ?? null } : {};
   if (context.json) {
     const { status, rows, written, rejected, chunks, rejectsKey, table } = summary;
     const extra = {
@@ -49,6 +52,9 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
     const modes = {
       skipped: summary.skipped ?? 0,
       deleted: summary.deleted ?? 0,
+      added: summary.added ?? 0,
+      changed: summary.changed ?? 0,
+      unchanged: summary.unchanged ?? 0,
       mode: summary.mode ?? 'put',
       dryRun: summary.dryRun ?? false,
       writeUnits: summary.writeUnits ?? 0,
@@ -64,59 +70,49 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
         durationMs,
         rejectsKey,
         rejectsDir,
+        ...diff,
         table,
+        ...(summary.mirror ? { mirror: summary.mirror } : {}),
         ...extra,
       }),
     );
     return;
   }
   const servers = servicesReadyMs === undefined ? '' : `; local servers ready in ${seconds(servicesReadyMs)}`;
-  output.out(`${summaryLine(summary, durationMs)}${servers}`);
+  output.out(`${summaryLine(summary, durationMs)}${mirrorLine(summary)}${servers}`);
   if (rejectsDir) output.out(`rejected rows (line, byte offset, reason, record): ${rejectsDir}`);
-}
-
-/** Prints a failed import: the error on stderr, and with --json a FAILED object on stdout. Returns EXIT_FAILED. */
-export function printFailure(
-  error: { name: string; message: string },
-  context: Omit<SummaryContext, 'rejectsDir'>,
-  output: Output,
-): number {
-  output.err(`import failed: ${error.name}: ${error.message}`);
-  if (context.json) {
-    const arn = context.executionArn ? { executionArn: context.executionArn } : {};
-    output.out(
-      JSON.stringify({
-        status: 'FAILED',
-        error: error.name,
-        message: error.message,
-        durationMs: context.durationMs,
-        ...arn,
-      }),
-    );
-  }
-  return EXIT_FAILED;
+  if (context.diffDir) output.out(`differences (JSON Lines: op, key, attributes): ${context.diffDir}`);
 }
 
 /**
  * `SUCCEEDED: 1000 rows, 990 written, 8 skipped, 2 rejected, 3 chunks into T (insert) in 1.2 s (825 items/s)`: it
  * starts as it did before write modes, so what reads `SUCCEEDED: N rows, N written` still does; `update` has no
- * skipped, `delete` counts deleted. A dry run starts with DRY RUN and says what it would have done.
+ * skipped, `delete` counts deleted, `sync` added, changed and unchanged. Its items/s counts the rows the mode's counts
+ * name, skipped aside. A dry run starts with DRY RUN and says what it would have done.
  */
 function summaryLine(summary: ImportSummary, durationMs: number): string {
   const mode = summary.mode ?? 'put';
   const where = `${summary.chunks} chunks into ${summary.table} (${mode}${summary.dryRun ? ', dry run' : ''})`;
   const timed = (n: number) =>
     `in ${seconds(durationMs)} (${Math.round(n / Math.max(durationMs / 1000, 0.001))} items/s)`;
-  if (summary.dryRun) {
+  const entry = writeModeEntry(mode);
+  if (summary.dryRun && !entry.dryRun) {
     const sent = summary.rows - summary.rejected;
     return (
       `DRY RUN, nothing written: ${summary.rows} rows, ${sent} would be sent using ${summary.writeUnits} write ` +
       `units, ${summary.rejected} rejected, ${where} ${timed(summary.rows)}`
     );
   }
-  const { reports } = writeModeEntry(mode); // the counts the mode reports, the first its items/s
-  const counts = reports.map((name) => `${summary[name] ?? 0} ${name}`).join(', ');
-  const done = summary[reports[0]] ?? 0;
+  const counted = entry.reports.filter((name) => name !== 'skipped');
+  const counts = entry.reports.map((name) => `${summary[name] ?? 0} ${name}`).join(', ');
+  const done = counted.reduce((sum, name) => sum + (summary[name] ?? 0), 0);
+  if (summary.dryRun) {
+    // A mode that reads the table first (sync) says what it found: what it would add, change and leave.
+    return (
+      `DRY RUN, nothing written: ${summary.rows} rows, ${counts} (would use ${summary.writeUnits} write units), ` +
+      `${summary.rejected} rejected, ${where} ${timed(done)}`
+    );
+  }
   return `${summary.status}: ${summary.rows} rows, ${counts}, ${summary.rejected} rejected, ${where} ${timed(done)}`;
 }
 

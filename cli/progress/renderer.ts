@@ -44,7 +44,7 @@ export function createProgressRenderer(sink: ProgressSink) {
     render(snapshot: LiveSnapshot): void {
       const lines = describe(snapshot);
       const finished =
-        snapshot.scan?.complete === true ||
+        snapshot.plan?.complete === true ||
         (snapshot.upload !== undefined && snapshot.upload.loaded >= snapshot.upload.total);
       const key = `${snapshot.phase}:${finished}:${snapshot.queue?.reason ?? ''}`;
       // A pause or resume is a step too: a log shows it at once.
@@ -79,8 +79,10 @@ export function describe(s: LiveSnapshot): string {
 /** What the lanes follow now: `live: 8 lanes, at most 1500 items/s`, or `live: paused, ...`. */
 export function describeLive(live: LiveSettings): string {
   const rate = live.maxWriteRate > 0 ? `at most ${live.maxWriteRate} items/s` : 'uncapped';
-  if (live.paused) return `live: paused, ${live.lanes} lanes holding their checkpoints (${rate} on resume)`;
-  return `live: ${live.lanes} lanes, ${rate}`;
+  // The lanes' own count, reported with each lease renewal: it moves every 5 s, per import (cli and AWS alike).
+  const rows = live.rows === undefined ? '' : `, ${live.rows} rows so far`;
+  if (live.paused) return `live: paused, ${live.lanes} lanes holding their checkpoints (${rate} on resume)${rows}`;
+  return `live: ${live.lanes} lanes, ${rate}${rows}`;
 }
 
 function progressLine(s: ProgressSnapshot): string {
@@ -89,8 +91,13 @@ function progressLine(s: ProgressSnapshot): string {
       return `uploading: ${percent(s.upload?.loaded ?? 0, s.upload?.total ?? 0)}% of ${s.upload?.total ?? 0} bytes`;
     case 'queued':
       return `queued: ${s.queue?.reason ?? 'waiting for lanes'}, asking again in ${s.queue?.waitSeconds} s`;
-    case 'scanning':
-      return `scanning: ${percent(s.scan?.offset ?? 0, s.scan?.size ?? 0)}% of ${s.scan?.size ?? 0} bytes, ${s.scan?.chunks ?? 0} chunks`;
+    case 'planning':
+      return `planning: ${s.plan?.chunks ?? 0} chunks of ${s.plan?.size ?? 0} bytes${s.plan?.complete ? '' : ' so far'}`;
+    case 'mirroring': {
+      const m = s.mirror ?? { step: '', done: 0, total: 0, keys: 0 };
+      const unit = m.step === 'scanning table' ? 'segments' : 'parts';
+      return `mirroring: ${m.step} ${m.done}/${m.total} ${unit}, ${m.keys} keys`;
+    }
     default: {
       const chunks = s.chunks ?? { done: 0, total: 0 };
       const failed = chunks.failed ? `, ${chunks.failed} failed` : '';
@@ -105,11 +112,12 @@ function progressLine(s: ProgressSnapshot): string {
   }
 }
 
-/** How far along the current phase is, 0 to 1: bytes uploaded or scanned, then rows (or chunks) imported. */
+/** How far along the current phase is, 0 to 1: bytes uploaded, the plan, then rows (or chunks) imported. */
 function fraction(s: ProgressSnapshot): number {
   if (s.phase === 'uploading') return ratio(s.upload?.loaded ?? 0, s.upload?.total ?? 0);
-  if (s.phase === 'scanning') return ratio(s.scan?.offset ?? 0, s.scan?.size ?? 0);
+  if (s.phase === 'planning') return s.plan?.complete ? 1 : 0;
   if (s.phase === 'queued') return 0;
+  if (s.phase === 'mirroring') return ratio(s.mirror?.done ?? 0, s.mirror?.total ?? 0);
   if (s.phase === 'summarizing') return 1;
   const rows = s.rows?.rows ?? 0;
   if (s.rate && s.etaSeconds !== null && s.etaSeconds !== undefined) return ratio(rows, rows + s.rate * s.etaSeconds);

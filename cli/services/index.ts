@@ -1,4 +1,5 @@
 import { cacheDir } from './cache-dir.js';
+import { readKeptEngine } from './kept-engine.js';
 import { startMinistack } from './ministack.js';
 
 export { cacheDir } from './cache-dir.js';
@@ -19,27 +20,39 @@ export interface LocalServices {
 
 /** Options for {@link startLocalServices}. */
 export interface StartLocalServicesOptions {
-  /** Progress lines (the one-time install). @default - written to stderr */
+  /** Progress lines (the one-time install, the kept engine used). @default - written to stderr */
   readonly log?: (line: string) => void;
+  /** Use the engine `local up` keeps, when one runs and no endpoint is set. @default true */
+  readonly useKept?: boolean;
 }
 
 /**
  * Keys our clients sign with. ministack (without `AUTH=true`) accepts any signature, so these prove nothing about
  * signing: the signer is tested against the SigV4 suite's own vectors instead (test/lambdas/dynamodb-transport).
  */
-const LOCAL_CREDENTIALS = { accessKeyId: 's3ddbimport', secretAccessKey: 's3ddbimport-local-secret' };
+export const LOCAL_CREDENTIALS = { accessKeyId: 's3ddbimport', secretAccessKey: 's3ddbimport-local-secret' };
 /** Region used to sign requests and the engine's default region. */
-const LOCAL_REGION = 'us-east-1';
+export const LOCAL_REGION = 'us-east-1';
 
 /**
  * Starts ministack on a free loopback port, installing it into the cache dir on first use; it serves both DynamoDB
- * and S3. `AWS_ENDPOINT_URL_DYNAMODB` / `AWS_ENDPOINT_URL_S3` point at servers that are already running instead;
+ * and S3. When no endpoint variable is set and `local up` keeps an engine (kept-engine.ts), that one is used and
+ * left running. `AWS_ENDPOINT_URL_DYNAMODB` / `AWS_ENDPOINT_URL_S3` point at servers that are already running instead;
  * when both are set nothing is started, and the credentials and region come from `AWS_ACCESS_KEY_ID`,
  * `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`. When only one is set, the engine serves the other.
  */
 export async function startLocalServices(options: StartLocalServicesOptions = {}): Promise<LocalServices> {
   const env = process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const kept =
+    options.useKept === false || env.AWS_ENDPOINT_URL_DYNAMODB || env.AWS_ENDPOINT_URL_S3
+      ? null
+      : await readKeptEngine();
+  if (kept) {
+    log(`using the engine kept by \`local up\` at ${kept.endpoint} (pid ${kept.pid}; \`local down\` stops it)`);
+    const { endpoint, region, credentials } = kept;
+    return { dynamodbEndpoint: endpoint, s3Endpoint: endpoint, region, credentials, stop: async () => undefined };
+  }
   const external = Boolean(env.AWS_ENDPOINT_URL_DYNAMODB || env.AWS_ENDPOINT_URL_S3);
   const credentials =
     external && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY

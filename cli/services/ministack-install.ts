@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CliError } from '../output/cli-error.js';
 import { runCommand } from './run-command.js';
 
 /** Pinned so every machine tests against the same emulator. MIT licence, from PyPI. */
@@ -37,8 +39,11 @@ const MIN_PYTHON: readonly [number, number] = [3, 10];
 const MARKER = 'installed.txt';
 
 /** Raised before any work when the machine lacks what the engine needs; the message names what to install. */
-export class EngineRequirementError extends Error {
-  override readonly name = 'EngineRequirementError';
+export class EngineRequirementError extends CliError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineRequirementError';
+  }
 }
 
 /**
@@ -110,20 +115,20 @@ async function checkPython(python: string): Promise<PythonFound> {
   try {
     answer = await runCommand(python, ['-c', probe], { capture: true });
   } catch {
+    // It ran, but not our probe: an old Python (2.x has no importlib.util), or not a Python. Say what it is.
+    const reported = reportedVersion(python);
     throw new EngineRequirementError(
-      `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+ with venv: ${python} was not found. ` +
-        'Install python3 and python3-venv (Debian/Ubuntu: apt-get install python3 python3-venv), ' +
-        'or point S3DDB_PYTHON at a Python 3.10+, or set AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_S3.',
+      reported === null
+        ? `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+ with venv: ${python} was not found. ` +
+            'Install python3 and python3-venv (Debian/Ubuntu: apt-get install python3 python3-venv), ' +
+            'or point S3DDB_PYTHON at a Python 3.10+, or set AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_S3.'
+        : tooOld(python, reported),
     );
   }
   const [version = '', venv, ensurepip, pipVersion = ''] = answer.trim().split(' ');
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
-    throw new EngineRequirementError(
-      `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+; ${python} is ${version}. ` +
-        'Install a newer python3 (with venv), or point S3DDB_PYTHON at one.',
-    );
-  }
+  if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1]))
+    throw new EngineRequirementError(tooOld(python, /^\d+\.\d+$/.test(version) ? version : reportedVersion(python)));
   const [pipMajor = 0, pipMinor = 0] = pipVersion.split('.').map(Number);
   const hostPip = pipMajor > 22 || (pipMajor === 22 && pipMinor >= 3); // `pip --python` came in 22.3
   if (venv !== '1' || (ensurepip !== '1' && !hostPip)) {
@@ -133,4 +138,21 @@ async function checkPython(python: string): Promise<PythonFound> {
     );
   }
   return { hostPip };
+}
+
+function tooOld(python: string, version: string | null): string {
+  return (
+    `the local engine (ministack) needs Python ${MIN_PYTHON.join('.')}+; ${python} is ${version || 'of no version it will say'}. ` +
+    'Install a newer python3 (with venv), or point S3DDB_PYTHON at one.'
+  );
+}
+
+/**
+ * What `python --version` says, either stream (Python 2 writes it to stderr): `Python 2.7.18`. Null when it
+ * cannot be run at all.
+ */
+function reportedVersion(python: string): string | null {
+  const run = spawnSync(python, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  if (run.error) return null;
+  return `${run.stdout}${run.stderr}`.trim().split('\n')[0] ?? '';
 }

@@ -195,11 +195,14 @@ function killAllNow(): void {
 }
 
 /**
- * Stops the servers, then re-raises the signal if nobody else listens for it, so the process ends
+ * Stops the servers, then re-raises the signal if nobody else listened for it when it came, so the process ends
  * with the usual status (130 for Ctrl-C) instead of us choosing an exit code for the host program.
  */
 function stopAllAndResignal(signal: NodeJS.Signals): void {
+  // Counted when the signal comes, not after the servers stopped: a command that handles the signal itself
+  // (`local watch` exits 0, `local` 130) may have removed its handler by then, and must keep its exit code.
+  const handledElsewhere = process.listenerCount(signal) > 1;
   void Promise.allSettled([...live].map((entry) => entry.stop())).then(() => {
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    if (!handledElsewhere && process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   });
 }

@@ -9,8 +9,9 @@ import { ensureBucket, ensureTable } from '../local-run/local-stack.js';
 import { registerRunning } from '../local-run/running-registry.js';
 import { EXIT_FAILED, EXIT_OK, type Output } from '../local-run/local-command.js';
 import { startLocalServices } from '../services/index.js';
-import { startLocalWatch } from './local-watch.js';
+import { startLocalWatch } from './start-local-watch.js';
 import { createWatchPrinter } from './watch-printer.js';
+import { printFailure } from '../output/failure.js';
 
 /** `s3-ddb-import local watch` as its command line gives it (cli/commands/local-watch.ts). */
 export interface WatchCommand {
@@ -128,6 +129,5 @@ async function runLocalWatch(command: WatchCommand, watches: WatchedPrefix[], ou
 
 /** What `local watch` prints when it cannot go on (the engine did not start, the bucket cannot be listed): exit 1. */
 function watchFailed(error: Error, output: Output): number {
-  output.err(`local watch failed: ${error.name}: ${error.message}`);
-  return EXIT_FAILED;
+  return printFailure(error, { what: 'local watch', json: false }, output);
 }

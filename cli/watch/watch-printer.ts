@@ -1,4 +1,4 @@
-import type { WatchEvent } from './local-watch.js';
+import type { WatchEvent } from './start-local-watch.js';
 
 /** What the printer writes to: progress to `err`, one JSON object per finished import to `out` with --json. */
 export interface WatchOutput {

@@ -46,6 +46,12 @@ export interface LiveSettings {
   /** Items/s for the whole import; 0 = as fast as the table takes. */
   readonly maxWriteRate: number;
   readonly paused: boolean;
+  /**
+   * Rows the import's lanes have handled (written or rejected), as they report them with each lease renewal (every
+   * 5 s): the live count every view shows. Approximate (a retried invocation reports its rows again); the summary's
+   * counts are exact. Absent until a lane has reported.
+   */
+  readonly rows?: number;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -57,6 +63,7 @@ export function liveSettingsOf(execution: string, item: Item): LiveSettings {
     lanes: Number(item.lanes?.N ?? 0),
     maxWriteRate: Number(item.maxWriteRate?.N ?? 0),
     paused: item.paused?.BOOL === true,
+    ...(item.rowsDone?.N !== undefined ? { rows: Number(item.rowsDone.N) } : {}),
   };
 }
 

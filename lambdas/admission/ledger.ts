@@ -1,4 +1,5 @@
 import { GetItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LedgerBusyError } from '../contract/errors.js';
 import { decideLanes, type LaneAsk, type LaneDecision, type LaneHolder } from './lane-admission.js';
 import { reclaimStale, scanHolders } from './ledger-holders.js';
 import { holderOf, importKey, liveSettingsOf, type LiveSettings } from './ledger-items.js';
@@ -22,7 +23,10 @@ const ADMIT_ATTEMPTS = 8;
  * again.
  */
 const CONFLICT_BACKOFF_MS = { base: 25, cap: 1000 } as const;
-/** A release cancelled as busy tries this often before it fails (Summarize's own retry then runs it again). */
+/**
+ * A release cancelled as busy tries this often before it fails with LedgerBusyError, which the Retry of Summarize and
+ * of ReleaseLanes (statemachine/import.asl.json) names: the task then runs again.
+ */
 const RELEASE_ATTEMPTS = 8;
 
 type Sleep = (ms: number) => Promise<void>;
@@ -107,14 +111,22 @@ export class ImportLedger {
       if (!Item) return;
       const outcome = await this.pool.giveBack(execution, Item);
       if (outcome !== 'busy') return;
-      if (attempt >= RELEASE_ATTEMPTS) throw new Error(`the ledger stayed busy: the lanes of ${execution} are held`);
+      if (attempt >= RELEASE_ATTEMPTS) throw new LedgerBusyError(execution);
       await this.backOff(attempt);
     }
   }
 
-  /** A lane renews its import's lease and reads its live settings; null when the import holds no lanes. */
-  async renew(execution: string): Promise<LiveSettings | null> {
-    return this.update(execution, 'SET leaseUntil = :lease', { ':lease': { N: String(this.now() + LEASE_MS) } });
+  /**
+   * A lane renews its import's lease and reads its live settings; null when the import holds no lanes. `rows`, the
+   * rows it handled since its last renewal, are added to the import's live count (`rowsDone`) in the same write.
+   */
+  async renew(execution: string, rows = 0): Promise<LiveSettings | null> {
+    const lease = { ':lease': { N: String(this.now() + LEASE_MS) } };
+    if (rows <= 0) return this.update(execution, 'SET leaseUntil = :lease', lease);
+    return this.update(execution, 'SET leaseUntil = :lease ADD rowsDone :rows', {
+      ...lease,
+      ':rows': { N: String(rows) },
+    });
   }
 
   /** Changes a running import's rate (items/s, 0 = uncapped); null when no such import holds lanes. */

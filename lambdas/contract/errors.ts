@@ -120,6 +120,17 @@ export class StatementWriteFailedError extends ImportError {
 }
 
 /**
+ * `sync`'s read of the items already in the table (a BatchGetItem of up to 100 keys) failed for good: not retryable,
+ * or out of retries. Nothing of its batch was written.
+ */
+export class BatchReadFailedError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BatchReadFailedError';
+  }
+}
+
+/**
  * A `delete` import into a table whose point-in-time recovery is off: refused before any write, since nothing could
  * restore what it deletes, unless the request says `"allowWithoutBackup": true`.
  */
@@ -139,5 +150,67 @@ export class RecordTooLongError extends ImportError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'RecordTooLongError';
+  }
+}
+
+/**
+ * The ledger's one counters item stayed busy: every transaction that would give an import's lanes back was cancelled
+ * (TransactionConflict with other admissions and releases, or a throttle), past the ledger's own attempts. A
+ * conflict on one item is expected under load
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html), so the workflow's
+ * Summarize and ReleaseLanes retry this by name; the release is idempotent, so a retry changes nothing twice.
+ */
+export class LedgerBusyError extends ImportError {
+  constructor(execution: string, options?: ErrorOptions) {
+    super(`the ledger stayed busy: the lanes of ${execution} are still held`, options);
+    this.name = 'LedgerBusyError';
+  }
+}
+
+/**
+ * A running lane found its import's lanes given back to the ledger (the execution failed or was stopped, and
+ * ReleaseLanes or the next admission took them): it stops at its next record boundary instead of writing on. An
+ * invocation keeps running when its execution stops (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html
+ * stops the execution, not a Lambda invocation it started), so without this it could write for up to 15 minutes
+ * beside the next import admitted onto the same lanes.
+ */
+export class LaneLeaseLostError extends ImportError {
+  constructor(execution: string, at: { readonly offset: number; readonly line?: number }, options?: ErrorOptions) {
+    const line = at.line === undefined ? '' : `, line ${at.line}`;
+    super(
+      `the lanes of ${execution} were given back while this lane ran: it stopped at offset ${at.offset}${line} ` +
+        '(every earlier record written); rerun the import to finish it',
+      options,
+    );
+    this.name = 'LaneLeaseLostError';
+  }
+}
+
+/**
+ * S3 answered 301 PermanentRedirect: the bucket is in another Region than the function's S3 client. The functions read
+ * in their own Region only (lib/import-source.ts says why); the message names the bucket's Region, from the
+ * `x-amz-bucket-region` header S3 sends with it (https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadBucket.html).
+ */
+export class SourceBucketRegionError extends ImportError {
+  constructor(bucket: string, region: string | undefined, here: string | undefined, options?: ErrorOptions) {
+    super(
+      `bucket ${bucket} is in ${region ?? 'another Region'}, not in ${here ?? "this function's Region"} where the ` +
+        'import runs (S3 answered 301 PermanentRedirect): replicate the objects into a bucket of this Region, or ' +
+        'deploy the pipeline in the bucket Region',
+      options,
+    );
+    this.name = 'SourceBucketRegionError';
+  }
+}
+
+/**
+ * A chunk rejected more rows than the request's reject budget allows (`maxRejects`; without it, its first 1,000
+ * rows were all rejected): the import is going nowhere, so it stops instead of reading the whole object. What was
+ * written stays written; the rejects file holds every rejected row with its reason.
+ */
+export class TooManyRejectsError extends ImportError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TooManyRejectsError';
   }
 }

@@ -1,11 +1,30 @@
 import type { FormatType } from './import-request.js';
 
+/** What a chunk layout means for reading its chunks, as the importers and the CLI's sample read it. */
+export interface LayoutTraits {
+  /** Its records are byte records a scanner dialect finds: a byte sample of an object holds whole records. */
+  readonly byteRecords: boolean;
+  /** A chunk's last record may end past the chunk's end (a byte range's); else records lie whole inside it. */
+  readonly lastRecordPastEnd: boolean;
+  /** Checkpoints inside a chunk may share an offset (a row group's), so the line tells them apart. */
+  readonly offsetsRepeat: boolean;
+}
+
 /**
  * How a format's objects are cut into chunks and read: `records`, byte records found by a scanner dialect (every
  * text format: one planner cuts byte ranges, one importer reads them); `row-groups`, whole Parquet row groups found
- * from the footer (their own planner and importer).
+ * from the footer (their own planner and importer). The planner of each is in preflight/layout-planners.ts, the
+ * importer in import/chunk-importers.ts.
+ * @example
+ * LAYOUT_TRAITS[FORMAT_TRAITS.parquet.layout].offsetsRepeat; // true
  */
-export type ChunkLayout = 'records' | 'row-groups';
+export const LAYOUT_TRAITS = {
+  records: { byteRecords: true, lastRecordPastEnd: true, offsetsRepeat: false },
+  'row-groups': { byteRecords: false, lastRecordPastEnd: false, offsetsRepeat: true },
+} as const satisfies Record<string, LayoutTraits>;
+
+/** A chunk layout's name. */
+export type ChunkLayout = keyof typeof LAYOUT_TRAITS;
 
 /** What a format is, as every layer may read it: the request's checks, the planners, the importers. */
 export interface FormatTraits {
@@ -21,9 +40,20 @@ export interface FormatTraits {
   readonly textColumns: boolean;
   /** Its codecs work inside the file, page by page: the object is never compressed whole (no `compression`). */
   readonly compressedInside: boolean;
+  /**
+   * Its records are rows of a header's columns (CSV): `format` takes the CSV dialect's fields, and the columns
+   * (header or `format.columns`) name the attributes. Other formats' records name their own.
+   */
+  readonly headerColumns: boolean;
 }
 
-const TEXT_RECORDS = { layout: 'records', typedRecords: true, textColumns: false, compressedInside: false } as const;
+const TEXT_RECORDS = {
+  layout: 'records',
+  typedRecords: true,
+  textColumns: false,
+  compressedInside: false,
+  headerColumns: false,
+} as const;
 
 /**
  * The traits of every built-in format: data only, at the bottom of the layers, so request/ checks a request by them
@@ -32,11 +62,18 @@ const TEXT_RECORDS = { layout: 'records', typedRecords: true, textColumns: false
  * preflight/ and import/ (import/chunk-importers.ts).
  */
 export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
-  csv: { ...TEXT_RECORDS, title: 'CSV', typedRecords: false },
+  csv: { ...TEXT_RECORDS, title: 'CSV', typedRecords: false, headerColumns: true },
   jsonl: { ...TEXT_RECORDS, title: 'JSON Lines' },
   'dynamodb-json': { ...TEXT_RECORDS, title: 'DynamoDB JSON' },
   'dynamodb-ion': { ...TEXT_RECORDS, title: 'DynamoDB Ion' },
-  parquet: { title: 'Parquet', layout: 'row-groups', typedRecords: true, textColumns: true, compressedInside: true },
+  parquet: {
+    title: 'Parquet',
+    layout: 'row-groups',
+    typedRecords: true,
+    textColumns: true,
+    compressedInside: true,
+    headerColumns: false,
+  },
 };
 
 /**
@@ -48,4 +85,12 @@ export type FormatTraitsTable = Readonly<Record<string, FormatTraits>>;
 /** The traits of a resolved request's built-in format (the CLI's sampling); the handlers read the wiring's table. */
 export function formatTraits(format: { readonly type: FormatType }): FormatTraits {
   return FORMAT_TRAITS[format.type];
+}
+
+/**
+ * Whether a resolved request's records are rows of a header's columns (FormatTraits.headerColumns): false for a
+ * format outside FORMAT_TRAITS (a test's own), whose records name their own attributes.
+ */
+export function hasHeaderColumns(format: { readonly type: string }): boolean {
+  return (FORMAT_TRAITS as FormatTraitsTable)[format.type]?.headerColumns ?? false;
 }

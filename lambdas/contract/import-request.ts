@@ -1,3 +1,8 @@
+import type { WriteMode } from './write-mode-traits.js';
+
+/** The modes are the keys of the table of their traits (write-mode-traits.ts). */
+export { WRITE_MODES, type WriteMode } from './write-mode-traits.js';
+
 /**
  * The execution input: the request users send to StartExecution, the CLI builds and a watch's rule makes.
  * Types only, at the bottom of the layers, so every handler, format and the CLI can name them;
@@ -21,15 +26,6 @@ export const COMPRESSIONS: readonly Compression[] = ['none', 'gzip', 'zstd'];
  */
 export type ColumnType = 'S' | 'N' | 'BOOL' | 'JSON' | 'TTL';
 export const COLUMN_TYPES: readonly ColumnType[] = ['S', 'N', 'BOOL', 'JSON', 'TTL'];
-
-/**
- * What an import does with each item: `put` replaces (BatchWriteItem PutRequest; the last row of a key wins),
- * `insert` writes only where no item has the key (conditional PutItem; existing items are counted as skipped;
- * the first row of a key wins), `update` merges the record's attributes into the item (UpdateItem SET; creates
- * it when missing), `delete` removes the item the record's key names (BatchWriteItem DeleteRequest).
- */
-export type WriteMode = 'put' | 'insert' | 'update' | 'delete';
-export const WRITE_MODES: readonly WriteMode[] = ['put', 'insert', 'update', 'delete'];
 
 /** The CSV/TSV dialect of the source object. */
 export interface CsvFormat {
@@ -137,6 +133,46 @@ export interface ImportOptions {
    * @default false
    */
   readonly allowWithoutBackup?: boolean;
+  /**
+   * `sync` reads each key's item with strongly consistent reads (BatchGetItem `ConsistentRead`): twice the read units,
+   * and every write acknowledged before the read is seen. Other modes read nothing and ignore it.
+   * @default false - eventually consistent reads
+   */
+  readonly consistentRead?: boolean;
+  /**
+   * The reject budget: a chunk that has rejected more than this many rows fails the import with
+   * `TooManyRejectsError`, having written what it wrote (rejects kept). Counted per chunk: lanes share no counter,
+   * so the import as a whole may keep up to this many rejects per chunk. A whole number, 0 or more (0: the first
+   * rejected row fails it).
+   * @default - no count limit, but a chunk whose first 1,000 rows are all rejected fails the import
+   */
+  readonly maxRejects?: number;
+  /**
+   * After the file's rows are applied (`mode: "sync"` only), delete every item of the table (or of `scope`) whose key
+   * the file does not hold. Needs point-in-time recovery as `delete` does (or `allowWithoutBackup`), and stops before
+   * its first delete when more than `maxDeletePercent` of the items in scope would go (lambdas/mirror/).
+   * @default false
+   */
+  readonly mirror?: boolean;
+  /** The items a mirror may delete. @default - every item of the table */
+  readonly scope?: MirrorScope;
+  /**
+   * A mirror deletes nothing, and the import fails (MirrorDeleteLimitError), when it would delete more than this
+   * percentage of the items in scope. 0 to 100. @default 10
+   */
+  readonly maxDeletePercent?: number;
+}
+
+/**
+ * Which items of the table a mirror may delete: those whose partition key begins with `partitionKeyPrefix` (a Scan
+ * filter `begins_with`, for single-table designs where the file holds one entity). The partition key must be S or B.
+ *
+ * @example
+ * { "mode": "sync", "mirror": true, "scope": { "partitionKeyPrefix": "PRODUCT#" } }
+ */
+export interface MirrorScope {
+  /** A non-empty prefix of the partition key (text; base64 for a B key). */
+  readonly partitionKeyPrefix: string;
 }
 
 /** A request with every default applied: what the handlers work from after preflight. */
@@ -161,4 +197,14 @@ export interface ResolvedRequest {
   readonly dryRun: boolean;
   /** Present (true) only when the request says so. */
   readonly allowWithoutBackup?: true;
+  /** Present (true) only when the request says so. */
+  readonly consistentRead?: true;
+  /** Present only when the request sets it; absent, a chunk whose first 1,000 rows are all rejected fails. */
+  readonly maxRejects?: number;
+  /** Present (true) only for a mirror; then maxDeletePercent is set too. */
+  readonly mirror?: true;
+  /** Present only for a mirror with a scope. */
+  readonly scope?: MirrorScope;
+  /** Present only for a mirror: its default applied. */
+  readonly maxDeletePercent?: number;
 }

@@ -41,7 +41,7 @@ export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
  * = 251.5 KiB, under the 256 KiB cap (test/lambdas/preflight/state-size.test.ts builds that state). Each chunk's
  * child execution gets the same ≤ 64 KiB job, the object list and one chunk.
  */
-export const MAX_SCAN_STATE_BYTES = 64 * 1024;
+export const MAX_PLANNING_STATE_BYTES = 64 * 1024;
 
 /**
  * The most objects one import reads (a prefix's objects, an export's data files). Each object is at least one
@@ -52,7 +52,7 @@ export const MAX_SCAN_STATE_BYTES = 64 * 1024;
  */
 export const MAX_SOURCE_OBJECTS = 500;
 
-/** The most the object list may weigh in the workflow state (see MAX_SCAN_STATE_BYTES for the sum). */
+/** The most the object list may weigh in the workflow state (see MAX_PLANNING_STATE_BYTES for the sum). */
 export const MAX_SOURCES_STATE_BYTES = 40 * 1024;
 
 /**
@@ -74,3 +74,10 @@ export const PROMISED_MAX_QUEUED_HOURS = 24;
 export const PROMISED_MAX_PAUSED_HOURS = 16;
 /** How long one chunk may take (a slow or capped table): 4 days of 15-minute invocations. */
 export const PROMISED_MAX_CHUNK_HOURS = 96;
+
+/**
+ * At most 1,000 chunks per import: their list stays within its share of the 256 KB state limit (above), and each
+ * chunk is one child execution of the Distributed Map, which costs the parent history nothing per chunk. Preflight
+ * plans within it (preflight/chunk-budget.ts); the CLI's estimate models the same.
+ */
+export const MAX_CHUNKS = 1000;

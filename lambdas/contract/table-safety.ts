@@ -8,7 +8,7 @@
 export type PointInTimeRecovery = 'ENABLED' | 'DISABLED' | 'UNSUPPORTED';
 
 /**
- * Preflight's safety check of the target table before an import that can destroy data (lambdas/preflight/table-safety.ts):
+ * Preflight's safety check of the target table before an import that can destroy data (lambdas/table-checks/table-safety-check.ts):
  * in the preflight output (PlanningState.safety), so the console shows it. Absent for a mode that never replaces
  * (BackupRequirement `never`: `insert`).
  */
@@ -24,7 +24,7 @@ export interface TableSafety {
 }
 
 /**
- * When preflight checks a write mode's target table before the import (lambdas/preflight/table-safety.ts), as each
+ * When preflight checks a write mode's target table before the import (lambdas/table-checks/table-safety-check.ts), as each
  * mode's entry says (lambdas/write/write-modes.ts):
  * - `never`: the mode never replaces or removes data (`insert`); no check, and no TableSafety in the output.
  * - `always`: it removes data (`delete`); with point-in-time recovery off it is refused (BackupRequiredError) unless

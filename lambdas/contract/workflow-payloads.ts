@@ -1,5 +1,6 @@
 import type { ImportRequest, ResolvedRequest, WriteMode } from './import-request.js';
 import type { TableSafety } from './table-safety.js';
+import type { MirrorState, MirrorSummary } from './mirror-payloads.js';
 
 /** A table key attribute as DescribeTable reports it. */
 export interface KeyAttribute {
@@ -178,11 +179,48 @@ export interface ImportCounts {
   readonly skipped: number;
   /** `delete` rows whose key was deleted (a key with no item counts too: the table no longer holds it). */
   readonly deleted: number;
+  /** `sync` rows whose key had no item in the table: put (in a dry run, would be). 0 for every other mode. */
+  readonly added: number;
+  /** `sync` rows whose key held a different item: put whole (in a dry run, would be). 0 for every other mode. */
+  readonly changed: number;
+  /** `sync` rows whose key already held the same item: nothing written. 0 for every other mode. */
+  readonly unchanged: number;
   /**
    * A dry run's write units: what the writes of its mode would consume, by DynamoDB's 1 KB rounding per item and per
    * secondary index the item lands in (write/write-units.ts). 0 for an import that writes.
    */
   readonly writeUnits: number;
+}
+
+/** Every count of ImportCounts: a new count is one name here (and its field), and every total adds it. */
+export const IMPORT_COUNT_NAMES = [
+  'rows',
+  'written',
+  'rejected',
+  'skipped',
+  'deleted',
+  'added',
+  'changed',
+  'unchanged',
+  'writeUnits',
+] as const satisfies readonly (keyof ImportCounts)[];
+
+/** Every count 0. */
+export const NO_IMPORT_COUNTS: ImportCounts = countsOf(() => 0);
+
+/** Counts made name by name. */
+export function countsOf(count: (name: keyof ImportCounts) => number): ImportCounts {
+  return Object.fromEntries(IMPORT_COUNT_NAMES.map((name) => [name, count(name)])) as unknown as ImportCounts;
+}
+
+/**
+ * The sum of two counts, name by name; `earlier` may be absent (a chunk's first invocation).
+ *
+ * @example
+ * addImportCounts({ ...NO_IMPORT_COUNTS, rows: 2 }, { ...NO_IMPORT_COUNTS, rows: 3 }).rows; // 5
+ */
+export function addImportCounts(earlier: ImportCounts | undefined, later: ImportCounts): ImportCounts {
+  return countsOf((name) => (earlier?.[name] ?? 0) + later[name]);
 }
 
 /** The ImportChunk task's result, stored at $.progress; `next` is null once the chunk is done. */
@@ -231,22 +269,19 @@ export const CHUNK_RESULT_FIELDS = [
   'skipped',
   'deleted',
   'writeUnits',
+  'added',
+  'changed',
+  'unchanged',
 ] as const;
 
-/**
- * A Map result as a ChunkResult: the ChunkImported array, or the named object of an execution from before write modes
- * (its missing counts 0). Null when it is neither.
- */
+/** A Map result as a ChunkResult: the ChunkImported array named by CHUNK_RESULT_FIELDS. Null when it is not one. */
 export function chunkResultOf(value: unknown): ChunkResult | null {
+  if (!Array.isArray(value)) return null;
   // ChunkImportedWithLines appends the chunk's LFs to the array.
-  const named: Record<string, unknown> = Array.isArray(value)
-    ? {
-        ...Object.fromEntries(CHUNK_RESULT_FIELDS.map((field, i) => [field, value[i]])),
-        ...(value.length > CHUNK_RESULT_FIELDS.length ? { lines: value[CHUNK_RESULT_FIELDS.length] } : {}),
-      }
-    : typeof value === 'object' && value !== null
-      ? { skipped: 0, deleted: 0, writeUnits: 0, ...value }
-      : {};
+  const named: Record<string, unknown> = {
+    ...Object.fromEntries(CHUNK_RESULT_FIELDS.map((field, i) => [field, value[i]])),
+    ...(value.length > CHUNK_RESULT_FIELDS.length ? { lines: value[CHUNK_RESULT_FIELDS.length] } : {}),
+  };
   const complete = CHUNK_RESULT_FIELDS.every((field) => typeof named[field] === 'number');
   return complete ? (named as unknown as ChunkResult) : null;
 }
@@ -256,13 +291,15 @@ export interface SummarizeEvent {
   readonly request: ResolvedRequest;
   readonly executionName: string;
   readonly object: { readonly size: number; readonly etag: string };
-  /** The Map's results: ChunkImported's arrays (or named results of an execution from before write modes). */
-  readonly chunkResults: (ChunkResultArray | ChunkResult)[];
+  /** The Map's results: ChunkImported's arrays. */
+  readonly chunkResults: ChunkResultArray[];
   /** The chunk list and the objects: the report totals rows per object (a result's chunk indexes chunks). */
   readonly chunks: Chunk[];
   readonly sources: SourceSet;
   /** PlanningState.dataLine. @default 1 */
   readonly dataLine?: number;
+  /** What a mirror found and deleted ({} when the import is no mirror). @default - no mirror */
+  readonly mirror?: MirrorState;
 }
 
 /**
@@ -297,6 +334,19 @@ export interface ImportSummary extends ImportCounts {
   /** Prefix under which rejects/<chunk>.csv files lie (only when rows were rejected). */
   readonly rejectsKey: string | null;
   readonly reportKey: string;
+  /**
+   * The bucket `rejectsKey` and `reportKey` are in: the stack's bucket, which is also `bucket` unless the request read
+   * one of the stack's other `sources`. Absent from summaries of versions before it (then: `bucket`).
+   */
+  readonly outputBucket?: string;
+
+  /**
+   * Prefix under which a dry run's diff files lie (`<execution folder>/diff/`, JSON Lines of what it would add,
+   * change or delete: sync-compare/diff-lines.ts); present only for a dry run that found a difference.
+   */
+  readonly diffKey?: string;
+  /** A mirror's facts (its deletes are in `deleted` too); absent when the import is no mirror. */
+  readonly mirror?: MirrorSummary;
 }
 
 /** Where rejects and the report of one execution go: s3://<bucket>/<rejectsPrefix>/<execution>/... */

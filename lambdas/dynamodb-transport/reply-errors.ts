@@ -32,7 +32,7 @@ const DYNAMODB_NAMESPACE = BatchWriteItem$[1];
  * (AwsJsonRpcProtocol.handleError: the model's error schema in the TypeRegistry, then its constructor), so it
  * carries what the model says of it, `$retryable` included; a name the model does not have (an
  * InvalidSignatureException from the service front end) gets DynamoDBServiceException, as in the SDK. So
- * write/batch-retry.ts classifies the errors of both clients alike.
+ * retry/batch-retry.ts classifies the errors of both clients alike.
  */
 export function replyError(statusCode: number, headers: IncomingHttpHeaders, text: string): DynamoDbReplyError {
   let body: { __type?: string; code?: string; message?: string; Message?: string } = {};

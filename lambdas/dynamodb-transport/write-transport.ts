@@ -1,6 +1,8 @@
 import {
   type BatchExecuteStatementCommandInput,
   type BatchExecuteStatementCommandOutput,
+  type BatchGetItemCommandInput,
+  type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
   type BatchWriteItemCommandInput,
   type BatchWriteItemCommandOutput,
@@ -22,12 +24,20 @@ import { binaryAsBase64, hasBinary } from './binary-values.js';
 import { correctClockSkew, skewCorrectedDate } from './clock-skew.js';
 import { userAgent } from './user-agent.js';
 
-/** The calls this client makes: the import's writes, one per write mode's request. */
-export type WriteOperation = 'BatchWriteItem' | 'PutItem' | 'UpdateItem' | 'BatchExecuteStatement';
+/** The calls this client makes: the import's writes, one per write mode's request, and sync's reads before them. */
+export type WriteOperation = 'BatchWriteItem' | 'PutItem' | 'UpdateItem' | 'BatchExecuteStatement' | 'BatchGetItem';
 type Input =
-  BatchExecuteStatementCommandInput | BatchWriteItemCommandInput | PutItemCommandInput | UpdateItemCommandInput;
+  | BatchExecuteStatementCommandInput
+  | BatchWriteItemCommandInput
+  | PutItemCommandInput
+  | UpdateItemCommandInput
+  | BatchGetItemCommandInput;
 type Output =
-  BatchExecuteStatementCommandOutput | BatchWriteItemCommandOutput | PutItemCommandOutput | UpdateItemCommandOutput;
+  | BatchExecuteStatementCommandOutput
+  | BatchWriteItemCommandOutput
+  | PutItemCommandOutput
+  | UpdateItemCommandOutput
+  | BatchGetItemCommandOutput;
 
 /**
  * Sockets per client: 16 batch requests in flight per import (BatchWriteItem, or BatchExecuteStatement for insert and
@@ -44,6 +54,7 @@ const CONTEXTS: Record<WriteOperation, { clientName: string; commandName: string
   PutItem: { clientName: 'DynamoDBClient', commandName: 'PutItemCommand' },
   UpdateItem: { clientName: 'DynamoDBClient', commandName: 'UpdateItemCommand' },
   BatchExecuteStatement: { clientName: 'DynamoDBClient', commandName: 'BatchExecuteStatementCommand' },
+  BatchGetItem: { clientName: 'DynamoDBClient', commandName: 'BatchGetItemCommand' },
 };
 
 /** Where the requests go and how they are signed, resolved once by the SDK client's own configuration chain. */
@@ -68,7 +79,7 @@ interface Target {
  * credentials provider come from the DynamoDB client's configuration, resolved once.
  *
  * It does not retry: the writers' one retry loop is the one retry layer for throttles, unprocessed items and
- * transient errors (write/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
+ * transient errors (retry/retry-loop.ts), with one bounded ladder and the adaptive limit. Left to the
  * SDK's retry, each of our attempts would hide up to 3 of its own (500 ms-based waits for a throttle),
  * multiplying the waits and hiding the push-back from the limit. Errors carry the names and `$metadata`
  * the SDK gives them (reply-errors.ts). Binary values of UnprocessedItems stay base64 text, which is
@@ -123,6 +134,15 @@ export class DynamoDbWriteTransport {
   /** One BatchExecuteStatement (PartiQL statements, 25 at most), on the same path as `batchWriteItem`. */
   executeStatements(input: BatchExecuteStatementCommandInput): Promise<BatchExecuteStatementCommandOutput> {
     return this.call('BatchExecuteStatement', input) as Promise<BatchExecuteStatementCommandOutput>;
+  }
+
+  /**
+   * One BatchGetItem (sync's read of the items of up to 100 keys before it writes), on the same path as
+   * `batchWriteItem`. Binary values of the reply's items stay base64 text, as the JSON protocol carries them
+   * (sync-compare/attribute-equality.ts compares them by their bytes).
+   */
+  batchGetItem(input: BatchGetItemCommandInput): Promise<BatchGetItemCommandOutput> {
+    return this.call('BatchGetItem', input) as Promise<BatchGetItemCommandOutput>;
   }
 
   private async call(operation: WriteOperation, input: Input): Promise<Output> {
@@ -212,8 +232,9 @@ export class DynamoDbWriteTransport {
 
   /**
    * Region, endpoint and credentials of the DynamoDB client. The endpoint comes from the SDK's rules for
-   * BatchWriteItem; DynamoDB's rules take no per-command parameter of PutItem or UpdateItem that would change it
-   * (only ResourceArn-based account endpoints, which these calls do not use), so one target serves all three.
+   * BatchWriteItem; DynamoDB's rules take no per-command parameter of PutItem, UpdateItem, BatchExecuteStatement or
+   * BatchGetItem that would change it (only ResourceArn-based account endpoints, which these calls do not use), so one
+   * target serves them all.
    */
   private async resolveTarget(): Promise<Target> {
     const config = this.dynamodb.config;

@@ -1,35 +1,19 @@
-import { SFNClient } from '@aws-sdk/client-sfn';
+import type { FindFailedChunkEvent, StateError } from '../contract/task-payloads.js';
 import { createContainerLogger } from '../observability/logger.js';
-import { withNamedServiceErrors } from '../wiring/service-error-names.js';
-import { chunkErrorOf, type StateError } from './first-failed-chunk.js';
+import type { TaskWiring } from '../wiring/wiring.js';
+import { withWiring } from '../wiring/with-wiring.js';
+import { findFailedChunkIo, findFailedChunkWiring } from './find-failed-chunk-io.js';
+import { runFindFailedChunk } from './find-failed-chunk.js';
 
-/** The FindFailedChunk task's input: the error the ImportChunks Map was caught with, and the execution. */
-export interface FindFailedChunkEvent {
-  readonly error: StateError;
-  readonly executionArn: string;
-}
+export type { FindFailedChunkEvent };
 
-/** What the handler is built from: a Step Functions client (the function's role may read this machine's Map Runs). */
-export interface FailedChunkWiring {
-  readonly sfn: SFNClient;
-}
-
-/**
- * FindFailedChunk task: replaces AWS's `States.ExceedToleratedFailureThreshold` with the first failed chunk's own
- * error and cause, so ImportFailed fails the execution under the chunk's name (first-failed-chunk.ts).
- */
-export function createFailedChunkHandler({ sfn }: FailedChunkWiring) {
+/** FindFailedChunk task: the failed Map's error, named after its first failed chunk (find-failed-chunk.ts). */
+export function createFailedChunkHandler({ sfn }: Pick<TaskWiring, 'sfn'>) {
+  const io = findFailedChunkIo(sfn);
   const logger = createContainerLogger();
-  return async (event: FindFailedChunkEvent): Promise<StateError> => {
-    const named = await chunkErrorOf(sfn, event.executionArn, event.error);
-    logger.info('failed chunk', { execution: event.executionArn, mapError: event.error.Error, error: named.Error });
-    return named;
-  };
+  return (event: FindFailedChunkEvent, context: object = {}): Promise<StateError> =>
+    runFindFailedChunk(event, io, { logger, context });
 }
 
-let built: ReturnType<typeof createFailedChunkHandler> | undefined;
-
-/** The deployed handler: one client per container, from the SDK's configuration chain. */
-export const handler = withNamedServiceErrors((event: FindFailedChunkEvent): Promise<StateError> =>
-  (built ??= createFailedChunkHandler({ sfn: new SFNClient({}) }))(event),
-);
+/** The deployed handler: one client per container. */
+export const handler = withWiring(createFailedChunkHandler, findFailedChunkWiring);

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { plainIntegerDigits } from './dynamo-number.js';
+import { plainIntegerDigits } from '../attribute-values/dynamo-number.js';
 
 /** DynamoDB's item size limit: 400 KB, counted in bytes of names plus values. */
 export const MAX_ITEM_BYTES = 400 * 1024;

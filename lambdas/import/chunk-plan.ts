@@ -1,6 +1,6 @@
 import type { Checkpoint, Chunk, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import type { ChunkLayout } from '../contract/format-traits.js';
+import { LAYOUT_TRAITS, type ChunkLayout } from '../contract/format-traits.js';
 import { sourceFormatOf, type SourceFormatTable } from '../formats/record-formats.js';
 import { relativeRejectsKey } from '../contract/relative-rejects.js';
 import { compressionOf, type Compression } from '../source/compression.js';
@@ -48,6 +48,8 @@ export type InvocationStart =
 
 /** How this invocation's rejects file is named (rejectsKey). */
 export interface RejectsNaming {
+  /** The bucket rejects (and staged pieces) are in: the stack's (request/deployment-scope.ts outputBucketOf). */
+  readonly bucket: string;
   /** `<rejectsPrefix>/<execution>`. */
   readonly folder: string;
   /** `<object index>-` with several objects (offsets repeat across objects), else "". */
@@ -83,7 +85,12 @@ export interface ChunkPlan {
  * The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig), `formats` the
  * table the request's format is looked up in.
  */
-export function planChunk(event: ImportChunkEvent, rejectsPrefix: string, formats?: SourceFormatTable): ChunkPlan {
+export function planChunk(
+  event: ImportChunkEvent,
+  rejectsPrefix: string,
+  formats?: SourceFormatTable,
+  outputBucket: string = event.job.request.bucket,
+): ChunkPlan {
   const { job, chunk, chunkIndex } = event;
   const { bucket, format } = job.request;
   const entry = job.sources.objects[chunk.object];
@@ -98,13 +105,14 @@ export function planChunk(event: ImportChunkEvent, rejectsPrefix: string, format
     where: s3Url(bucket, key),
     size: entry.size,
     compression,
-    ...sourceAndEnd(event, compression, layout),
+    ...sourceAndEnd(event, compression, layout, outputBucket),
     start: invocationStart(event),
     lines,
     rejects: {
+      bucket: outputBucket,
       folder: executionOutputPrefix(rejectsPrefix, job.executionName),
       objectPrefix: job.sources.objects.length > 1 ? `${chunk.object}-` : '',
-      withLine: layout === 'row-groups',
+      withLine: LAYOUT_TRAITS[layout].offsetsRepeat,
       relativeChunk: lines === 'relative' ? chunkIndex : null,
     },
   };
@@ -114,20 +122,24 @@ function sourceAndEnd(
   { job, chunk }: ImportChunkEvent,
   compression: Compression,
   layout: ChunkLayout,
+  outputBucket: string,
 ): Pick<ChunkPlan, 'source' | 'readEnd'> {
   const { bucket } = job.request;
   const object = sourceObject(bucket, job.sources, chunk.object);
   if (compression === 'none') {
     const { size } = job.sources.objects[chunk.object];
     // Row groups lie whole inside their chunk; a byte range's last record may end past it.
-    const readEnd: ReadEnd =
-      layout === 'row-groups'
-        ? { kind: 'chunk-end', end: chunk.end }
-        : { kind: 'last-record-past-end', end: chunk.end, size };
+    const readEnd: ReadEnd = LAYOUT_TRAITS[layout].lastRecordPastEnd
+      ? { kind: 'last-record-past-end', end: chunk.end, size }
+      : { kind: 'chunk-end', end: chunk.end };
     return { source: { kind: 'ranges', object }, readEnd };
   }
   if (job.sources.objects[chunk.object].staged) {
-    const piece = { bucket, key: stagedPieceKey(job.sources.staging!, chunk.object, chunk.start), etag: '' };
+    const piece = {
+      bucket: outputBucket,
+      key: stagedPieceKey(job.sources.staging!, chunk.object, chunk.start),
+      etag: '',
+    };
     return { source: { kind: 'staged-piece', piece }, readEnd: { kind: 'chunk-end', end: chunk.end } };
   }
   return { source: { kind: 'decompressed', object, compression }, readEnd: { kind: 'data-end' } };

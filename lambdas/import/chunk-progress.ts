@@ -1,23 +1,18 @@
-import type { Checkpoint, ChunkProgress, ImportCounts } from '../contract/workflow-payloads.js';
+import {
+  addImportCounts,
+  NO_IMPORT_COUNTS,
+  type Checkpoint,
+  type ChunkProgress,
+  type ImportCounts,
+} from '../contract/workflow-payloads.js';
 import type { LambdaConfig } from '../environment/config.js';
-import { nextPausedWait } from './live-settings.js';
-
-const NO_COUNTS: ImportCounts = { rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 };
+import { nextPausedWait } from './chunk-live-settings.js';
 
 /**
- * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop) plus this one's. Progress written
- * before write modes has no skipped, deleted or writeUnits: read as 0.
+ * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop; none on the first) plus this one's.
  */
 export function addCounts(progress: ChunkProgress | undefined, counts: ImportCounts): ImportCounts {
-  const sum = (field: keyof ImportCounts) => (progress?.[field] ?? 0) + counts[field];
-  return {
-    rows: sum('rows'),
-    written: sum('written'),
-    rejected: sum('rejected'),
-    skipped: sum('skipped'),
-    deleted: sum('deleted'),
-    writeUnits: sum('writeUnits'),
-  };
+  return addImportCounts(progress, counts);
 }
 
 /** A paused import's chunk returns at once: its checkpoint held, nothing written, asking again after a wait. */
@@ -28,5 +23,5 @@ export function pausedProgress(
 ): ChunkProgress {
   const waitSeconds = nextPausedWait(progress?.pausedWaitSeconds, config.pausedFirstWaitSeconds);
   const lines = progress?.lines === undefined ? {} : { lines: progress.lines };
-  return { next: from, ...addCounts(progress, NO_COUNTS), ...lines, pausedWaitSeconds: waitSeconds };
+  return { next: from, ...addCounts(progress, NO_IMPORT_COUNTS), ...lines, pausedWaitSeconds: waitSeconds };
 }

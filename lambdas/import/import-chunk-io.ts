@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SendGetObject } from '../source/s3-range-reader.js';
-import { deleteObject, sendGetObject } from '../wiring/aws-io.js';
+import { deleteObject, putObject, sendGetObject } from '../wiring/aws-io.js';
 import { startStreamUpload, type StreamUpload } from '../wiring/s3-stream-upload.js';
 import type { WriteCalls } from '../write/write-mode.js';
 
@@ -10,8 +10,12 @@ export interface ImportChunkIo {
   readonly writeCalls: WriteCalls;
   /** Starts the streamed upload of a rejects file (rejects-file.ts opens it at the first rejected row). */
   startRejectsUpload(bucket: string, key: string): StreamUpload;
+  /** Starts the streamed upload of a sync dry run's diff file (sync-compare/diff-file.ts opens it at its first line). */
+  startDiffUpload(bucket: string, key: string): StreamUpload;
   /** Deletes a staged piece once its chunk is imported. */
   deleteObject(bucket: string, key: string): Promise<void>;
+  /** Stores a small text object: a mirror's keys of one invocation, one per part (lambdas/mirror/file-keys.ts). */
+  putText(bucket: string, key: string, body: string): Promise<void>;
 }
 
 /** How the rejects files are stored: the bucket's KMS key (aws-io.ts `sseKmsFields`) and the upload's part size. */
@@ -30,6 +34,9 @@ export function importChunkIo(s3: S3Client, writeCalls: WriteCalls, rejects: Rej
     getObject: sendGetObject(s3),
     writeCalls,
     startRejectsUpload: (bucket, key) => startStreamUpload(s3, { ...target, bucket, key }),
+    startDiffUpload: (bucket, key) =>
+      startStreamUpload(s3, { ...target, contentType: 'application/x-ndjson', bucket, key }),
     deleteObject: (bucket, key) => deleteObject(s3, bucket, key),
+    putText: (bucket, key, body) => putObject(s3, bucket, key, body, 'text/plain', target.kmsKeyArn),
   };
 }

@@ -1,6 +1,14 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import type { Checkpoint, ChunkProgress, ImportChunkEvent } from '../contract/workflow-payloads.js';
+import { LaneLeaseLostError } from '../contract/errors.js';
+import { outputBucketOf } from '../request/deployment-scope.js';
+import {
+  executionOutputPrefix,
+  type Checkpoint,
+  type ChunkProgress,
+  type ImportChunkEvent,
+} from '../contract/workflow-payloads.js';
+import { recordFileKeys, type FileKeyRecorder } from '../mirror/file-keys.js';
 import type { ImportLedger } from '../admission/ledger.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
 import type { LambdaContextLike, StopDeadline } from '../environment/lambda-context.js';
@@ -19,9 +27,11 @@ import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, createImportSink, type ImportSink } from './import-sink.js';
-import { followLiveSettings } from './live-settings.js';
+import { followLiveSettings } from './chunk-live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
+import { RejectBudget } from './reject-budget.js';
 import { RejectsFile } from './rejects-file.js';
+import { diffFileKey } from '../sync-compare/diff-lines.js';
 import type { RejectedRow } from './rejects.js';
 
 /** What ImportChunk runs with besides its event and its I/O: configuration, the ledger, logs and metrics. */
@@ -49,11 +59,15 @@ interface Invocation {
   readonly from: Checkpoint;
   readonly log: Logger;
   readonly write: ImportSink;
+  /** A mirror's recorder of the keys this invocation wrote, or null when the request is no mirror. */
+  readonly fileKeys: FileKeyRecorder | null;
   readonly rejects: RejectsFile;
   readonly rejectsAt: string;
   readonly recordFormat: () => RecordFormat;
   readonly deadline: StopDeadline;
   readonly metrics: ReturnType<typeof importMetricsPublisher>;
+  /** The request's reject budget, counted over the chunk's invocations (reject-budget.ts). */
+  readonly budget: RejectBudget;
 }
 
 /**
@@ -75,21 +89,32 @@ export async function runImportChunk(
 ): Promise<ChunkProgress> {
   const { job, chunk, progress } = event;
   const { config } = options;
-  const plan = planChunk(event, config.rejectsPrefix, options.formats);
+  const plan = planChunk(event, config.rejectsPrefix, options.formats, outputBucketOf(config, job.request.bucket));
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
+  // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.
+  const counted = { now: () => 0, reported: 0 };
+  const rowsSince = () => {
+    const now = counted.now();
+    const since = now - counted.reported;
+    counted.reported = now;
+    return since;
+  };
   const live = await followLiveSettings(options.ledger, job.executionName, {
     onRate: (maxWriteRate) => limiter.setRate(chunkRate(job, chunk, maxWriteRate)),
     intervalMs: config.liveSettingsIntervalMs,
+    rowsSince,
   });
   try {
     if (live.paused) return pausedProgress(progress, heldCheckpoint(plan), config);
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
+    counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
-    const result = await importRange(invocation, () => live.paused).finally(live.stop);
+    const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
+    if (result.next && live.leaseLost) throw new LaneLeaseLostError(job.executionName, result.next);
     return result.next && live.paused ? { ...pausedProgress(progress, result.next, config), ...done } : done;
   } finally {
     live.stop();
@@ -115,27 +140,41 @@ async function startInvocation(
   const { write } = options.config;
   const deadline = importDeadline(event, write, options.context, log);
   const modes = options.modes ? { modes: options.modes } : {};
-  const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes };
+  const diffAt = diffFileKey(plan.rejects.folder, chunkIndex, from.offset); // a sync dry run's diff, beside the rejects
+  const openDiff = () => io.startDiffUpload(bucket, diffAt);
+  const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes, openDiff };
   const sink = createImportSink(job, chunk, io.writeCalls, sinkOptions);
+  const fileKeys = mirrorKeys(event, from, options.config.rejectsPrefix, sink);
   // One EMF line per invocation, failed or not (import-metrics.ts).
   const metrics = importMetricsPublisher(options.config, options.metrics, event, sink.writer);
   const rejectsAt = rejectsKey(plan, from);
-  const rejects = new RejectsFile(() => io.startRejectsUpload(bucket, rejectsAt), plan.key);
-  return { event, plan, reader, from, log, write: sink, rejects, rejectsAt, recordFormat, deadline, metrics };
+  const rejects = new RejectsFile(() => io.startRejectsUpload(plan.rejects.bucket, rejectsAt), plan.key);
+  const budget = new RejectBudget(job.request.maxRejects, event.progress);
+  const path = fileKeys ? { ...sink, sink: fileKeys.sink } : sink;
+  const common = { event, plan, reader, from, log, rejects, rejectsAt, recordFormat, deadline, metrics, budget };
+  return { ...common, write: path, fileKeys };
+}
+
+/** A mirror records the keys the chunk writes (lambdas/mirror/file-keys.ts); other imports record nothing. */
+function mirrorKeys(event: ImportChunkEvent, from: Checkpoint, rejectsPrefix: string, sink: ImportSink) {
+  const { job, chunkIndex } = event;
+  if (!job.request.mirror) return null;
+  const outputPrefix = executionOutputPrefix(rejectsPrefix, job.executionName);
+  return recordFileKeys(sink.sink, { outputPrefix, chunkIndex, from, keys: job.keys, dataBytes: job.dataBytes });
 }
 
 /** Runs the chunk's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
 function importRange(invocation: Invocation, paused: () => boolean): Promise<ImportChunkResult> {
-  const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics } = invocation;
+  const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics, budget } = invocation;
   const params = {
     job: event.job,
     plan,
     from,
     read: reader.read,
     recordFormat,
-    sink: write.sink,
-    shouldStop: () => deadline.reached() || paused(),
-    reject: (row: RejectedRow) => rejects.add(row),
+    sink: budget.counting(write.sink),
+    shouldStop: () => deadline.reached() || paused() || budget.spent(),
+    reject: (row: RejectedRow) => (budget.rejected(row.reason), rejects.add(row)),
   };
   return CHUNK_IMPORTERS[plan.layout](params)
     .finally(() => deadline.dispose())
@@ -150,15 +189,18 @@ async function finishInvocation(
 ): Promise<ChunkProgress> {
   const { event, plan, reader, rejects, log, write, from } = invocation;
   await keepRejects(rejects, reader, plan);
+  const { bucket } = invocation.plan.rejects; // the stack's bucket, as the rejects: a source bucket may be read only
+  await invocation.fileKeys?.store((key, body) => io.putText(bucket, key, body));
   const counts = addCounts(event.progress, { ...write.counts(), rows: result.rows, rejected: result.rejected });
   invocation.metrics.done(result.rejected);
   log.info('chunk progress', { from: from.offset, next: result.next?.offset ?? null, ...counts });
   const damage = reader.damage();
   if (damage) {
     const done = `the ${counts.rows} rows before it were read and ${counts.written} of them written`;
-    const kept = `(${counts.rejected} rejected); rejects in s3://${event.job.request.bucket}/${invocation.rejectsAt}`;
+    const kept = `(${counts.rejected} rejected); rejects in s3://${invocation.plan.rejects.bucket}/${invocation.rejectsAt}`;
     throw corruptSourceError(plan.where, plan.compression, damage, `${done} ${kept}`);
   }
+  invocation.budget.check(plan.where, `s3://${event.job.request.bucket}/${invocation.rejectsAt}`);
   // The staged piece has served its purpose; the lifecycle rule on the staging prefix is only the backstop.
   const { source } = plan;
   if (result.next === null && source.kind === 'staged-piece')

@@ -7,6 +7,7 @@ import type { WriteCalls, WriteCounts, WriterStats } from '../write/write-mode.j
 import { openWritePath, WRITE_MODE_TABLE, writeModeEntry, type WriteModeTable } from '../write/write-modes.js';
 import type { WriteConfig } from '../environment/config.js';
 import type { Chunk, ImportJob } from '../contract/workflow-payloads.js';
+import type { DiffUpload } from '../sync-compare/diff-file.js';
 
 export type { WriterStats } from '../write/write-mode.js';
 
@@ -21,6 +22,8 @@ export interface ImportSinkOptions {
   readonly limiter?: RateLimiter;
   /** The modes the request's `mode` names (the wiring's). @default WRITE_MODE_TABLE */
   readonly modes?: WriteModeTable;
+  /** Opens this invocation's diff file, for a dry run of a mode that reads the table (`sync`). @default - none */
+  readonly openDiff?: () => DiffUpload;
 }
 
 /** This chunk's share of `maxWriteRate` (the request's, or the live one) in items/s (0 when uncapped). */
@@ -78,7 +81,9 @@ export function createImportSink(
     table: job.request.table,
     keys: job.keys,
     calls,
+    consistentRead: job.request.consistentRead === true,
     retry: options.write.retry,
+    ...(options.openDiff ? { openDiff: options.openDiff } : {}),
     ...(options.stopping ? { stopping: options.stopping } : {}),
     ...(limiter ? { beforeSend: (items: number) => limiter.take(items) } : {}),
   };

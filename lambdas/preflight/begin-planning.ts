@@ -3,7 +3,7 @@ import { NOT_QUEUED } from './import-queue.js';
 import { recordNames, type ObjectStarts } from './record-names.js';
 import { findSources, type FoundSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
-import { checkTableSafety, type TableSafetyIo } from './table-safety.js';
+import { checkTableSafety, type TableSafetyIo } from '../table-checks/table-safety-check.js';
 import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
 import type { FooterIo } from './parquet-objects.js';
 import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';

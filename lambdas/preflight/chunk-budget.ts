@@ -1,13 +1,8 @@
 import { SourceTooLargeError } from '../contract/errors.js';
 import type { Compression } from '../source/compression.js';
+import { MAX_CHUNKS } from '../contract/limits.js';
 
 const MIB = 1024 * 1024;
-
-/**
- * At most 1,000 chunks: their list stays within its share of the 256 KB state limit (contract/limits.ts), and
- * each chunk is one child execution of the Distributed Map, which costs the parent history nothing per chunk.
- */
-export const MAX_CHUNKS = 1000;
 
 /**
  * What text typically shrinks to under gzip: about a quarter (CSV and JSON lines compress some 3-10x; the bench's

@@ -2,14 +2,15 @@ import type { PlanningState, PreflightEvent } from '../contract/workflow-payload
 import { preflightIo } from './preflight-io.js';
 import { resolveLambdaConfig } from '../environment/config.js';
 import { deadlineCheck, type LambdaContextLike } from '../environment/lambda-context.js';
-import { createContainerLogger, invocationLogger } from '../observability/logger.js';
+import { createContainerLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
-import { isPlanningState, runPreflight } from './preflight.js';
+import { logPreflight } from './preflight-log.js';
+import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and plan into chunks, returning a checkpoint before the deadline. */
 export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes, sourceFormats }: Wiring) {
   const settings = resolveLambdaConfig(config);
-  const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn);
+  const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn, settings.bucketName);
   const containerLogger = createContainerLogger();
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<PlanningState> => {
     const state = await runPreflight(event, io, {
@@ -20,22 +21,7 @@ export function createPreflightHandler({ s3, dynamodb, config, control, ledger, 
       writeModes,
       formats: sourceFormats,
     });
-    const { bucket, key, prefix, table } = state.request;
-    const keys = { bucket, key: key ?? prefix, table, execution: state.executionName };
-    const logger = invocationLogger(containerLogger, context, keys);
-    // Once, on the call that checked the table (later calls carry the same state on).
-    if (!isPlanningState(event.input) && state.safety?.warning) {
-      logger.warn(state.safety.warning, { safety: state.safety });
-    }
-    logger.info('preflight', {
-      objects: state.sources.objects.length,
-      chunks: state.chunks.length,
-      checkpoint: state.checkpoint,
-      size: state.object.size,
-      scanComplete: state.scanComplete,
-      queue: state.queue,
-      lanes: state.lanes,
-    });
+    logPreflight(containerLogger, context, event, state);
     return state;
   };
 }

@@ -1,5 +1,5 @@
 import type { PlanningStep } from './begin-planning.js';
-import { planObjects, type PlanIo } from './object-scan.js';
+import { planObjects, type PlanIo } from './object-planner.js';
 import type { PlanningState } from '../contract/workflow-payloads.js';
 
 /** What planning reads besides the state: the deadline and the import function's memory. */

@@ -12,15 +12,23 @@ import { readRange } from '../source/s3-range-reader.js';
 import { putObject, sendGetObject } from '../wiring/aws-io.js';
 import type { PreflightIo } from './preflight.js';
 import type { WarmThroughputPlan } from './warm-throughput.js';
-import { tableSafetyIo } from './table-safety-io.js';
+import { tableSafetyIo } from '../table-checks/table-safety-io.js';
+
+const OCTETS = 'application/octet-stream';
 
 /**
  * Preflight's AWS calls, bound to SDK clients: HeadObject, DescribeTable, UpdateTable (the pre-warm),
  * DescribeContinuousBackups and a Scan of one item (the safety check: table-safety-io.ts), range GETs, listing and
  * staging PUTs
- * (encrypted with the bucket's KMS key when `kmsKeyArn` names one: aws-io.ts `sseKmsFields`).
+ * (encrypted with the bucket's KMS key when `kmsKeyArn` names one: aws-io.ts `sseKmsFields`). Staged pieces go to
+ * `stagingBucket` (the stack's) when given, also for a request that reads another of the stack's sources.
  */
-export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: string | null = null): PreflightIo {
+export function preflightIo(
+  s3: S3Client,
+  dynamodb: DynamoDBClient,
+  kmsKeyArn: string | null = null,
+  stagingBucket: string | null = null,
+): PreflightIo {
   const getObject = sendGetObject(s3);
   return {
     ...tableSafetyIo(dynamodb),
@@ -72,7 +80,7 @@ export function preflightIo(s3: S3Client, dynamodb: DynamoDBClient, kmsKeyArn: s
     },
     readFrom: (source, size) => (offset) => readRange(getObject, source, offset, size),
     listPages: listPages(s3),
-    putObject: (bucket, key, body) => putObject(s3, bucket, key, body, 'application/octet-stream', kmsKeyArn),
+    putObject: (bucket, key, body) => putObject(s3, stagingBucket ?? bucket, key, body, OCTETS, kmsKeyArn),
   };
 }
 

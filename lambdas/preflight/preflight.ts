@@ -1,12 +1,9 @@
-import { MAX_CHUNKS } from './chunk-budget.js';
 import { beginPlanning, type BeginIo, type BeginOptions, type PlanningStep } from './begin-planning.js';
 import { admitLanes, type AdmissionOptions } from './lanes.js';
-import type { PlanIo } from './object-scan.js';
+import type { PlanIo } from './object-planner.js';
 import { planChunks, type PlanChunksOptions } from './plan-chunks.js';
 import { resolvePlanning } from './planning-inputs.js';
 import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';
-
-export { MAX_CHUNKS };
 
 /** The I/O preflight needs, passed in so tests drive it against real servers without patching (preflight-io.ts). */
 export interface PreflightIo extends BeginIo, PlanIo {}

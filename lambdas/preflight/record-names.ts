@@ -1,24 +1,11 @@
-import { checkComputedAttributes } from './attribute-check.js';
-import { headerNames } from './columns.js';
-import { HEADER_READS_AT_ONCE, readObjectStart, type ObjectStart } from './object-headers.js';
-import { parquetNames, readObjectFooter, type FooterIo } from './parquet-objects.js';
-import { recordsOf, type Planning } from './planning-inputs.js';
-import { mapAtMost } from '../async/map-at-most.js';
+import { checkComputedAttributes } from '../columns/attribute-check.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
-import type { ParquetFooter } from '../formats/parquet/parquet-footer.js';
-import { objectData } from '../source/object-data.js';
+import type { ObjectStarts, PlanIo } from './layout-planner.js';
+import { LAYOUT_PLANNERS } from './layout-planners.js';
+import type { Planning } from './planning-inputs.js';
 
-/**
- * What the first invocation read at each object's start (its header or first record; a Parquet object's footer),
- * kept for planning its chunks in the same invocation, so no object's start is read twice.
- */
-export interface ObjectStarts {
-  /** By object index, for record formats: where its data starts. */
-  readonly records?: readonly ObjectStart[];
-  /** By object index, for Parquet: its footer and row groups. */
-  readonly footers?: readonly ParquetFooter[];
-}
+export type { ObjectStarts };
 
 /** The columns records are read with, the line their data starts on, and what was read to know them. */
 export interface RecordNames {
@@ -28,31 +15,17 @@ export interface RecordNames {
 }
 
 /**
- * The columns records are read with, after `attributes` and `exclude` are checked against the names records hold:
- * a Parquet schema's columns (from every footer), else the CSV header or the JSON objects' first records. Every
- * object's start is read before any write, a few at a time.
+ * The columns records are read with, after `attributes` and `exclude` are checked against the names records hold,
+ * as the format's layout reads them (layout-planners.ts): a Parquet schema's columns (from every footer), else the CSV
+ * header or the JSON objects' first records. Every object's start is read before any write, a few at a time.
  */
 export async function recordNames(
   request: ResolvedRequest,
   planning: Planning,
   keys: KeyAttribute[],
-  io: FooterIo,
+  io: Pick<PlanIo, 'readFrom'>,
 ): Promise<RecordNames> {
-  const { objects } = planning;
-  const parquet = planning.format.traits.layout === 'row-groups';
-  const read = await mapAtMost(objects, HEADER_READS_AT_ONCE, async (object): Promise<ObjectStart | ParquetFooter> => {
-    if (parquet) return readObjectFooter(object, io);
-    const data = objectData(io.readFrom(object.source, object.size), object.compression, object.where);
-    return readObjectStart(recordsOf(planning), request, data, object.size, object.compression, keys);
-  });
-  const starts: ObjectStarts = parquet ? { footers: read as ParquetFooter[] } : { records: read as ObjectStart[] };
-  const names = parquet
-    ? parquetNames(request, objects, read as ParquetFooter[], keys)
-    : headerNames(
-        request,
-        keys,
-        (read as ObjectStart[]).map((start, index) => ({ key: objects[index].source.key, start })),
-      );
+  const names = await LAYOUT_PLANNERS[planning.format.traits.layout].readNames(request, planning, keys, io);
   checkComputedAttributes(request, names.known, keys);
-  return { columns: names.columns, dataLine: names.dataLine, starts };
+  return { columns: names.columns, dataLine: names.dataLine, starts: names.starts };
 }

@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../contract/errors.js';
 import {
-  MAX_SCAN_STATE_BYTES,
+  MAX_PLANNING_STATE_BYTES,
   MAX_SOURCES_STATE_BYTES,
   MAX_SOURCE_OBJECTS,
   STATE_PAYLOAD_LIMIT_BYTES,
@@ -18,10 +18,10 @@ export function checkStateSize(state: PlanningState): void {
   const problems: string[] = [];
   const sourcesBytes = Buffer.byteLength(JSON.stringify(state.sources));
   const restBytes = Buffer.byteLength(JSON.stringify({ ...state, sources: null }));
-  if (restBytes > MAX_SCAN_STATE_BYTES) {
+  if (restBytes > MAX_PLANNING_STATE_BYTES) {
     problems.push(
       `header: ${state.columns.length} columns (and the request's types) make the workflow state ${kib(restBytes)}, ` +
-        `over the ${kib(MAX_SCAN_STATE_BYTES)} an import allows so that its chunk list and results stay under ` +
+        `over the ${kib(MAX_PLANNING_STATE_BYTES)} an import allows so that its chunk list and results stay under ` +
         `Step Functions' ${kib(STATE_PAYLOAD_LIMIT_BYTES)} state limit; import fewer or shorter columns`,
     );
   }

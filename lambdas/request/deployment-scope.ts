@@ -6,7 +6,18 @@ import { InvalidRequestError } from '../contract/errors.js';
  */
 export interface DeploymentScope {
   readonly bucketName?: string | null;
+  /** The other buckets it reads (SOURCE_BUCKETS). @default none */
+  readonly sourceBuckets?: readonly { readonly bucket: string }[];
   readonly allowedTables?: readonly string[] | null;
+}
+
+/**
+ * Where an import's rejects, report and staged pieces go: the stack's bucket, which the functions may write, also for
+ * a request that reads one of the other `sources` (read only); the request's own bucket where there is no stack
+ * (local runs).
+ */
+export function outputBucketOf(scope: Pick<DeploymentScope, 'bucketName'>, requestBucket: string): string {
+  return scope.bucketName || requestBucket;
 }
 
 /**
@@ -24,8 +35,11 @@ export function checkDeploymentScope(
 ): void {
   const problems: string[] = [];
   const { bucketName, allowedTables } = scope;
-  if (bucketName && request.bucket !== bucketName) {
-    problems.push(`bucket: ${JSON.stringify(request.bucket)} is not the bucket this deployment reads (${bucketName})`);
+  const others = (scope.sourceBuckets ?? []).map((s) => s.bucket);
+  if (bucketName && request.bucket !== bucketName && !others.includes(request.bucket)) {
+    const what = others.length === 0 ? 'the bucket' : 'a bucket';
+    const readable = [bucketName, ...others].join(', ');
+    problems.push(`bucket: ${JSON.stringify(request.bucket)} is not ${what} this deployment reads (${readable})`);
   }
   if (allowedTables && !allowedTables.includes(request.table)) {
     problems.push(

@@ -10,7 +10,10 @@ import { isObject, show } from './field-values.js';
 /** warmThroughput becomes UpdateTable's WarmThroughput.WriteUnitsPerSecond, a whole number (a Long). */
 const WHOLE_WRITE_UNITS = 'a whole number of write units/s above 0';
 
-/** The numbers and switches: chunk size, write rate, spread, pre-warm, mode, dry run, deletes without backup. */
+/**
+ * The numbers and switches: chunk size, write rate, spread, pre-warm, mode, dry run, deletes without backup, sync's
+ * consistent reads.
+ */
 export function resolveSettings(input: Record<string, unknown>, modeNames: readonly string[], problems: string[]) {
   const chunkMiB = optionalNumber(input, 'chunkMiB', DEFAULT_CHUNK_MIB, (n) => n > 0, 'a number above 0', problems);
   const maxWriteRate = optionalNumber(input, 'maxWriteRate', 0, (n) => n >= 0, 'a number >= 0', problems);
@@ -22,9 +25,19 @@ export function resolveSettings(input: Record<string, unknown>, modeNames: reado
   }
   const dryRun = optionalBoolean(input, 'dryRun', problems);
   const allowWithoutBackup = optionalBoolean(input, 'allowWithoutBackup', problems);
+  const consistentRead = optionalBoolean(input, 'consistentRead', problems);
+  // -1 stands for absent: the default rule (a chunk's first 1,000 rows all rejected) is not a count.
+  const wholeOrZero = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  const maxRejects = optionalNumber(input, 'maxRejects', -1, wholeOrZero, 'a whole number, 0 or more', problems);
   return {
     numbers: { chunkMiB, maxWriteRate, spread, ...(warm > 0 ? { warmThroughput: warm } : {}) },
-    switches: { mode: mode as WriteMode, dryRun, ...(allowWithoutBackup ? { allowWithoutBackup: true as const } : {}) },
+    switches: {
+      mode: mode as WriteMode,
+      dryRun,
+      ...(allowWithoutBackup ? { allowWithoutBackup: true as const } : {}),
+      ...(consistentRead ? { consistentRead: true as const } : {}),
+      ...(maxRejects >= 0 ? { maxRejects } : {}),
+    },
   };
 }
 

@@ -95,7 +95,7 @@ function resolveOfType(
   problems: string[],
 ): ResolvedFormat {
   const compressed = format.compression === undefined ? {} : { compression: format.compression as Compression };
-  if (type === 'csv' || !traits) {
+  if (!traits || traits.headerColumns) {
     return { ...resolveCsvFormat(format, detected.delimiter ?? ',', problems), ...compressed };
   }
   for (const field of CSV_ONLY_FIELDS.filter((f) => format[f] !== undefined)) {

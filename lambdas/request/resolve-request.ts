@@ -13,6 +13,7 @@ import {
   resolveTypes,
 } from './request-fields.js';
 import { InvalidRequestError } from '../contract/errors.js';
+import { resolveMirrorFields } from './mirror-fields.js';
 
 const KNOWN_FIELDS = [
   'bucket',
@@ -30,6 +31,11 @@ const KNOWN_FIELDS = [
   'mode',
   'dryRun',
   'allowWithoutBackup',
+  'maxRejects',
+  'consistentRead',
+  'mirror',
+  'scope',
+  'maxDeletePercent',
 ];
 /**
  * What preflight found before it resolves the request: the objects' names, an export's manifest and the first
@@ -100,6 +106,7 @@ export function resolveImportRequest(
   }
   const tail: string[] = [];
   const settings = resolveSettings(input, choices.modeNames, tail);
+  const mirror = resolveMirrorFields(input, tail);
   const detected = detectFormat(found?.formatKey ?? source.key ?? source.prefix ?? '');
   const format = resolveFormat(input.format, { ...found, detected }, { types, attributes }, choices.formats);
   const templates = parseTemplates(attributes).problems;
@@ -116,5 +123,6 @@ export function resolveImportRequest(
     ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
     ...(exclude.length > 0 ? { exclude } : {}),
     ...settings.switches,
+    ...mirror,
   };
 }

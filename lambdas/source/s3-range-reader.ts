@@ -1,8 +1,8 @@
 import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
-import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import type { SdkError } from '@smithy/types';
 import type { Readable } from 'node:stream';
-import { fullJitterDelay, sleep, type RetryPolicy } from '../async/backoff.js';
+import { fullJitterDelay, sleep, type RetryPolicy } from '../retry/backoff.js';
+import { retryErrorType } from '../retry/batch-retry.js';
 import type { SourceObject } from './source-object.js';
 import { SourceObjectChangedError, SourceObjectNotFoundError, TransientReadError } from '../contract/errors.js';
 
@@ -84,7 +84,7 @@ function rangeGet(source: SourceObject, from: number, to: number): GetObjectComm
 
 /**
  * What a failed GET (or its body) means: the object changed (412: IfMatch no longer holds) or is gone (404), each
- * named; another reply of S3 that the SDK's own classifiers (@smithy/core/retry, as write/batch-retry.ts reads them)
+ * named; another reply of S3 that the SDK's own classifiers (retry/batch-retry.ts retryErrorType, as the writers read them)
  * call neither a throttle, transient nor a server error fails as it is (403 AccessDenied, an invalid range); a
  * throttle (503 SlowDown), a transient or server error, or a body that broke off with no reply at all (a dropped
  * connection) is undefined: resumed from the last byte received. Named by status, not by SDK error class: the local
@@ -97,6 +97,6 @@ function classify(error: unknown, source: SourceObject): Error | undefined {
     return new SourceObjectChangedError(source.bucket, source.key, source.etag, { cause: error });
   if (status === 404 || e.name === 'NoSuchKey' || e.name === 'NotFound')
     return new SourceObjectNotFoundError(source.bucket, source.key, { cause: error });
-  if (isThrottlingError(e) || isTransientError(e) || isServerError(e)) return undefined;
+  if (retryErrorType(e) !== 'CLIENT_ERROR') return undefined;
   return status === undefined ? undefined : (error as Error);
 }

@@ -1,47 +1,9 @@
 import type { ImportSummary, ReleasedLanes, ReleaseLanesEvent, SummarizeEvent } from '../contract/workflow-payloads.js';
-import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import { putObject } from '../wiring/aws-io.js';
-import { createContainerLogger, invocationLogger } from '../observability/logger.js';
+import { resolveLambdaConfig } from '../environment/config.js';
+import { createContainerLogger } from '../observability/logger.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
-import { chunkResultsOf, summarize, totalsByObject } from './summarize.js';
-import { makeRejectsAbsolute } from './relative-rejects-io.js';
-
-/** Summarize task: total the chunk counts, write the JSON report next to the rejects, return the summary. */
-export function createSummarizeHandler({ s3, config, ledger }: Wiring) {
-  const containerLogger = createContainerLogger();
-  return async (event: SummarizeEvent, context: object = {}): Promise<ImportSummary> => {
-    const summary = summarize(event, config.rejectsPrefix);
-    // Only when some chunk counted its lines from its own first record and rejected rows (absolute-lines.ts).
-    const results = chunkResultsOf(event);
-    const relative = results.some((r) => r.rejected > 0 && event.chunks[r.chunk].line === undefined);
-    if (relative) {
-      const target = { kmsKeyArn: config.bucketKmsKeyArn ?? null, partBytes: config.rejectsPartBytes };
-      await makeRejectsAbsolute(s3, event, executionOutputPrefix(config.rejectsPrefix, event.executionName), target);
-    }
-    const report = {
-      ...summary,
-      executionName: event.executionName,
-      object: event.object,
-      objects: totalsByObject(event),
-      chunkResults: results,
-    };
-    const body = JSON.stringify(report, null, 2);
-    await putObject(s3, summary.bucket, summary.reportKey, body, 'application/json', config.bucketKmsKeyArn);
-    const keys = { bucket: summary.bucket, key: summary.key, table: summary.table, execution: event.executionName };
-    // The lanes go back once the report is written; a retried Summarize releases again, which changes nothing.
-    await ledger.release(event.executionName);
-    invocationLogger(containerLogger, context, keys).info('summary', { ...summary });
-    return summary;
-  };
-}
-
-/** ReleaseLanes task: a failed import gives its lanes back to the ledger (idempotent); no report. */
-export function createReleaseLanesHandler({ ledger }: Pick<Wiring, 'ledger'>) {
-  return async (event: ReleaseLanesEvent): Promise<ReleasedLanes> => {
-    await ledger.release(event.releaseLanes);
-    return { released: event.releaseLanes };
-  };
-}
+import { summarizeIo } from './summarize-io.js';
+import { runReleaseLanes, runSummarize } from './summarize.js';
 
 /** The Summarize function's handler, as both of its Task states call it. */
 export interface SummarizeFunctionHandler {
@@ -50,15 +12,24 @@ export interface SummarizeFunctionHandler {
 }
 
 /**
- * The Summarize function serves two Task states of the workflow (lib/workflow-tasks.ts TASK_STATE_FUNCTIONS), Summarize
- * and ReleaseLanes, one Lambda so that no construct id or state changes: it hands each event to its task's handler,
- * told apart by ReleaseLanes' `releaseLanes` key.
+ * The Summarize function serves two Task states (lib/workflow-tasks.ts TASK_STATE_FUNCTIONS), Summarize and
+ * ReleaseLanes, one Lambda so that no construct id or state changes; ReleaseLanes' events hold `releaseLanes`.
  */
-export function createSummarizeFunctionHandler(wiring: Wiring): SummarizeFunctionHandler {
-  const summarizeImport = createSummarizeHandler(wiring);
-  const releaseLanes = createReleaseLanesHandler(wiring);
-  return ((event: SummarizeEvent | ReleaseLanesEvent, context?: object) =>
-    'releaseLanes' in event ? releaseLanes(event) : summarizeImport(event, context)) as SummarizeFunctionHandler;
+export function createSummarizeFunctionHandler({ s3, config, ledger }: Wiring): SummarizeFunctionHandler {
+  const settings = resolveLambdaConfig(config);
+  // Rejects and the report lie in the stack's bucket (BUCKET_NAME) when deployed, also for a request from a source.
+  const outputBucket = settings.bucketName ?? undefined;
+  const target = { kmsKeyArn: settings.bucketKmsKeyArn, partBytes: settings.rejectsPartBytes, outputBucket };
+  const io = summarizeIo(s3, ledger, target);
+  const options = {
+    rejectsPrefix: settings.rejectsPrefix,
+    bucketName: settings.bucketName,
+    logger: createContainerLogger(),
+  };
+  return ((event: SummarizeEvent | ReleaseLanesEvent, context: object = {}) =>
+    'releaseLanes' in event
+      ? runReleaseLanes(event, io)
+      : runSummarize(event, io, { ...options, context })) as SummarizeFunctionHandler;
 }
 
 /** The deployed handler: one wiring per container, from the function's environment. */

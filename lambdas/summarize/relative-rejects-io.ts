@@ -1,4 +1,5 @@
-import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { listPages } from '../source/s3-listing.js';
 import { parseRelativeRejectsKey, rejectsRowEnding, RELATIVE_REJECTS_FOLDER } from '../contract/relative-rejects.js';
 import { objectKey } from '../source/source-set.js';
 import type { SummarizeEvent } from '../contract/workflow-payloads.js';
@@ -19,6 +20,8 @@ export interface RewriteTarget {
   readonly kmsKeyArn: string | null;
   /** @default DEFAULT_PART_BYTES (wiring/s3-stream-upload.ts) */
   readonly partBytes?: number;
+  /** The bucket the rejects are in (the stack's). @default - the request's bucket */
+  readonly outputBucket?: string;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function makeRejectsAbsolute(
   folder: string,
   target: RewriteTarget,
 ): Promise<void> {
-  const { bucket } = event.request;
+  const bucket = target.outputBucket ?? event.request.bucket;
   const first = firstLines(event.chunks, chunkResultsOf(event), event.dataLine);
   const rewrites: Rewrite[] = [];
   for (const key of await listAll(s3, bucket, `${folder}/${RELATIVE_REJECTS_FOLDER}/`)) {
@@ -80,15 +83,9 @@ async function rewriteFile(s3: S3Client, bucket: string, file: Rewrite, target: 
   await upload.end();
 }
 
+/** Every key under `prefix`, through the SDK's paginator (source/s3-listing.ts). */
 async function listAll(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {
   const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const listed = await s3.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-    );
-    keys.push(...(listed.Contents ?? []).map((o) => o.Key!));
-    token = listed.NextContinuationToken;
-  } while (token);
+  for await (const page of listPages(s3)(bucket, prefix)) keys.push(...(page.Contents ?? []).map((o) => o.Key!));
   return keys;
 }

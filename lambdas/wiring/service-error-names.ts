@@ -1,9 +1,9 @@
 import { ThrottledError, TransientServiceError } from '../contract/service-errors.js';
-import { retryErrorType } from '../write/batch-retry.js';
+import { retryErrorType } from '../retry/batch-retry.js';
 
 /**
  * The error a handler ends with, named so the workflow's Retry can match it: a throttle or a transient failure of
- * an AWS call, as the SDK's own classifiers tell them (@smithy/core/retry, write/batch-retry.ts retryErrorType),
+ * an AWS call, as the SDK's own classifiers tell them (retry/batch-retry.ts retryErrorType),
  * becomes ThrottledError or TransientServiceError, with the original as `cause` and its name in the message;
  * every other error stays as it is: a validation error, and the pipeline's named ones (BatchWriteFailedError, ...)
  * even when a throttle is their `cause` (the SDK's classifiers also look at a cause), as their names are contract.

@@ -1,20 +1,17 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
-import { createDynamoDbClient, createS3Client, type ClientOptions } from './clients.js';
-import {
-  DEFAULT_LEDGER_TABLE,
-  DEFAULT_WRITE_CONFIG,
-  readLambdaConfig,
-  type LambdaConfig,
-} from '../environment/config.js';
+import { expectBucketOwners, nameRegionRedirects } from './bucket-owner.js';
+import { createDynamoDbClient, createS3Client, type ClientOptions } from './sdk-clients.js';
+import { readLambdaConfig, resolveLambdaConfig, type LambdaConfig } from '../environment/config.js';
 import type { ConcurrencySource } from '../admission/import-concurrency.js';
 import { LambdaConcurrency } from '../admission/lambda-concurrency.js';
 import { ImportLedger } from '../admission/ledger.js';
-import { withNamedServiceErrors } from './service-error-names.js';
+import { withWiring } from './with-wiring.js';
 import { deployTimeConcurrency } from '../environment/deploy-time-concurrency.js';
 
 /**
@@ -53,35 +50,47 @@ export interface Wiring {
  */
 export function createWiring(options: ClientOptions & { readonly config?: LambdaConfig } = {}): Wiring {
   const config = options.config ?? readLambdaConfig();
-  const write = config.write ?? DEFAULT_WRITE_CONFIG;
+  // Resolved once here for the clients; the handlers resolve the same config for their own settings.
+  const settings = resolveLambdaConfig(config);
+  const { write } = settings;
   const region = options.region ? { region: options.region } : {};
   const dynamodb = createDynamoDbClient({ ...options, dynamodbRequestTimeoutMs: write.requestTimeoutMs });
+  const s3 = createS3Client(options);
+  // Every call on a source with a known owner names it; a bucket of another Region fails by name.
+  expectBucketOwners(s3, config.sourceBuckets ?? []);
+  nameRegionRedirects(s3);
   return {
-    s3: createS3Client(options),
+    s3,
     dynamodb,
     writeTransport: new DynamoDbWriteTransport(dynamodb, write.requestTimeoutMs),
     writeModes: WRITE_MODE_TABLE,
     sourceFormats: SOURCE_FORMATS,
     config,
     control: deployTimeConcurrency(
-      config.importReservedConcurrency ?? null,
-      new LambdaConcurrency(new LambdaClient(region), config.importFunctionName ?? null),
+      settings.importReservedConcurrency,
+      new LambdaConcurrency(new LambdaClient(region), settings.importFunctionName),
     ),
-    ledger: new ImportLedger(dynamodb, config.ledgerTable ?? DEFAULT_LEDGER_TABLE),
+    ledger: new ImportLedger(dynamodb, settings.ledgerTable),
   };
+}
+
+/**
+ * What every Task's handler factory is given (the local runner builds one for all): the wiring, and the Step
+ * Functions client FindFailedChunk reads Map Runs with. Only FindFailedChunk's function creates that client
+ * (failed-chunk/find-failed-chunk-io.ts): in the default wiring it would add its SDK to every bundle.
+ */
+export interface TaskWiring extends Wiring {
+  readonly sfn: SFNClient;
 }
 
 let defaultWiring: Wiring | undefined;
 
 /**
- * The deployed handler: built on its first invocation with one wiring per container (SDK clients are
- * created once and kept warm, as Powertools advises), from the function's environment. A throttle or transient
- * error of its own AWS calls ends it named for the workflow's Retry (service-error-names.ts).
+ * The deployed handler of a function that uses the default wiring: one per container, from the function's
+ * environment (with-wiring.ts).
+ * @example
+ * export const handler = withDefaultWiring(createImportHandler);
  */
 export function withDefaultWiring<A extends unknown[], R>(factory: (wiring: Wiring) => (...args: A) => Promise<R>) {
-  let built: ((...args: A) => Promise<R>) | undefined;
-  return withNamedServiceErrors((...args: A): Promise<R> => {
-    built ??= factory((defaultWiring ??= createWiring()));
-    return built(...args);
-  });
+  return withWiring(factory, () => (defaultWiring ??= createWiring()));
 }

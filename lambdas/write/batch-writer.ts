@@ -1,20 +1,23 @@
-import type { BatchWriteItemCommandInput, BatchWriteItemCommandOutput, WriteRequest } from '@aws-sdk/client-dynamodb';
+import type { WriteRequest } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE } from './batch-retry.js';
+import { BATCH_SIZE } from '../retry/batch-retry.js';
 import { keepLater, type CombineRows } from './combine-rows.js';
-import { sendWithRetries, type AttemptReply } from './retry-loop.js';
-import { BatchWriteFailedError } from '../contract/errors.js';
+import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
+import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
 import type { Item, ItemSink } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
+import type { SendBatchWrite } from './leftovers.js';
+import { WindowedSender } from './windowed-sender.js';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
 
-export { BATCH_SIZE } from './batch-retry.js';
+export { BATCH_SIZE } from '../retry/batch-retry.js';
 /**
  * Requests in flight per lane. The local engine (one Python process on 2 cores) moves more with the machine's load
  * than with 8, 16 or 32 in flight (docs/performance.md, `ceiling`); the cloud takes more per Lambda, not much.
  */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 
-export type SendBatchWrite = (input: BatchWriteItemCommandInput) => Promise<BatchWriteItemCommandOutput>;
+export type { SendBatchWrite } from './leftovers.js';
 
 export interface BatchWriterOptions extends WriterOptions {
   readonly send: SendBatchWrite;
@@ -22,6 +25,12 @@ export interface BatchWriterOptions extends WriterOptions {
   readonly toRequest?: (item: Item) => WriteRequest;
   /** How a later row of a key already in the batch combines with the held one. @default keepLater */
   readonly combine?: CombineRows;
+  /**
+   * The table's key attributes (a mode's writer options carry them). With them, rows wait in a window by partition
+   * key and what the table refuses goes back there while other keys are sent (write/windowed-sender.ts); without
+   * them, 25-item batches go out in arrival order, each retried in its request slot. @default - none
+   */
+  readonly keys?: readonly KeyAttribute[];
 }
 
 const putRequest = (item: Item): WriteRequest => ({ PutRequest: { Item: item } });
@@ -52,10 +61,30 @@ export class BatchWriter extends RequestWriter implements ItemSink {
   replaced = 0;
   private batch = new Map<string, Item>();
   private readonly combine: CombineRows;
+  private readonly windowed: WindowedSender | undefined;
+  /** With the table's keys the window spreads the rows over the partitions (write/windowed-sender.ts). */
+  readonly spreadsItself: boolean;
 
   constructor(private readonly options: BatchWriterOptions) {
     super(options, DEFAULT_MAX_IN_FLIGHT);
     this.combine = options.combine ?? keepLater;
+    const { keys, table, send } = options;
+    this.spreadsItself = keys?.some((key) => key.role === 'HASH') === true;
+    if (keys && this.spreadsItself) {
+      const toRequest = options.toRequest ?? putRequest;
+      const { slots, retrying, retries, combine } = this;
+      this.windowed = new WindowedSender({
+        table,
+        send,
+        toRequest,
+        combine,
+        keys,
+        slots,
+        retrying,
+        retries,
+        tally: this,
+      });
+    }
   }
 
   /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
@@ -69,6 +98,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
    * queued without the promise and microtask an `await` of each would cost.
    */
   add(item: Item, key: string): Promise<void> | undefined {
+    if (this.windowed) return this.windowed.add(item, key);
     if (this.failure) return Promise.reject(this.failure);
     const held = this.batch.get(key);
     if (held !== undefined) {
@@ -82,6 +112,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
 
   /** Sends what is queued and waits for every request in flight. */
   async flush(): Promise<void> {
+    if (this.windowed) return this.windowed.flush();
     if (this.batch.size > 0) await this.dispatch();
     await this.slots.drain();
     this.throwIfFailed();
@@ -99,7 +130,7 @@ export class BatchWriter extends RequestWriter implements ItemSink {
   }
 
   /**
-   * Throttles and leftovers go again through the one retry loop (write/retry-loop.ts) under the batch's
+   * Throttles and leftovers go again through the one retry loop (retry/retry-loop.ts) under the batch's
    * BatchRetryBudget: it fails after `maxAttempts` replies in a row that wrote nothing, while a reply that wrote some
    * items starts the ladder again, so a batch making progress under scattered throttles is not failed. Its waits are
    * bounded by longestBackoffMs.
@@ -115,13 +146,9 @@ export class BatchWriter extends RequestWriter implements ItemSink {
       pending = unprocessed;
       return { pushedBack: unprocessed.length > 0, progressed: unprocessed.length < before };
     };
-    const failed = (error: unknown) =>
-      new BatchWriteFailedError(`BatchWriteItem on ${table} failed: ${(error as Error).message}`, { cause: error });
-    const exhausted = (attempts: number, lastError: unknown) => {
-      const why = lastError ? `last error: ${(lastError as Error).name}` : 'still unprocessed';
-      const message = `${pending.length} items not written to ${table} after ${attempts} attempts (${why})`;
-      return new BatchWriteFailedError(message, { cause: lastError });
-    };
+    const failed = (error: unknown) => batchWriteFailed(table, error);
+    const exhausted = (attempts: number, lastError: unknown) =>
+      batchRetriesSpent(table, pending.length, attempts, lastError);
     return sendWithRetries({ pending: () => pending.length, attempt, failed, exhausted }, this.retrying, this.retries);
   }
 }

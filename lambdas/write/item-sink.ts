@@ -14,4 +14,9 @@ export interface ItemSink {
   flush(): Promise<void>;
   /** Items acknowledged by the table so far. */
   readonly written: number;
+  /**
+   * True when the sink already spreads a key-sorted file over the partitions itself (the BatchWriter given the
+   * table's keys): a SpreadingSink in front then passes rows straight through. @default false
+   */
+  readonly spreadsItself?: boolean;
 }

@@ -6,7 +6,7 @@ import type {
 } from '@aws-sdk/client-dynamodb';
 import type { Item } from './item-sink.js';
 import { retryContext } from './request-writer.js';
-import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts } from './retry-loop.js';
+import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts } from '../retry/retry-loop.js';
 import type { SingleRequests, StatementMode } from './statement-mode.js';
 import type { WriterOptions } from './writer-options.js';
 import { StatementWriteFailedError } from '../contract/errors.js';
@@ -35,7 +35,7 @@ const CONDITION_FAILED = 'ConditionalCheckFailedException';
  * Writes the items of a statement mode that cannot be statements (write/statement-writer.ts hands them over with
  * `writeNow`), each as the single-item requests its mode names. A failed condition is `insert`'s expected outcome,
  * counted as skipped, never retried; throttles and transient errors go through the writers' one retry loop
- * (write/retry-loop.ts). The caller keeps the key order and the requests in flight.
+ * (retry/retry-loop.ts). The caller keeps the key order and the requests in flight.
  */
 export class ItemWriter implements SingleRequests {
   /** Items written (insert: created; update: applied). */

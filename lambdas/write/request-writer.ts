@@ -1,13 +1,13 @@
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { KeyOrder } from './key-order.js';
 import { RequestSlots } from './request-slots.js';
-import type { RetryContext, RetryCounts } from './retry-loop.js';
+import type { RetryContext, RetryCounts } from '../retry/retry-loop.js';
 import type { WriterOptions } from './writer-options.js';
-import { DEFAULT_WRITE_RETRY } from '../async/backoff.js';
+import { DEFAULT_WRITE_RETRY } from '../retry/backoff.js';
 
 /**
  * What the BatchWriter and the StatementWriter share: the adaptive limit on requests in flight and their slots, the
- * order of a key's requests, the retry loop's context and counts (write/retry-loop.ts), and the first failure (which
+ * order of a key's requests, the retry loop's context and counts (retry/retry-loop.ts), and the first failure (which
  * every later `add` and `flush` throws).
  */
 export abstract class RequestWriter {

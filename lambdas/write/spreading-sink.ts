@@ -9,7 +9,10 @@ const BATCH = 25;
  * Reorders writes inside a window so that a file sorted by partition key does not send 25 rows of the
  * same key range at once: the window's items go out strided (item 0, 80, 160, ... then 1, 81, ...),
  * so consecutive batches touch far-apart keys. A key repeated in the window is sent once, its rows
- * combined by the mode's rule (combine-rows.ts), so the reordering can never change the outcome.
+ * combined by the mode's rule (combine-rows.ts), so the reordering can never change the outcome. In front of a
+ * writer that spreads rows itself (the BatchWriter of `put` and `delete`, which holds a window by partition key and
+ * learns from what the table refuses: write/windowed-sender.ts) it passes rows straight through: the request's
+ * `spread` stays valid, and there striding a window a second time only delayed the rows (issue 37's figures).
  */
 export class SpreadingSink implements ItemSink {
   /** Rows combined into another row of their key in the window, so not sent on their own. */
@@ -27,6 +30,7 @@ export class SpreadingSink implements ItemSink {
   }
 
   add(item: Item, key: string): Promise<void> | undefined {
+    if (this.inner.spreadsItself) return this.inner.add(item, key);
     const earlier = this.window.get(key);
     if (earlier === undefined) this.window.set(key, item);
     else {

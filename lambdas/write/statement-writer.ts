@@ -4,12 +4,12 @@ import type {
   BatchStatementRequest,
 } from '@aws-sdk/client-dynamodb';
 import { RequestWriter } from './request-writer.js';
-import { BATCH_SIZE } from './batch-retry.js';
+import { BATCH_SIZE } from '../retry/batch-retry.js';
 import { DEFAULT_MAX_IN_FLIGHT } from './batch-writer.js';
 import { ItemWriter, type ItemWriteCalls } from './item-writer.js';
 import type { Item, ItemSink } from './item-sink.js';
 import { insertStatement, updateStatement } from './partiql-statements.js';
-import { sendWithRetries, type AttemptReply } from './retry-loop.js';
+import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
 import type { StatementMode } from './statement-mode.js';
 import type { WriterOptions } from './writer-options.js';
 import { statementOutcomes, type Pending } from './statement-outcomes.js';
@@ -129,7 +129,7 @@ export class StatementWriter extends RequestWriter implements ItemSink {
   }
 
   /**
-   * Sends until every statement is written or skipped, through the writers' one retry loop (write/retry-loop.ts); an
+   * Sends until every statement is written or skipped, through the writers' one retry loop (retry/retry-loop.ts); an
    * entry whose statement cannot be built goes to `sendAlone`. As in the BatchWriter, only a reply that settled
    * nothing (a request error, every statement throttled) spends the retry budget and climbs the backoff ladder;
    * statements that only switched between UPDATE and INSERT go again at once.

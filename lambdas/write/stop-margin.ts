@@ -1,5 +1,5 @@
-import type { RetryPolicy } from '../async/backoff.js';
-import { BATCH_SIZE, longestBackoffMs } from './batch-retry.js';
+import type { RetryPolicy } from '../retry/backoff.js';
+import { BATCH_SIZE, longestBackoffMs } from '../retry/batch-retry.js';
 
 /** What the import's stop margin is derived from. */
 export interface StopMarginInputs {
@@ -27,7 +27,7 @@ export const FINISH_RESERVE_MS = 1000;
  * more than the batch it is filling and stops waiting for free slots (BatchWriter `stopping`), so what
  * remains is to finish the batches in flight. Each finishes (written, or failed with
  * BatchWriteFailedError) within
- *   its longest back-off (write/batch-retry.ts longestBackoffMs)
+ *   its longest back-off (retry/batch-retry.ts longestBackoffMs)
  *   + one request that hangs until requestTimeout (a throttle or a partial reply is answered at once;
  *     a run of hung requests needs requestTimeout more each and is left to the workflow's timeout retry)
  *   + with a write cap, one wait for its turn at the governor: maxInFlight x 25 items / rate

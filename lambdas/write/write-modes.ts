@@ -3,6 +3,7 @@ import type { Item, ItemSink } from './item-sink.js';
 import { del } from './modes/delete.js';
 import { insert } from './modes/insert.js';
 import { put } from './modes/put.js';
+import { sync } from './modes/sync.js';
 import { update } from './modes/update.js';
 import { SpreadingSink } from './spreading-sink.js';
 import { indexesHolding } from './write-units.js';
@@ -21,6 +22,7 @@ export const WRITE_MODE_TABLE: Readonly<Record<WriteMode, WriteModeEntry>> = {
   insert,
   update,
   delete: del,
+  sync,
 };
 
 /** A table of write modes by name: WRITE_MODE_TABLE, or one a caller extends (the wiring's `writeModes`). */
@@ -60,15 +62,16 @@ export interface WritePath {
 
 /**
  * The write path of `entry`: its writer, behind a SpreadingSink when asked; for a dry run a DryRunSink that sends
- * nothing and adds up the mode's write units.
+ * nothing and adds up the mode's write units, or the mode's own dry run when it must read the table (`sync`).
  */
 export function openWritePath(entry: WriteModeEntry, options: ModeWriterOptions, path: WritePathOptions): WritePath {
-  if (path.dryRun) {
-    const { indexes, itemBytes } = path;
-    const dry = new DryRunSink((item) => entry.writeUnits(itemBytes(item), indexesHolding(item, indexes)));
+  const { indexes, itemBytes } = path;
+  const unitsOf = (item: Item) => entry.writeUnits(itemBytes(item), indexesHolding(item, indexes));
+  if (path.dryRun && !entry.dryRun) {
+    const dry = new DryRunSink(unitsOf);
     return { sink: dry, writer: dry, counts: () => ({ ...NO_COUNTS, writeUnits: dry.writeUnits }) };
   }
-  const { writer, counts } = entry.open(options);
+  const { writer, counts } = path.dryRun && entry.dryRun ? entry.dryRun(options, unitsOf) : entry.open(options);
   const spread = path.spread ? new SpreadingSink(writer, undefined, entry.combine) : null;
   return { sink: spread ?? writer, writer, counts: () => counts(spread?.absorbed ?? 0) };
 }

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from '../async/backoff.js';
+import type { RetryPolicy } from '../retry/backoff.js';
 
 /** What every writer (BatchWriter, StatementWriter, ItemWriter) is given besides its calls. */
 export interface WriterOptions {

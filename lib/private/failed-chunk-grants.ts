@@ -5,7 +5,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { acknowledge, wildcardResourceFinding } from '../nag-acknowledgments.js';
 
 /**
- * What FindFailedChunk reads (lambdas/failed-chunk/first-failed-chunk.ts), each action on the resource type the
+ * What FindFailedChunk reads (lambdas/map-run/first-failed-chunk.ts), each action on the resource type the
  * Service Authorization Reference gives it (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsstepfunctions.html):
  * ListMapRuns on the parent execution (execution), ListExecutions of a Map Run's children on the Map Run (mapRun,
  * `mapRun:<machine>/<label>:<id>`), DescribeExecution on the failed child (execution, `execution:<machine>/<label>:<id>`).

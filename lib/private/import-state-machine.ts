@@ -24,7 +24,7 @@ export function createImportStateMachine(
   functions: PipelineFunctions,
   maxConcurrency: number,
 ): sfn.StateMachine {
-  const { preflight, importer, summarize, failedChunk } = functions;
+  const { preflight, importer, summarize, failedChunk, mirrorScan, mirrorParts } = functions;
   const stateMachine = new sfn.StateMachine(scope, 'StateMachine', {
     stateMachineType: sfn.StateMachineType.STANDARD,
     definitionBody: sfn.DefinitionBody.fromFile(join(REPO_ROOT, ASL_DEFINITION_FILE)),
@@ -33,6 +33,8 @@ export function createImportStateMachine(
       [TASK_FUNCTION_PLACEHOLDERS.ImportChunk]: importer.functionArn,
       [TASK_FUNCTION_PLACEHOLDERS.Summarize]: summarize.functionArn,
       [TASK_FUNCTION_PLACEHOLDERS.FindFailedChunk]: failedChunk.functionArn,
+      [TASK_FUNCTION_PLACEHOLDERS.MirrorScan]: mirrorScan.functionArn,
+      [TASK_FUNCTION_PLACEHOLDERS.MirrorParts]: mirrorParts.functionArn,
       [MAX_CONCURRENCY_PLACEHOLDER]: Tokenization.stringifyNumber(maxConcurrency),
     },
     logs: {
@@ -53,7 +55,7 @@ export function createImportStateMachine(
       'support no resource-level permissions, so CDK grants them on *',
   );
   // A definition from a file gets no automatic grants.
-  for (const f of [preflight, importer, summarize, failedChunk]) {
+  for (const f of [preflight, importer, summarize, failedChunk, mirrorScan, mirrorParts]) {
     f.grantInvoke(stateMachine);
     acknowledgeGrantInvoke(stateMachine.role, f.functionArn);
   }

@@ -3,6 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { grantObjectDelete, grantObjectPut, grantRejectsRewrite, grantSourceRead } from '../bucket-grants.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
+import { writeModeActions } from '../../lambdas/contract/write-mode-traits.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 import type { PipelineSettings } from './pipeline-settings.js';
 
@@ -31,7 +32,11 @@ export function grantBucketAccess(
   { preflight, importer, summarize }: PipelineFunctions,
 ): void {
   const { bucketKey } = settings;
-  for (const reader of [preflight, importer]) grantSourceRead(props.bucket, bucketKey, reader);
+  for (const reader of [preflight, importer]) {
+    grantSourceRead(props.bucket, bucketKey, reader);
+    // The other sources are read only: nothing is ever written to them (rejects and pieces go to `bucket`).
+    for (const source of settings.sources) grantSourceRead(source.bucket, source.key, reader);
+  }
   for (const writer of [importer, summarize]) {
     // A rejects file past one part is a multipart upload (lambdas/wiring/s3-stream-upload.ts).
     const what = 'rejects and reports go to <rejectsPrefix>/<execution>/...';
@@ -71,7 +76,7 @@ export function expireStagedPieces(props: ImportPipelineProps, settings: Pipelin
  * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html; UpdateTable also
  * changes indexes, billing and deletion protection, so it is not held without need); before an import that can
  * destroy data it reads its point-in-time recovery (DescribeContinuousBackups) and whether it holds items: one Scan
- * with `Select: COUNT` and Limit 1 (lambdas/preflight/table-safety.ts), the only Scan it is allowed: the grant carries
+ * with `Select: COUNT` and Limit 1 (lambdas/table-checks/table-safety-check.ts), the only Scan it is allowed: the grant carries
  * the condition `dynamodb:Select = COUNT`, so it can count items but never read one
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html). The
  * import writes with BatchWriteItem (put, delete); with BatchExecuteStatement of PartiQL INSERT and UPDATE
@@ -90,8 +95,8 @@ export function grantTableAccess(props: ImportPipelineProps, { preflight, import
       conditions: { StringEquals: { 'dynamodb:Select': 'COUNT' } },
     });
     if (props.allowWarmThroughput) table.grant(preflight, 'dynamodb:UpdateTable');
-    table.grant(importer, 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    table.grant(importer, 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate');
+    // What the writers of every mode call (each mode's traits name its own): a request picks its mode at run time.
+    table.grant(importer, ...writeModeActions());
   }
   // Preflight refuses a request whose warmThroughput needs a raise it may not make (lambdas/environment/config.ts).
   if (props.allowWarmThroughput) preflight.addEnvironment('WARM_THROUGHPUT_ALLOWED', 'true');

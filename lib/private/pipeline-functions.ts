@@ -13,6 +13,10 @@ export interface PipelineFunctions {
   readonly summarize: PipelineFunction;
   /** Names a failed import after its first failed chunk (the FindFailedChunk task). */
   readonly failedChunk: PipelineFunction;
+  /** A mirror's plan and parallel Scan of the table's keys (MirrorPlan, MirrorScanSegment). */
+  readonly mirrorScan: PipelineFunction;
+  /** A mirror's compare, guard and deletes, part by part (MirrorComparePart, MirrorGuard, MirrorDeletePart). */
+  readonly mirrorParts: PipelineFunction;
 }
 
 const DEFAULT_PREFLIGHT_MEMORY_MB = 1024;
@@ -27,9 +31,17 @@ const SUMMARIZE_TIMEOUT = Duration.minutes(15);
 /** FindFailedChunk makes three Step Functions reads (a few pages at most). */
 const FAILED_CHUNK_MEMORY_MB = 256;
 const FAILED_CHUNK_TIMEOUT = Duration.minutes(1);
+/** A mirror's part holds one part's file keys in a Set (lambdas/mirror/key-parts.ts PART_FILE_BYTES). */
+const MIRROR_MEMORY_MB = 1024;
 const TIMEOUTS: Partial<Record<TaskStateName, Duration>> = {
   Summarize: SUMMARIZE_TIMEOUT,
   FindFailedChunk: FAILED_CHUNK_TIMEOUT,
+};
+
+/** The reservations the props set: the import's lanes, and how many imports scan at once. */
+const RESERVED: Partial<Record<TaskStateName, (settings: PipelineSettings) => number | undefined>> = {
+  ImportChunk: (settings) => settings.reserved,
+  Preflight: (settings) => settings.preflightReserved,
 };
 
 /** Creates the functions under their construct ids (public contract: `ImportFunction`, ...). */
@@ -45,7 +57,7 @@ export function createPipelineFunctions(
       memorySize,
       timeout: TIMEOUTS[task] ?? settings.timeout,
       environment: { ...settings.environment, ...more },
-      reservedConcurrentExecutions: task === 'ImportChunk' ? settings.reserved : undefined,
+      reservedConcurrentExecutions: RESERVED[task]?.(settings),
     });
   const importMemory = props.importMemorySize ?? DEFAULT_IMPORT_MEMORY_MB;
   const importer = fn('ImportFunction', 'ImportChunk', 'Imports one chunk of an object into DynamoDB', importMemory);
@@ -71,5 +83,7 @@ export function createPipelineFunctions(
     "Names a failed import after its first failed chunk's error",
     FAILED_CHUNK_MEMORY_MB,
   );
-  return { preflight, importer, summarize, failedChunk };
+  const mirrorScan = fn('MirrorScanFunction', 'MirrorScan', "Scans a mirror's table keys into parts", MIRROR_MEMORY_MB);
+  const mirrorParts = fn('MirrorPartsFunction', 'MirrorParts', 'Deletes the keys a mirror dropped', MIRROR_MEMORY_MB);
+  return { preflight, importer, summarize, failedChunk, mirrorScan, mirrorParts };
 }

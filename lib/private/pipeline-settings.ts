@@ -1,9 +1,12 @@
 import { Duration, Fn, Token } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../../lambdas/environment/config.js';
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/contract/limits.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
-import { checkWatch } from '../watched-prefix.js';
+import { checkSameRegion, resolveSources, sourceBucketsEnvironment, type ResolvedSource } from '../import-source.js';
+import { checkWatch, type WatchedPrefix } from '../watched-prefix.js';
+import { resolveWatches } from './pipeline-watches.js';
 
 /** The props with their defaults applied and checked: what the construct's steps build from. */
 export interface PipelineSettings {
@@ -13,6 +16,12 @@ export interface PipelineSettings {
   readonly stagingPrefix: string;
   /** The import function's reserved concurrency, if any. */
   readonly reserved?: number;
+  /** The preflight function's reserved concurrency, if any: how many imports scan at once. */
+  readonly preflightReserved?: number;
+  /** The buckets imports may read besides `bucket` (`sources`), keys resolved. */
+  readonly sources: readonly ResolvedSource[];
+  /** The watches, each naming its table by name (`tableRef` resolved). */
+  readonly watches: readonly WatchedPrefix[];
   /** The bucket's KMS key (`bucketKey`, else the bucket's `encryptionKey`), if any: SSE-KMS grants and PUT headers. */
   readonly bucketKey?: kms.IKey;
   /** How long staged pieces a failed import left behind are kept (the staging lifecycle rule). */
@@ -22,7 +31,7 @@ export interface PipelineSettings {
 }
 
 /** Applies the defaults and throws early, in lower case with the bad value shown, on any prop out of range. */
-export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSettings {
+export function resolvePipelineSettings(scope: Construct, props: ImportPipelineProps): PipelineSettings {
   const maxConcurrency = checkMaxConcurrency(props.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
   const timeout = checkTimeout(props.timeout ?? Duration.seconds(MAX_LAMBDA_TIMEOUT_SECONDS));
   const rejectsPrefix = checkPrefix('rejectsPrefix', props.rejectsPrefix ?? DEFAULT_REJECTS_PREFIX);
@@ -30,15 +39,22 @@ export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSet
   checkApart(rejectsPrefix, stagingPrefix);
   if (props.tables.length === 0) throw new Error('tables must hold at least one table, got none');
   const tableNames = props.tables.map((table) => table.tableName);
-  for (const watch of props.watches ?? []) checkWatch(watch, tableNames, rejectsPrefix, stagingPrefix);
+  const watches = resolveWatches(props.watches, props.tables);
+  for (const watch of watches) checkWatch(watch, tableNames, rejectsPrefix, stagingPrefix);
   if (props.alarmTopic && !props.failedExecutionAlarm) throw new Error('alarmTopic needs failedExecutionAlarm: true');
   const bucketKey = props.bucketKey ?? props.bucket.encryptionKey;
+  checkSameRegion(scope, 'bucket', props.bucket.env.region);
+  if (bucketKey) checkSameRegion(scope, 'bucketKey', bucketKey.env.region);
+  const sources = resolveSources(scope, props.sources);
   return {
+    sources,
+    watches,
+    preflightReserved: checkReservedConcurrency('preflightReservedConcurrency', props.preflightReservedConcurrency),
     maxConcurrency,
     timeout,
     rejectsPrefix,
     stagingPrefix,
-    reserved: checkReservedConcurrency(props.importReservedConcurrency),
+    reserved: checkReservedConcurrency('importReservedConcurrency', props.importReservedConcurrency),
     bucketKey,
     stagingExpiration: checkStagingExpiration(props.stagingExpiration ?? DEFAULT_STAGING_EXPIRATION),
     environment: {
@@ -49,6 +65,8 @@ export function resolvePipelineSettings(props: ImportPipelineProps): PipelineSet
       BUCKET_NAME: props.bucket.bucketName,
       // Every PUT of the functions asks for SSE-KMS with this key (lambdas/wiring/aws-io.ts sseKmsFields).
       ...(bucketKey ? { BUCKET_KMS_KEY_ARN: bucketKey.keyArn } : {}),
+      // The other buckets a request may name, and the account each must belong to (ExpectedBucketOwner).
+      ...sourceBucketsEnvironment(scope, sources),
     },
   };
 }
@@ -78,10 +96,10 @@ function checkMaxConcurrency(value: number): number {
   return value;
 }
 
-function checkReservedConcurrency(value: number | undefined): number | undefined {
+function checkReservedConcurrency(name: string, value: number | undefined): number | undefined {
   if (value === undefined || Token.isUnresolved(value)) return value;
   if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`importReservedConcurrency must be a positive integer, got ${value}`);
+    throw new Error(`${name} must be a positive integer, got ${value}`);
   }
   return value;
 }

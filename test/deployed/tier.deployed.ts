@@ -6,3 +6,4 @@ import './cases/watched-prefix.js';
 import './cases/failing-chunk.js';
 import './cases/live-settings.js';
 import './cases/grants.js';
+import './cases/mirror.js';

@@ -15,7 +15,7 @@ export interface ChunkInvocation {
 export function chunkInvocations(events: readonly RunnerEvent[]): Map<number, ChunkInvocation[]> {
   const byChunk = new Map<number, ChunkInvocation[]>();
   for (const e of events) {
-    if (e.type === 'preflight') continue;
+    if (e.type === 'preflight' || e.type === 'mirror') continue;
     const list = byChunk.get(e.chunkIndex) ?? byChunk.set(e.chunkIndex, []).get(e.chunkIndex)!;
     if (e.type === 'chunk-start') list.push({ from: e.from! });
     else list.push({ ...list.pop()!, next: e.next, rows: e.rows });

@@ -138,13 +138,14 @@ describe('s3-ddb-import local watch', () => {
     expect((await scanAll(table)).some((i) => i.ngram.S === 'elsewhere')).toBe(false);
   });
 
-  it('exits 1 with the usage when there is no watch to run', async () => {
+  it('exits 1 pointing at its help when there is no watch to run', async () => {
     const run = await cli(
       ['local', 'watch', '--cdk-json', 'missing.json'],
       await mkdtemp(join(tmpdir(), 'cli-watch-')),
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no watch: give --prefix P --table T, or run where missing.json exists');
-    expect(run.stderr).toContain('usage: s3-ddb-import local watch');
+    expect(run.stderr).toContain('see: s3-ddb-import local watch --help');
+    expect(run.stderr).not.toContain('usage:');
   });
 });

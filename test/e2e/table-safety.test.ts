@@ -20,7 +20,7 @@ import { createBucket, createTable, dynamodb, listKeys, putText, runImport, scan
  * The safety net before an import that can destroy data, against the local engine, which answers as DynamoDB does: a
  * new table has point-in-time recovery off (DescribeContinuousBackups says DISABLED), and UpdateContinuousBackups turns
  * it on (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateContinuousBackups.html). A server
- * that knows no backup operation at all (UNSUPPORTED) is covered by test/lambdas/preflight/table-safety.test.ts.
+ * that knows no backup operation at all (UNSUPPORTED) is covered by test/lambdas/table-checks/table-safety-check.test.ts.
  */
 
 /** Five items keyed by `id`, each with n = 1; the file names three of them with n = 99 and one new key. */

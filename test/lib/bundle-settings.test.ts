@@ -17,8 +17,11 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 function synthFunctions(): Record<TaskStateName, NodejsFunction> {
   const stack = new S3DdbImportStack(new App({ outdir }), 'Bundles', { tableNames: ['ngrams'] });
   const { preflightFunction, importFunction, summarizeFunction } = stack.pipeline;
-  const FindFailedChunk = stack.pipeline.node.findChild('FailedChunkFunction') as NodejsFunction;
-  return { Preflight: preflightFunction, ImportChunk: importFunction, Summarize: summarizeFunction, FindFailedChunk };
+  const child = (id: string) => stack.pipeline.node.findChild(id) as NodejsFunction;
+  const FindFailedChunk = child('FailedChunkFunction');
+  const [MirrorScan, MirrorParts] = [child('MirrorScanFunction'), child('MirrorPartsFunction')];
+  const tasks = { Preflight: preflightFunction, ImportChunk: importFunction, Summarize: summarizeFunction };
+  return { ...tasks, FindFailedChunk, MirrorScan, MirrorParts };
 }
 
 /** The bundle in a function's staged asset: NodejsFunction writes the ESM handler as index.mjs. */

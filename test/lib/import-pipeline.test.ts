@@ -39,11 +39,16 @@ const tableArn = (name: string) => ({
 const tableArns = [tableArn('ngrams'), tableArn('words')];
 // FindFailedChunk's function (names a failed import after its first failed chunk) is not a public prop.
 const failedChunkFunction = pipeline.node.findChild('FailedChunkFunction') as NodejsFunction;
+// A mirror's two functions (lib/private/mirror-grants.ts) are not public props either.
+const mirrorScanFunction = pipeline.node.findChild('MirrorScanFunction') as NodejsFunction;
+const mirrorPartsFunction = pipeline.node.findChild('MirrorPartsFunction') as NodejsFunction;
 const functions = [
   pipeline.preflightFunction,
   pipeline.importFunction,
   pipeline.summarizeFunction,
   failedChunkFunction,
+  mirrorScanFunction,
+  mirrorPartsFunction,
 ];
 const stateMachineRef = { Ref: logicalId(pipeline.stateMachine) };
 /** `arn:<partition>:states:<region>:<account>:execution:<state machine name><suffix>:*` as CloudFormation builds it. */
@@ -145,12 +150,14 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       ImportFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.importFunction), 'Arn'] },
       SummarizeFunctionArn: { 'Fn::GetAtt': [logicalId(pipeline.summarizeFunction), 'Arn'] },
       FailedChunkFunctionArn: { 'Fn::GetAtt': [logicalId(failedChunkFunction), 'Arn'] },
+      MirrorScanFunctionArn: { 'Fn::GetAtt': [logicalId(mirrorScanFunction), 'Arn'] },
+      MirrorPartsFunctionArn: { 'Fn::GetAtt': [logicalId(mirrorPartsFunction), 'Arn'] },
       MaxConcurrency: '8',
     });
   });
 
   it('runs every function on Node.js 22 and ARM64 with the pipeline environment', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 4 + 1); // + the bucket notifications handler
+    template.resourceCountIs('AWS::Lambda::Function', 6 + 1); // + the bucket notifications handler
     for (const fn of functions) {
       expect(template.toJSON().Resources[logicalId(fn)].Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -186,7 +193,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:PutObject': [stagingArn],
       'dynamodb:DescribeTable': tableArns,
       // No dynamodb:UpdateTable: the pre-warm of a request's warmThroughput needs allowWarmThroughput (below).
-      // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts); the Scan only
+      // The safety check before an import that can destroy data (lambdas/table-checks/table-safety-check.ts); the Scan only
       // with Select COUNT (below).
       'dynamodb:DescribeContinuousBackups': tableArns,
       // The ledger: read the lanes item, take lanes with its own item (a transaction: Put + Update), read the
@@ -210,8 +217,10 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // Each chunk's import deletes its staged piece once imported.
       's3:DeleteObject': [stagingArn],
       // put and delete batch; insert and update go as PartiQL statements in batches, and as a conditional PutItem or
-      // an UpdateItem when an item's names make a statement too long (issue 19's modes).
+      // an UpdateItem when an item's names make a statement too long (issue 19's modes); sync reads each key's item
+      // first (BatchGetItem) and puts the ones that differ.
       'dynamodb:BatchWriteItem': tableArns,
+      'dynamodb:BatchGetItem': tableArns,
       'dynamodb:PartiQLInsert': tableArns,
       'dynamodb:PartiQLUpdate': tableArns,
       'dynamodb:PutItem': tableArns,
@@ -234,10 +243,33 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     });
   });
 
+  it("gives a mirror's functions exactly their grants: MirrorScan scans, only MirrorParts deletes", () => {
+    expect(grantsOf(mirrorScanFunction.role)).toEqual({
+      ...ownLogGroup(mirrorScanFunction),
+      // The table's key parts, under the rejects prefix; no source read.
+      's3:PutObject': [rejectsArn],
+      'dynamodb:Scan': tableArns,
+    });
+    expect(grantsOf(mirrorPartsFunction.role)).toEqual({
+      ...ownLogGroup(mirrorPartsFunction),
+      // Reads the key parts, streams the delete lists (multipart past one part), lists a part's objects.
+      's3:PutObject': [rejectsArn],
+      's3:AbortMultipartUpload': [rejectsArn],
+      's3:GetObject': [rejectsArn],
+      's3:ListBucket': [bucketArn],
+      'dynamodb:BatchWriteItem': tableArns,
+    });
+  });
+
   it('lets preflight Scan the tables only to count (dynamodb:Select = COUNT), never to read items', () => {
     // The ledger is the pipeline's own table: preflight reads its holders with a Scan (lambdas/control-plane).
     const onLedger = (s: Statement) => JSON.stringify(s.Resource).includes('PipelineLedger');
-    const scans = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+    // A mirror's Scan of the keys is its own function's (MirrorScan; below), never preflight's.
+    const mirrorScanRole = logicalId(mirrorScanFunction.role!);
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter(
+      (policy) => !JSON.stringify(policy.Properties.Roles).includes(mirrorScanRole),
+    );
+    const scans = policies.flatMap((policy) =>
       (policy.Properties.PolicyDocument.Statement as (Statement & { Condition?: unknown })[]).filter(
         (s) => asList(s.Action).includes('dynamodb:Scan') && !onLedger(s),
       ),
@@ -304,7 +336,7 @@ describe('ImportPipeline in S3DdbImportStack', () => {
     expect(offending).toEqual([]);
   });
 
-  it('lets the state machine invoke exactly the four functions, deliver its logs and send traces', () => {
+  it('lets the state machine invoke exactly the six functions, deliver its logs and send traces', () => {
     const invokable = functions.flatMap((fn) => {
       const arn = { 'Fn::GetAtt': [logicalId(fn), 'Arn'] };
       return [arn, { 'Fn::Join': ['', [arn, ':*']] }];
@@ -562,7 +594,7 @@ describe('S3DdbImportStack with an existing bucket', () => {
   it('creates no bucket and no notification custom resource', () => {
     t.resourceCountIs('AWS::S3::Bucket', 0);
     t.resourceCountIs('Custom::S3BucketNotifications', 0);
-    t.resourceCountIs('AWS::Lambda::Function', 4);
+    t.resourceCountIs('AWS::Lambda::Function', 6);
   });
 
   it('scopes the grants to the named bucket', () => {

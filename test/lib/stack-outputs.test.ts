@@ -21,7 +21,9 @@ describe('the stack outputs the CLI reads (public contract)', () => {
     >;
 
     // BucketKmsKeyArn only with an SSE-KMS bucket (bucket-key-grants.test.ts); this stack's new bucket is SSE-S3.
-    const always = Object.values(STACK_OUTPUTS).filter((name) => name !== STACK_OUTPUTS.bucketKmsKeyArn);
+    // SourceBuckets only with `sources` (trusted/sources.test.ts); the app's stack has none.
+    const conditional: string[] = [STACK_OUTPUTS.bucketKmsKeyArn, STACK_OUTPUTS.sourceBuckets];
+    const always = Object.values(STACK_OUTPUTS).filter((name) => !conditional.includes(name));
     expect(Object.keys(outputs).sort()).toEqual(always.sort());
     expect(outputs.StateMachineArn.Value).toEqual({ Ref: expect.stringMatching(/^PipelineStateMachine/) });
     expect(outputs.BucketName.Value).toEqual({ Ref: expect.stringMatching(/^Bucket/) });

@@ -3,7 +3,8 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { createDynamoDbClient, createS3Client } from '../../../lambdas/wiring/clients.js';
+import { createDynamoDbClient, createS3Client } from '../../../lambdas/wiring/sdk-clients.js';
+import { CliError } from '../../output/cli-error.js';
 
 /**
  * The AWS clients the cloud commands (start, status, estimate) call, passed into each module so tests point
@@ -30,7 +31,7 @@ export function createCloudClients(): CloudClients {
 }
 
 /** A cloud command failed in a way the user can fix; the message names the fix. Exit code 1. */
-export class CloudCommandError extends Error {
+export class CloudCommandError extends CliError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'CloudCommandError';

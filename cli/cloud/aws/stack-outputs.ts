@@ -17,6 +17,8 @@ export const STACK_OUTPUTS = {
   bucketKmsKeyArn: 'BucketKmsKeyArn',
   /** The ledger of running imports (`rate`, `pause`, `resume`, status's live line); absent from stacks before it. */
   ledgerTableName: 'LedgerTableName',
+  /** JSON array of the other buckets imports may read (the construct's `sources`); only on a stack that has some. */
+  sourceBuckets: 'SourceBuckets',
 } as const;
 
 export interface StackTarget {
@@ -29,6 +31,8 @@ export interface StackTarget {
   readonly bucketKmsKeyArn: string | null;
   /** The ledger table; absent when the stack has none (deployed before it) or only a state machine ARN was given. */
   readonly ledgerTableName?: string;
+  /** The other buckets the stack's imports may read (`start s3://<one of them>/...`); absent when it has none. */
+  readonly sourceBuckets?: string[];
 }
 
 /**
@@ -64,6 +68,9 @@ export async function readStackOutputs(cloudformation: CloudFormationClient, sta
     watchedPrefixes: parsePrefixes(outputs[STACK_OUTPUTS.watchedPrefixes]),
     bucketKmsKeyArn: outputs[STACK_OUTPUTS.bucketKmsKeyArn] || null,
     ledgerTableName: outputs[STACK_OUTPUTS.ledgerTableName] || undefined,
+    ...(outputs[STACK_OUTPUTS.sourceBuckets]
+      ? { sourceBuckets: parsePrefixes(outputs[STACK_OUTPUTS.sourceBuckets]) ?? [] }
+      : {}),
   };
 }
 

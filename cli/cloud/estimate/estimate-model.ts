@@ -1,5 +1,6 @@
 import type { WriteMode } from '../../../lambdas/contract/import-request.js';
-import { MAX_CHUNKS } from '../../../lambdas/preflight/preflight.js';
+import { WRITE_MODE_TRAITS } from '../../../lambdas/contract/write-mode-traits.js';
+import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 import { indexLoads, type IndexLoad } from '../table/index-load.js';
 import type { TableCapacity } from '../table/table-capacity.js';
 
@@ -9,11 +10,8 @@ import type { TableCapacity } from '../table/table-capacity.js';
  * ~12,000 items/s (25 / 2 ms = 12,500, rounded down for the parsing around it).
  */
 export const ITEMS_PER_SECOND_PER_LANE = 12_000;
-/** Preflight's scan: 100 MB/s, under the measured 119 (quote-dense CSV) to 189 MB/s (TSV) over a local S3 (docs/performance.md). */
-export const SCAN_BYTES_PER_SECOND = 100e6;
-/** The stack's function memory (lib/private/pipeline-functions.ts defaults): import 1,769 MB, preflight 1,024 MB. */
+/** The import function's memory (lib/private/pipeline-functions.ts default): 1,769 MB. */
 export const IMPORT_MEMORY_MB = 1769;
-export const PREFLIGHT_MEMORY_MB = 1024;
 
 /**
  * us-east-1 list prices, read 2025-06 (check yours; they change): DynamoDB on-demand $0.625 per million write
@@ -26,16 +24,6 @@ export const PRICES = {
   provisionedWcuHour: 0.00065,
   lambdaArmGbSecond: 0.0000133334,
 } as const;
-
-/**
- * A lane's items/s per mode, as a share of `put`'s ITEMS_PER_SECOND_PER_LANE. `insert` and `update` take conditions,
- * which BatchWriteItem does not, so they go as PartiQL statements, 25 to a BatchExecuteStatement (an update whose
- * UPDATE finds no item goes again as its INSERT): a lane's own CPU binds them first. The modes bench
- * (`BENCH_ONLY=modes BENCH_MODE_ROWS=50000 npm run bench`, docs/performance.md) measured the handlers' CPU per 100k
- * items, over four runs, at 1.4-2.06x put's for insert and update (about 2x on a quiet machine: 0.5 of the items per
- * CPU second, taken here), and 0.84-1.16x for delete (BatchWriteItem DeleteRequests), which the lane rate caps at put's.
- */
-export const LANE_SHARE: Record<WriteMode, number> = { put: 1, insert: 0.5, update: 0.5, delete: 1 };
 
 export interface EstimateInputs {
   /** Bytes of each object (one for a single object). */
@@ -53,7 +41,7 @@ export interface EstimateInputs {
     /** Per mode, the table's and its GSIs' write units per item together (sample.ts). @default - the put figures */
     readonly writeUnitsByMode?: Readonly<Record<WriteMode, number>>;
   };
-  /** What the import writes with (LANE_SHARE, and sample.writeUnitsByMode). @default "put" */
+  /** What the import writes with (its traits' laneShare, and sample.writeUnitsByMode). @default "put" */
   readonly mode?: WriteMode;
   readonly table: TableCapacity;
   readonly chunkMiB: number;
@@ -63,16 +51,16 @@ export interface EstimateInputs {
   readonly maxWriteRate: number;
 }
 
-export type Binding = 'table' | 'index' | 'lanes' | 'max-write-rate' | 'preflight';
+export type Binding = 'table' | 'index' | 'lanes' | 'max-write-rate';
 
 /**
  * Rows, write units, time and cost of an import, before spending anything. Rows = data bytes / bytes per row
  * of the sample; items = rows less the sample's rejected share; write units = items x (the table's units per
- * item + each GSI's). The scan runs first (data bytes / scan rate); the import then runs at the lowest of the
+ * item + each GSI's). Preflight cuts plain objects from their sizes alone (no byte scan), so the import runs from the
+ * start at the lowest of the
  * table's write units / its units per item, each GSI's / its units per item (a GSI short of write capacity
  * throttles the table's writes: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html),
- * the lanes' CPU (chunks at once x 12,000 items/s) and maxWriteRate. What binds is that lowest rate, or preflight
- * when the scan takes longer than the import.
+ * the lanes' CPU (chunks at once x 12,000 items/s) and maxWriteRate. What binds is that lowest rate.
  */
 export function estimateImport(inputs: EstimateInputs) {
   const { sample, table } = inputs;
@@ -84,28 +72,26 @@ export function estimateImport(inputs: EstimateInputs) {
   const lanes = Math.max(1, Math.min(inputs.lanes, chunks));
   const rates = {
     table: table.writeUnitsPerSecond / sample.writeUnitsPerItem,
-    lanes: lanes * ITEMS_PER_SECOND_PER_LANE * LANE_SHARE[inputs.mode ?? 'put'],
+    lanes: lanes * ITEMS_PER_SECOND_PER_LANE * WRITE_MODE_TRAITS[inputs.mode ?? 'put'].laneShare,
     'max-write-rate': inputs.maxWriteRate > 0 ? inputs.maxWriteRate : Infinity,
   };
   const indexes = indexLoads(table.indexes, sample.indexes ?? [], items, Math.min(...Object.values(rates)));
   const slowest = slowestOf(rates, indexes);
-  const scanSeconds = inputs.objectBytes.reduce((a, b) => a + b, 0) / SCAN_BYTES_PER_SECOND;
   const importSeconds = slowest.itemsPerSecond > 0 ? items / slowest.itemsPerSecond : Infinity;
-  const binding: Binding = scanSeconds > importSeconds ? 'preflight' : slowest.binding;
+  const binding: Binding = slowest.binding;
   const tableWriteUnits = Math.round(items * sample.writeUnitsPerItem);
   const perItem = sample.writeUnitsByMode?.[inputs.mode ?? 'put'];
   const writeUnits =
     perItem === undefined
       ? tableWriteUnits + indexes.reduce((sum, index) => sum + index.writeUnits, 0)
       : Math.round(items * perItem);
-  const lambdaGbSeconds =
-    lanes * importSeconds * (IMPORT_MEMORY_MB / 1024) + scanSeconds * (PREFLIGHT_MEMORY_MB / 1024);
+  const lambdaGbSeconds = lanes * importSeconds * (IMPORT_MEMORY_MB / 1024);
   // Provisioned GSIs hold (and bill) their own WCU beside the table's.
   const provisionedWcu = table.writeUnitsPerSecond + indexes.reduce((sum, index) => sum + index.writeUnitsPerSecond, 0);
   const dynamodbDollars =
     table.billingMode === 'PAY_PER_REQUEST'
       ? (writeUnits / 1e6) * PRICES.onDemandWritePerMillion
-      : provisionedWcu * ((scanSeconds + importSeconds) / 3600) * PRICES.provisionedWcuHour;
+      : provisionedWcu * (importSeconds / 3600) * PRICES.provisionedWcuHour;
   const lambdaDollars = lambdaGbSeconds * PRICES.lambdaArmGbSecond;
   return {
     dataBytes: totalDataBytes,
@@ -120,16 +106,17 @@ export function estimateImport(inputs: EstimateInputs) {
     itemsPerSecond: slowest.itemsPerSecond,
     binding,
     bindingIndex: binding === 'index' ? slowest.index : null,
-    scanSeconds,
+    // Kept in --json as 0: preflight no longer scans bytes before the import (it reads objects' starts only).
+    scanSeconds: 0,
     importSeconds,
-    seconds: scanSeconds + importSeconds,
+    seconds: importSeconds,
     lambdaGbSeconds,
     cost: { dynamodb: dynamodbDollars, lambda: lambdaDollars, total: dynamodbDollars + lambdaDollars },
   };
 }
 
 /** The lowest of the rates: what binds the import, and which GSI when one does. */
-function slowestOf(rates: Record<Exclude<Binding, 'index' | 'preflight'>, number>, indexes: IndexLoad[]) {
+function slowestOf(rates: Record<Exclude<Binding, 'index'>, number>, indexes: IndexLoad[]) {
   const candidates: { binding: Binding; itemsPerSecond: number; index: string | null }[] = [
     ...(Object.entries(rates) as [Binding, number][]).map(([binding, itemsPerSecond]) => ({
       binding,

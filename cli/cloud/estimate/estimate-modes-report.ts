@@ -1,4 +1,5 @@
 import { duration } from '../../progress/renderer.js';
+import { WRITE_MODES } from '../../../lambdas/contract/write-mode-traits.js';
 import type { Estimate } from './estimate-model.js';
 import { PRICED_AS, type ModeEstimates } from './estimate-modes.js';
 import type { EstimateSafety } from './estimate-safety.js';
@@ -31,7 +32,8 @@ export function modeLines(modes: ModeEstimates, safety: EstimateSafety): string[
       `  ${`${mode}:`.padEnd(width)} ~${n(e.writeUnits)} write units, ~${duration(e.seconds)} at ` +
       `~${n(e.itemsPerSecond)} items/s, ~$${e.cost.total.toFixed(2)}`,
   );
-  const priced = (['insert', 'update', 'delete'] as const).map((mode) => `  ${mode} is priced ${PRICED_AS[mode]}`);
+  // put, the table's first mode, is how the sample line prices items: every other mode says how it differs.
+  const priced = WRITE_MODES.slice(1).map((mode) => `  ${mode} is priced ${PRICED_AS[mode]}`);
   return ["per write mode, on the same rows (the request's first):", ...lines, ...priced, ...safetyLines(safety)];
 }
 

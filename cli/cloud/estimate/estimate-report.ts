@@ -2,15 +2,10 @@ import { duration } from '../../progress/renderer.js';
 import type { Output } from '../../output/summary.js';
 import type { IndexLoad } from '../table/index-load.js';
 import type { ModeEstimates } from './estimate-modes.js';
+import { kmsEstimate, kmsLine } from './estimate-kms.js';
 import { modeLines, modesJson } from './estimate-modes-report.js';
 import type { EstimateSafety } from './estimate-safety.js';
-import {
-  ITEMS_PER_SECOND_PER_LANE,
-  PRICES,
-  SCAN_BYTES_PER_SECOND,
-  type Binding,
-  type Estimate,
-} from './estimate-model.js';
+import { ITEMS_PER_SECOND_PER_LANE, PRICES, type Binding, type Estimate } from './estimate-model.js';
 import type { SampleFigures } from '../source/sample.js';
 import type { SizedObject } from '../source/source-sizes.js';
 import type { TableCapacity } from '../table/table-capacity.js';
@@ -34,7 +29,6 @@ const WHY: Record<Binding, string> = {
   index: 'a global secondary index binds first (its write capacity throttles the table)',
   lanes: 'the Lambda lanes bind first (raise maxConcurrency or make smaller chunks)',
   'max-write-rate': 'your maxWriteRate binds first',
-  preflight: 'the preflight scan binds first (it takes longer than the import)',
 };
 
 /** Prints the estimate: a few readable lines, or with --json one object as the last stdout line. */
@@ -51,6 +45,7 @@ function estimateJson(report: EstimateReport) {
     source: report.source,
     objects: report.objects.length,
     bytes: totalBytes,
+    kms: kmsEstimate(totalBytes, e.chunks, e.seconds),
     sample: {
       bytes: report.sampleBytes,
       ...sample,
@@ -110,11 +105,9 @@ function estimateLines(report: EstimateReport): string[] {
   lines.push(
     `lanes: ${n(e.chunks)} chunks of ${report.chunkMiB} MiB, ${n(e.lanes)} at once: ~${n(e.rates.lanes)} items/s of Lambda CPU (${n(ITEMS_PER_SECOND_PER_LANE)} each)`,
   );
-  lines.push(
-    `preflight: scans ${n(totalBytes)} bytes in ~${duration(e.scanSeconds)} at ${SCAN_BYTES_PER_SECOND / 1e6} MB/s`,
-  );
   const why = e.binding === 'index' ? `the index ${e.bindingIndex} binds first` : WHY[e.binding];
   lines.push(`time: ~${duration(e.seconds)}; ${why} (~${n(e.itemsPerSecond)} items/s)`);
+  lines.push(kmsLine(kmsEstimate(totalBytes, e.chunks, e.seconds)));
   lines.push(
     `cost: ~$${e.cost.dynamodb.toFixed(2)} DynamoDB ${mode === 'on-demand' ? `writes ($${PRICES.onDemandWritePerMillion} per million write units)` : `capacity for the duration ($${PRICES.provisionedWcuHour} per WCU-hour)`}` +
       ` + ~$${e.cost.lambda.toFixed(2)} Lambda (${n(e.lambdaGbSeconds)} GB-s at $${PRICES.lambdaArmGbSecond}); us-east-1 list prices, check yours`,

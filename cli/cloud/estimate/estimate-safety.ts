@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ResolvedRequest } from '../../../lambdas/contract/import-request.js';
 import type { PointInTimeRecovery } from '../../../lambdas/contract/table-safety.js';
-import { checkTableSafety, pitrOff } from '../../../lambdas/preflight/table-safety.js';
-import { tableSafetyIo } from '../../../lambdas/preflight/table-safety-io.js';
+import { checkTableSafety, pitrOff } from '../../../lambdas/table-checks/table-safety-check.js';
+import { tableSafetyIo } from '../../../lambdas/table-checks/table-safety-io.js';
 import { writeModeEntry } from '../../../lambdas/write/write-modes.js';
 
 /** What `estimate` says of the table's point-in-time recovery: its status (null: could not be read) and warnings. */
@@ -15,7 +15,7 @@ export interface EstimateSafety {
 
 /**
  * One DescribeContinuousBackups (and, for a put or update with it off, one Scan of Limit 1): preflight's own check
- * (lambdas/preflight/table-safety.ts), run as a dry run so a delete is reported rather than refused. With
+ * (lambdas/table-checks/table-safety-check.ts), run as a dry run so a delete is reported rather than refused. With
  * point-in-time recovery off, estimate always says so (it prices every mode, delete included), and adds the
  * request's own warning when its mode is at risk.
  */

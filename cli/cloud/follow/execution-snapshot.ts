@@ -9,7 +9,7 @@ import type { CloudClients } from '../aws/clients.js';
 import { readHistoryPosition } from './history.js';
 import type { LiveSettingsReader } from '../aws/live-settings.js';
 import { readFinishedChunks, readMapRun, type MapRunCounts } from './map-run.js';
-import { readImportMetrics } from './metrics.js';
+import { readImportMetrics } from './execution-metrics.js';
 import { measureSample, readSample } from '../source/sample.js';
 
 /** What a follow keeps between polls, so each poll asks only for what changed. */
@@ -82,15 +82,7 @@ function scanSnapshot(state: string | null, scan: PlanningState | null): Progres
     };
   }
   const size = scan?.object.size ?? 0;
-  return {
-    phase: 'scanning',
-    scan: {
-      offset: scan?.checkpoint.offset ?? 0,
-      size,
-      chunks: scan?.chunks.length ?? 0,
-      complete: scan?.scanComplete ?? false,
-    },
-  };
+  return { phase: 'planning', plan: { size, chunks: scan?.chunks.length ?? 0, complete: scan?.scanComplete ?? false } };
 }
 
 function importSnapshot(

@@ -1,8 +1,9 @@
 import type { DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
 import type { ImportSummary } from '../../../lambdas/contract/workflow-payloads.js';
-import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
-import { exitCodeOf, printFailure, printSummary, type Output } from '../../output/summary.js';
-import { keepRejects } from '../../output/rejects-copy.js';
+import { MAP_RUN_THRESHOLD_ERROR, chunkErrorOf } from '../../../lambdas/map-run/first-failed-chunk.js';
+import { exitCodeOf, printSummary, type Output } from '../../output/summary.js';
+import { printFailure } from '../../output/failure.js';
+import { keepOutputs } from '../../output/diff-copy.js';
 import type { CloudClients } from '../aws/clients.js';
 
 /**
@@ -20,11 +21,11 @@ export async function finishExecution(
   const durationMs = (described.stopDate?.getTime() ?? Date.now()) - (described.startDate?.getTime() ?? Date.now());
   if (described.status !== 'SUCCEEDED') {
     const { name, message } = await failureOf(clients, described);
-    return printFailure({ name, message }, { json, durationMs, executionArn }, output);
+    return printFailure({ name, message }, { what: 'import', json, durationMs, executionArn }, output);
   }
   const summary = JSON.parse(described.output ?? '{}') as ImportSummary;
-  const rejectsDir = summary.rejectsKey ? await keepRejects(clients.s3, summary, output) : null;
-  printSummary(summary, { json, durationMs, rejectsDir, executionArn }, output);
+  const kept = await keepOutputs(clients.s3, summary, output);
+  printSummary(summary, { json, durationMs, ...kept, executionArn }, output);
   return exitCodeOf(summary);
 }
 

@@ -53,7 +53,7 @@ export async function readMapRun(
 
 /**
  * The counts of every chunk imported so far: the output of each succeeded child execution of the Map Run
- * (the ChunkImported state's counts array, or the named counts of an execution from before write modes). ListExecutions with a mapRunArn lists the
+ * (the ChunkImported state's counts array). ListExecutions with a mapRunArn lists the
  * Map Run's child executions (API_ListExecutions.html); each one is described once and kept in `cache`,
  * so a follow costs one DescribeExecution per chunk over the whole import, not per poll.
  */

@@ -2,13 +2,13 @@ import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { open } from 'node:fs/promises';
 import type { ResolvedRequest } from '../../../lambdas/contract/import-request.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
-import { formatTraits } from '../../../lambdas/contract/format-traits.js';
+import { LAYOUT_TRAITS, formatTraits } from '../../../lambdas/contract/format-traits.js';
 import { itemSize } from '../../../lambdas/formats/attribute-size.js';
 import { isBlankRecord } from '../../../lambdas/formats/csv/csv-records.js';
 import type { RawRecord } from '../../../lambdas/formats/record-format.js';
 import { createRecordFormat } from '../../../lambdas/formats/record-formats.js';
-import { checkComputedAttributes, knownNames } from '../../../lambdas/preflight/attribute-check.js';
-import { resolveColumns } from '../../../lambdas/preflight/columns.js';
+import { checkComputedAttributes, knownNames } from '../../../lambdas/columns/attribute-check.js';
+import { resolveColumns } from '../../../lambdas/columns/column-names.js';
 import { RecordScanner, type ScannerDialect } from '../../../lambdas/source/record-scanner.js';
 import { indexEntryBytes, writeUnitsOf, type IndexShape } from '../table/index-writes.js';
 import { WRITE_MODES, type WriteMode } from '../../../lambdas/contract/import-request.js';
@@ -123,7 +123,7 @@ export async function measureSample(
 
 /** The sample's whole records, read as preflight reads the object's start (keys and computed attributes checked). */
 async function sampleRecords(sample: Buffer, whole: boolean, request: ResolvedRequest, keys: KeyAttribute[]) {
-  if (formatTraits(request.format).layout !== 'records') {
+  if (!LAYOUT_TRAITS[formatTraits(request.format).layout].byteRecords) {
     // A Parquet object's first MiB is column data, not rows: sizing it needs its footer and a row group.
     throw new Error('estimate does not size Parquet sources yet; `local` and `start` import them');
   }

@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../write/item-sink.js';
 import { MAX_ITEM_BYTES, attributeValueSize, itemSize } from '../attribute-size.js';
 import { decodeBase64 } from '../base64.js';
-import { checkDynamoNumber } from '../dynamo-number.js';
+import { checkDynamoNumber } from '../../attribute-values/dynamo-number.js';
 import { readTtl } from '../ttl.js';
 import { JsonSyntaxError, JsonValueError, parseJsonAttribute } from '../json/exact-json.js';
 import type { MappedRecord } from '../record-format.js';

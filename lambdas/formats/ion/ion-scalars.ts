@@ -1,5 +1,5 @@
 import { IonTypes, type Decimal, type IonType, type Reader } from 'ion-js';
-import { checkDynamoNumber } from '../dynamo-number.js';
+import { checkDynamoNumber } from '../../attribute-values/dynamo-number.js';
 import { TypedValueError } from '../json/dynamo-json-value.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_CONTAINER_DEPTH, setMember } from './attribute-rules.js';
 import { decodeBase64 } from '../base64.js';
-import { checkDynamoNumber } from '../dynamo-number.js';
+import { checkDynamoNumber } from '../../attribute-values/dynamo-number.js';
 
 /**
  * A typed value that DynamoDB would refuse. The attribute's document path (`m.list[2]`) is gathered on the

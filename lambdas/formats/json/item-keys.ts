@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_ITEM_BYTES, itemSize } from '../attribute-size.js';
-import { checkDynamoNumber } from '../dynamo-number.js';
+import { checkDynamoNumber } from '../../attribute-values/dynamo-number.js';
 import type { MappedRecord } from '../record-format.js';
 import type { KeyAttribute } from '../../contract/workflow-payloads.js';
 import type { Item } from '../../write/item-sink.js';

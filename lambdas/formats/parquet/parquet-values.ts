@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { SchemaElement, SchemaTree } from 'hyparquet';
-import { checkDynamoNumber } from '../dynamo-number.js';
+import { checkDynamoNumber } from '../../attribute-values/dynamo-number.js';
 
 /**
  * A value of a Parquet column as DynamoDB stores it, or why the row cannot be stored. The table it follows

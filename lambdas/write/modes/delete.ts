@@ -5,12 +5,14 @@ import { keyOf } from '../item-requests.js';
 import type { Item } from '../item-sink.js';
 import { itemWriteUnits } from '../write-units.js';
 import { NO_COUNTS, type WriteModeEntry } from '../write-mode.js';
+import { WRITE_MODE_TRAITS } from '../../contract/write-mode-traits.js';
 
 /**
  * `delete`: BatchWriteItem DeleteRequests of each row's key. Rows of one key combined before sending count as
  * deleted too (their item is gone all the same). It removes data, so it needs a backup (or allowWithoutBackup).
  */
 export const del: WriteModeEntry = {
+  ...WRITE_MODE_TRAITS.delete,
   open(options) {
     const { keys } = options;
     const batchWriteItem = options.calls.batchWriteItem.bind(options.calls);
@@ -22,7 +24,5 @@ export const del: WriteModeEntry = {
     };
   },
   combine: keepLater,
-  reports: ['deleted'],
-  backup: { check: 'always' },
   writeUnits: itemWriteUnits,
 };

@@ -4,6 +4,7 @@ import type { StatementMode } from '../statement-mode.js';
 import { StatementWriter } from '../statement-writer.js';
 import { itemWriteUnits } from '../write-units.js';
 import { NO_COUNTS, type WriteModeEntry } from '../write-mode.js';
+import { WRITE_MODE_TRAITS } from '../../contract/write-mode-traits.js';
 
 /**
  * `insert` as statements: an INSERT, which writes only where no item has the key; one that finds an item
@@ -22,6 +23,7 @@ export const INSERT_STATEMENTS: StatementMode = {
  * before sending, or finding the item) counts as skipped. It never replaces data: no backup check.
  */
 export const insert: WriteModeEntry = {
+  ...WRITE_MODE_TRAITS.insert,
   open(options) {
     const writer = new StatementWriter({ ...options, mode: INSERT_STATEMENTS });
     return {
@@ -34,8 +36,6 @@ export const insert: WriteModeEntry = {
     };
   },
   combine: keepEarlier,
-  reports: ['written', 'skipped'],
-  backup: { check: 'never' },
   // A failed condition consumes write units as a write does (write-units.ts), so a skipped row costs like a written one.
   writeUnits: itemWriteUnits,
 };

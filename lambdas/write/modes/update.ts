@@ -4,6 +4,7 @@ import { keyOnly, type StatementMode } from '../statement-mode.js';
 import { StatementWriter } from '../statement-writer.js';
 import { itemWriteUnits } from '../write-units.js';
 import { NO_COUNTS, type WriteModeEntry } from '../write-mode.js';
+import { WRITE_MODE_TRAITS } from '../../contract/write-mode-traits.js';
 
 /**
  * `update` as statements: an UPDATE, which SETs the row's attributes on the item and leaves a missing item missing
@@ -26,6 +27,7 @@ export const UPDATE_STATEMENTS: StatementMode = {
  * and every row counts as written (rows merged before sending landed in the merge).
  */
 export const update: WriteModeEntry = {
+  ...WRITE_MODE_TRAITS.update,
   open(options) {
     const writer = new StatementWriter({ ...options, mode: UPDATE_STATEMENTS });
     return {
@@ -34,11 +36,6 @@ export const update: WriteModeEntry = {
     };
   },
   combine: mergeLaterOver,
-  reports: ['written'],
-  backup: {
-    check: 'when-table-holds-items',
-    atRisk: 'the attributes this import sets replace their old values, which cannot be restored',
-  },
   // The larger of the item before and after; the file tells only the row's size: a lower bound (write-units.ts).
   writeUnits: itemWriteUnits,
 };

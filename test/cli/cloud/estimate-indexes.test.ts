@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEstimateCommand, runEstimateCommand } from '../../../cli/commands/estimate.js';
 import type { StandIn } from '../../e2e/admission/stand-in.js';
 import { createBucket, dynamodb, putText, uniqueName } from '../../e2e/harness.js';
-import { capture, cloudClients } from './clients.js';
+import { capture, cloudClients } from '../../support/cloud-clients.js';
 
 /**
  * 40,000 rows of `id\tyear\tregion`, the region set on every other row ("eu") and empty (so left out of the item) on

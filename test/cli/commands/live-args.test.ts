@@ -27,11 +27,11 @@ describe('parseLiveCommand', () => {
     ['rate', [NAME, '1e3'], '<items/s>: expected a whole number, 0 or more (0 = uncapped), got "1e3"'],
     ['rate', [NAME, 'fast'], '<items/s>: expected a whole number, 0 or more (0 = uncapped), got "fast"'],
     ['rate', [NAME, '99999999999999999'], 'got "99999999999999999"'],
-    ['rate', [NAME, '-5'], "Unknown option '-5'"],
+    ['rate', [NAME, '-5'], 'unknown flag -5'],
     ['pause', [NAME, '--local', '--stack', 'S'], '--local and --stack name different places: give one'],
     ['pause', [NAME, '--local', '--ledger-table', 'L'], '--local and --ledger-table name different places: give one'],
     ['pause', [NAME, '--stack', 'S', '--ledger-table', 'L'], '--ledger-table skips the stack'],
-    ['resume', [NAME, '--state-machine', 'arn'], "Unknown option '--state-machine'"],
+    ['resume', [NAME, '--state-machine', 'arn'], 'unknown flag --state-machine'],
     [
       'pause',
       ['arn:aws:states:eu-west-1:111122223333:stateMachine:M'],

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionName, type StartRequest } from '../../../cli/cloud/start/start-request.js';
 import { parseStartCommand, runStartCommand } from '../../../cli/commands/start.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
-import { createBucket, createTable, putText, s3 } from '../../e2e/harness.js';
+import { createBucket, createTable, dynamodb, putText, s3 } from '../../e2e/harness.js';
+import { ensureTable } from '../../../cli/local-run/local-stack.js';
 import { createKmsKey } from '../../e2e/sse/kms-key.js';
 import { recordSseHeaders } from '../../e2e/sse/record-sse-headers.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/s3-ddb-import.mjs', import.meta.url));
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:S3DdbImportStateMachine';
@@ -24,6 +25,8 @@ let dir: string;
 beforeAll(async () => {
   standIn = await startStandIn();
   bucket = await createBucket();
+  // start describes the table before it uploads or starts: the tables these imports name exist.
+  for (const table of ['ngrams', 'words']) await ensureTable(dynamodb, table, { name: 'id', type: 'S' });
   dir = await mkdtemp(join(tmpdir(), 'start-'));
 });
 afterAll(() => standIn.close());
@@ -285,7 +288,11 @@ describe('a stack whose bucket is SSE-KMS (its BucketKmsKeyArn output)', () => {
 
     expect(await runStartCommand(command, clients, capture().output, () => new Date('2025-03-14T09:26:53Z'))).toBe(0);
     const prefix = 's3-ddb-import/uploads/20250314-092653/kms/';
-    const sse = { 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': KEY_ARN };
+    const sse = {
+      'x-amz-server-side-encryption': 'aws:kms',
+      'x-amz-server-side-encryption-aws-kms-key-id': KEY_ARN,
+      'x-amz-server-side-encryption-bucket-key-enabled': 'true',
+    };
     // S3 takes the encryption of a multipart upload from CreateMultipartUpload; its parts and completion carry none.
     expect(recorded.map(({ command, key, sse }) => ({ command, key, sse }))).toEqual([
       { command: 'PutObjectCommand', key: `${prefix}a-small.csv`, sse },
@@ -322,6 +329,14 @@ describe('s3-ddb-import start --follow', () => {
         rows: 3,
         written: 3,
         rejected: 0,
+        skipped: 0,
+        deleted: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+        mode: 'put',
+        dryRun: false,
+        writeUnits: 0,
         chunks: 1,
         rejectsKey: null,
         reportKey: 'r',
@@ -354,7 +369,7 @@ describe('s3-ddb-import start --follow', () => {
   });
 });
 
-describe('the safety check before starting (lambdas/preflight/table-safety.ts, with the CLI identity)', () => {
+describe('the safety check before starting (lambdas/table-checks/table-safety-check.ts, with the CLI identity)', () => {
   async function startWith(request: Record<string, unknown>, extra: string[] = []) {
     deployedStack();
     await putText(bucket, 'imports/keys.csv', 'id\na\n');
@@ -387,13 +402,15 @@ describe('the safety check before starting (lambdas/preflight/table-safety.ts, w
     expect(startRequests()).toHaveLength(1);
   });
 
-  it('notes that it could not check, and starts, when the check fails (here: no such table); preflight checks again', async () => {
+  it('fails when the table does not exist: its own DescribeTable said so, so nothing is started', async () => {
     const { outcome, err } = await startWith({ table: 'no-such-table' });
-    expect(outcome).toBe(0);
-    expect(err[0]).toMatch(
-      /^note: could not check the point-in-time recovery of table "no-such-table" \(TableNotFoundError: .*\); preflight checks it before any write$/,
-    );
-    expect(startRequests()).toHaveLength(1);
+    expect(outcome).toMatchObject({
+      name: 'TableNotFoundError',
+      message: 'table "no-such-table" does not exist',
+      hint: expect.stringContaining('create the table in this account and region first'),
+    });
+    expect(err).toEqual([]);
+    expect(startRequests()).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/stat
 import type { CloudClients } from '../../../cli/cloud/aws/clients.js';
 import { lookAtExecution, newFollowMemory, type LookClients } from '../../../cli/cloud/follow/execution-snapshot.js';
 import { stackLiveSettings } from '../../../cli/cloud/aws/live-settings.js';
-import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/sdk-clients.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import {
   CHILD,
@@ -18,7 +18,7 @@ import {
   RUNNING_EXECUTION,
   T0,
 } from '../../fixtures/cloud/recorded-execution.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 import { runCli } from '../../e2e/cli-process.js';
 
 /**
@@ -54,7 +54,8 @@ function importing(outputs: Record<string, string>, item?: { maxWriteRate: strin
             executionArn: CHILD(0),
             status: 'SUCCEEDED',
             startDate: T0,
-            output: JSON.stringify({ chunk: 0, rows: 25_000, written: 24_990, rejected: 10 }),
+            // The ChunkImported state's counts array: chunk, rows, written, rejected, skipped, deleted, writeUnits.
+            output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0]),
           }
         : RUNNING_EXECUTION,
     [SFN('GetExecutionHistory')]: (body) => ({

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStatusCommand, runStatusCommand } from '../../../cli/commands/status.js';
-import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/map-run/first-failed-chunk.js';
 import { startStandIn, type StandIn } from '../../e2e/admission/stand-in.js';
 import { CHILD, EXECUTION, MAP_RUN, MACHINE, RUNNING_EXECUTION, T0 } from '../../fixtures/cloud/recorded-execution.js';
-import { capture, cloudClients } from '../cloud/clients.js';
+import { capture, cloudClients } from '../../support/cloud-clients.js';
 
 // An execution that failed with AWS's Map Run threshold error: one whose FindFailedChunk could not name the chunk, or
 // that ran a workflow from before it. The CLI reads the first failed chunk itself (a stand-in answers the Step

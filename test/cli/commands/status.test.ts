@@ -20,7 +20,7 @@ import {
   T0,
   finishedExecution,
 } from '../../fixtures/cloud/recorded-execution.js';
-import { capture, cloudClients, describeStacksXml } from '../cloud/clients.js';
+import { capture, cloudClients, describeStacksXml } from '../../support/cloud-clients.js';
 
 const SFN = (operation: string) => `AWSStepFunctions.${operation}`;
 const METRICS = 'GraniteServiceVersion20100801.GetMetricData';
@@ -55,7 +55,8 @@ function recorded(
           executionArn: CHILD(0),
           status: 'SUCCEEDED',
           startDate: T0,
-          output: JSON.stringify({ chunk: 0, rows: 25_000, written: 24_990, rejected: 10 }),
+          // The ChunkImported state's counts array: chunk, rows, written, rejected, skipped, deleted, writeUnits.
+          output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0]),
         };
       poll++;
       if (stage() !== 'finished') return RUNNING_EXECUTION;
@@ -98,7 +99,7 @@ describe('s3-ddb-import status <running execution>', () => {
     const shown = capture();
     expect(await status([EXECUTION], shown)).toBe(0);
     // 1,600,020 of 4,000,020 bytes = 40%
-    expect(shown.out).toEqual(['scanning: 40% of 4000020 bytes, 1 chunks']);
+    expect(shown.out).toEqual(['planning: 1 chunks of 4000020 bytes so far']);
     expect(standIn.requests.map((r) => r.target)).toEqual([SFN('DescribeExecution'), SFN('GetExecutionHistory')]);
     expect(standIn.requests[1].body).toEqual({
       executionArn: EXECUTION,
@@ -176,7 +177,7 @@ describe('s3-ddb-import status --follow', () => {
 
     expect(await status([EXECUTION, '--follow', '--poll-s', '0.001'], shown)).toBe(2);
     expect(shown.err).toEqual([
-      'scanning: 40% of 4000020 bytes, 1 chunks',
+      'planning: 1 chunks of 4000020 bytes so far',
       'importing: 1/4 chunks, 60020 rows, 20 rejected, 2001 rows/s, ETA 20 s',
       expect.stringMatching(
         /^50 rejected rows: 2 files in .*s3-ddb-import-rejects\/ngrams-ngrams-20250314-092653-3fa9c1$/,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImportSummary } from '../../../lambdas/contract/workflow-payloads.js';
 import type { WriteMode } from '../../../lambdas/contract/import-request.js';
 import { printSummary } from '../../../cli/output/summary.js';
+import { mirrorLine } from '../../../cli/output/mirror-line.js';
 
 /** 10 rows, 1 rejected: each mode shows its own counts (its table entry's `reports`), the first one's items/s. */
 function lineOf(mode: WriteMode): string {
@@ -31,5 +32,33 @@ describe('the summary line of each write mode', () => {
     ['delete', 'SUCCEEDED: 10 rows, 4 deleted, 1 rejected, 2 chunks into T (delete) in 1.2 s (3 items/s)'],
   ])('%s', (mode, line) => {
     expect(lineOf(mode)).toBe(line);
+  });
+});
+
+describe('a mirror in the summary line and --json', () => {
+  const mirror = {
+    inScope: 105,
+    notInFile: 5,
+    deleted: 5,
+    maxDeletePercent: 10,
+    scope: { partitionKeyPrefix: 'A#' },
+    deletesKey: 'r/exec/diff/',
+    refusal: null,
+  };
+
+  it('says what the mirror found and deleted', () => {
+    expect(mirrorLine({ dryRun: false, mirror } as unknown as ImportSummary)).toBe(
+      '; mirror: 5 of 105 items in scope (partition key begins with "A#") not in the file, 5 deleted',
+    );
+  });
+
+  it('says a dry run would delete them, and where its diff lies', () => {
+    expect(mirrorLine({ dryRun: true, mirror: { ...mirror, deleted: 0 } } as unknown as ImportSummary)).toBe(
+      '; mirror: 5 of 105 items in scope (partition key begins with "A#") not in the file, would be deleted (diff: r/exec/diff/)',
+    );
+  });
+
+  it('adds nothing for an import that is no mirror', () => {
+    expect(mirrorLine({ dryRun: false } as unknown as ImportSummary)).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 import { describe as group, expect, it } from 'vitest';
 import { createProgressRenderer, describe, describeLive } from '../../../cli/progress/renderer.js';
 import type { ProgressSnapshot } from '../../../cli/progress/snapshot.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 const NAME = 'ngrams-1gram-20250314-092653-3fa9c1';
 const live = { execution: NAME, table: 'ngrams', lanes: 8, maxWriteRate: 1500, paused: false };

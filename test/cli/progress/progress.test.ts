@@ -3,7 +3,7 @@ import { createProgressPrinter } from '../../../cli/local-run/progress-printer.j
 import { colorAllowed, createProgressRenderer, describe, duration } from '../../../cli/progress/renderer.js';
 import type { ProgressSnapshot } from '../../../cli/progress/snapshot.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
-import { capture } from '../cloud/clients.js';
+import { capture } from '../../support/cloud-clients.js';
 
 const importing: ProgressSnapshot = {
   phase: 'importing',
@@ -26,9 +26,15 @@ group('the progress view', () => {
       "queued: waiting: t's 40 lanes are held by 3 running import(s), asking again in 10 s",
     ],
     [
-      "scan (local's line, word for word)",
-      { phase: 'scanning', scan: { offset: 1, size: 3, chunks: 2, complete: false } },
-      'scanning: 33% of 3 bytes, 2 chunks',
+      // Chunks are cut from the objects' sizes: no byte scan, so no percent of bytes scanned.
+      "plan (local's line, word for word)",
+      { phase: 'planning', plan: { size: 3, chunks: 2, complete: false } },
+      'planning: 2 chunks of 3 bytes so far',
+    ],
+    [
+      "a mirror's step: segments scanned (or parts compared, deleted) of all, and its keys so far",
+      { phase: 'mirroring', mirror: { step: 'scanning table', done: 3, total: 4, keys: 105 } },
+      'mirroring: scanning table 3/4 segments, 105 keys',
     ],
     [
       "import: local's line, then rows/s and the ETA",
@@ -61,10 +67,10 @@ group('the progress view', () => {
     let clock = 0;
     const { output, err, written } = capture(false);
     const renderer = createProgressRenderer({ ...output, now: () => clock });
-    renderer.render({ phase: 'scanning', scan: { offset: 0, size: 10, chunks: 0, complete: false } });
+    renderer.render({ phase: 'planning', plan: { size: 10, chunks: 0, complete: false } });
     clock = 1000;
-    renderer.render({ phase: 'scanning', scan: { offset: 5, size: 10, chunks: 1, complete: false } }); // too soon: skipped
-    renderer.render({ phase: 'scanning', scan: { offset: 10, size: 10, chunks: 2, complete: true } }); // the scan's end: shown
+    renderer.render({ phase: 'planning', plan: { size: 10, chunks: 1, complete: false } }); // too soon: skipped
+    renderer.render({ phase: 'planning', plan: { size: 10, chunks: 2, complete: true } }); // the plan's end: shown
     renderer.render(importing); // a new phase: shown
     clock = 2500;
     renderer.render({ ...importing, rows: { rows: 70_000, rejected: 20 } }); // 1.5 s later: skipped
@@ -72,8 +78,8 @@ group('the progress view', () => {
     renderer.render({ ...importing, rows: { rows: 80_000, rejected: 20 } }); // 2 s later: shown
     renderer.done();
     expect(err).toEqual([
-      'scanning: 0% of 10 bytes, 0 chunks',
-      'scanning: 100% of 10 bytes, 2 chunks',
+      'planning: 0 chunks of 10 bytes so far',
+      'planning: 2 chunks of 10 bytes',
       'importing: 1/4 chunks, 60020 rows, 20 rejected, 2001 rows/s, ETA 20 s',
       'importing: 1/4 chunks, 80000 rows, 20 rejected, 2001 rows/s, ETA 20 s',
     ]);
@@ -123,7 +129,7 @@ group("local's progress (the runner's events through the same view)", () => {
     printer.onEvent({ type: 'chunk-progress', chunkIndex: 0, done: true, rows: 50, written: 49, rejected: 1 });
     printer.done();
     expect(err).toEqual([
-      'scanning: 100% of 2010 bytes, 2 chunks',
+      'planning: 2 chunks of 2010 bytes',
       'importing: 1/2 chunks, 50 rows, 1 rejected, 25 rows/s, ETA 2 s',
     ]);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mapAtMost } from '../../../lambdas/async/map-at-most.js';
 import { readLambdaConfig } from '../../../lambdas/environment/config.js';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
-import { startLocalWatch, type WatchEvent } from '../../../cli/watch/local-watch.js';
+import { startLocalWatch, type WatchEvent } from '../../../cli/watch/start-local-watch.js';
 import { generateNgrams, type NgramRow } from '../../fixtures/ngrams.js';
 import { expectTableMatches, withOwnLedger } from '../../e2e/faults/fixture.js';
 import { ensureLedgerTable } from '../../../cli/local-run/local-stack.js';

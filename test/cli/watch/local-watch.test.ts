@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
-import { startLocalWatch, type LocalWatch, type WatchEvent } from '../../../cli/watch/local-watch.js';
+import { startLocalWatch, type LocalWatch, type WatchEvent } from '../../../cli/watch/start-local-watch.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches } from '../../e2e/faults/fixture.js';
 import { createBucket, createTable, putText, scanAll } from '../../e2e/harness.js';

@@ -32,7 +32,7 @@ describe('a table that keeps failing', () => {
     expect((error as Error).message).toContain(table);
     // Bounded by count, not by the clock: each batch got at most the default 12 tries, one call each (no SDK
     // retries underneath), and the one that failed the chunk got all 12. (Its full-jitter waits add up to at
-    // most 26.35 s: write/batch-retry.ts; the test's own timeout is the hang guard.)
+    // most 26.35 s: retry/batch-retry.ts; the test's own timeout is the hang guard.)
     expect(Math.max(...tries.values())).toBe(12);
   }, 120_000);
 

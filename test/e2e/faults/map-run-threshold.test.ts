@@ -1,7 +1,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runLocalImport, type RunnerEvent } from '../../../cli/local-run/runner.js';
-import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/map-run/first-failed-chunk.js';
 import { startStandIn, type StandIn } from '../admission/stand-in.js';
 import { ngramImport } from './fixture.js';
 import { faultGetObjects, faultWiring, removeFaults } from './inject.js';

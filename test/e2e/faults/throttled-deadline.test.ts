@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
+import type { RetryPolicy } from '../../../lambdas/retry/backoff.js';
 import { readLambdaConfig } from '../../../lambdas/environment/config.js';
 import { createWiring } from '../../../lambdas/wiring/wiring.js';
 import { importStopMarginMs } from '../../../lambdas/write/stop-margin.js';

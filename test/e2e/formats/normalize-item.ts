@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { checkDynamoNumber } from '../../../lambdas/formats/dynamo-number.js';
+import { checkDynamoNumber } from '../../../lambdas/attribute-values/dynamo-number.js';
 
 type Item = Record<string, AttributeValue>;
 

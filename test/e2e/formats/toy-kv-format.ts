@@ -10,6 +10,7 @@ const TOY_TRAITS: FormatTraits = {
   typedRecords: false,
   textColumns: false,
   compressedInside: false,
+  headerColumns: false,
 };
 
 /** Records end at LF only: no quote can hide one. */

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { checkDynamoNumber } from '../../../lambdas/formats/dynamo-number.js';
+import { checkDynamoNumber } from '../../../lambdas/attribute-values/dynamo-number.js';
 import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import { generators } from '../../fixtures/hostile/generate.js';
 

@@ -117,7 +117,7 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'DynamoDBClient.UpdateTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:UpdateTable', resource: tableArn(String(input.TableName), arn) },
   ],
-  // The safety check before an import that can destroy data (lambdas/preflight/table-safety.ts): the reference's
+  // The safety check before an import that can destroy data (lambdas/table-checks/table-safety-check.ts): the reference's
   // DescribeContinuousBackups and Scan rows, on the table.
   'DynamoDBClient.DescribeContinuousBackupsCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeContinuousBackups', resource: tableArn(String(input.TableName), arn) },

@@ -5,7 +5,7 @@ import type { Wiring } from '../../../lambdas/wiring/wiring.js';
 import { ImportLedger } from '../../../lambdas/admission/ledger.js';
 import type { RunnerEvent } from '../../../cli/local-run/runner.js';
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/failed-chunk/first-failed-chunk.js';
+import { MAP_RUN_THRESHOLD_ERROR } from '../../../lambdas/map-run/first-failed-chunk.js';
 import { generateNgrams } from '../../fixtures/ngrams.js';
 import { expectTableMatches, runWithEvents, throttleError } from '../faults/fixture.js';
 import { faultBatchWrites, faultGetObjects, removeFaults } from '../faults/inject.js';
@@ -290,6 +290,16 @@ async function singleItemModes(t: ImportTargets, table: string): Promise<void> {
       expect(summary).toMatchObject({ status: 'SUCCEEDED', mode, rows: count, rejected: 0 });
       expect(summary.written + summary.skipped).toBe(count);
     }
+  }
+  // `sync` reads each key first (BatchGetItem, granted on each table) and puts only what differs (BatchWriteItem).
+  for (const [file, count] of [
+    [{ key: 'imports/modes.tsv', types: NGRAM_TYPES }, rows.length],
+    [{ key: 'imports/long-names.jsonl' }, records.length],
+  ] as const) {
+    const request = { bucket: t.bucket, ...file, table, mode: 'sync' as const };
+    const { summary } = await runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control });
+    expect(summary).toMatchObject({ status: 'SUCCEEDED', mode: 'sync', rows: count, rejected: 0 });
+    expect(summary.added + summary.changed + summary.unchanged).toBe(count);
   }
 }
 

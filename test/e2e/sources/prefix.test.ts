@@ -98,6 +98,9 @@ describe('a prefix of many objects', () => {
       skipped: 0,
       deleted: 0,
       writeUnits: 0,
+      added: 0, // sync's counts (issue 36): 0 in put mode
+      changed: 0,
+      unchanged: 0,
     });
     expect(report.objects[0]).toEqual({
       key: 'letters/1gram-a.tsv',
@@ -108,6 +111,9 @@ describe('a prefix of many objects', () => {
       skipped: 0,
       deleted: 0,
       writeUnits: 0,
+      added: 0, // sync's counts (issue 36): 0 in put mode
+      changed: 0,
+      unchanged: 0,
     });
   });
 

@@ -35,11 +35,11 @@ function expected(mode: WriteMode, row: NgramRow, existed: boolean): Record<stri
   if (mode === 'delete') return undefined;
   if (mode === 'insert' && existed) return { ...key, origin: { S: 'before' } };
   if (mode === 'update' && existed) return { ...key, ...values, origin: { S: 'before' } };
-  return { ...key, ...values };
+  return { ...key, ...values }; // put and sync: the row's item, whole
 }
 
 describe('every mode over checkpoints', () => {
-  it.each<WriteMode>(['put', 'insert', 'update', 'delete'])(
+  it.each<WriteMode>(['put', 'insert', 'update', 'delete', 'sync'])(
     '%s resumes each chunk where it stopped: the table is what the mode makes of the file, rows counted once',
     async (mode) => {
       const { text, rows } = generateNgrams(ROWS, { seed: 5 });
@@ -64,6 +64,8 @@ describe('every mode over checkpoints', () => {
         insert: { written: ROWS - existing, skipped: existing, deleted: 0 },
         update: { written: ROWS, skipped: 0, deleted: 0 },
         delete: { written: 0, skipped: 0, deleted: ROWS },
+        // sync writes every row: the seeded keys hold another item (changed), the others none (added).
+        sync: { written: ROWS, skipped: 0, deleted: 0 },
       }[mode];
       const { written, skipped, deleted } = run.summary;
       expect(run.summary).toMatchObject({ status: 'SUCCEEDED', mode, rows: ROWS, rejected: 0 });
@@ -73,6 +75,9 @@ describe('every mode over checkpoints', () => {
         // its own item and counts as skipped, as after a Lambda timeout (README, Write modes): never fewer skipped.
         expect(skipped).toBeGreaterThanOrEqual(counts.skipped);
       } else expect({ written, skipped, deleted }).toEqual(counts);
+      if (mode === 'sync') {
+        expect(run.summary).toMatchObject({ added: ROWS - existing, changed: existing, unchanged: 0 });
+      }
 
       const items = new Map((await scanAll(table)).map((item) => [`${item.ngram.S}|${item.year.N}`, item]));
       expect(items.size).toBe(mode === 'delete' ? 0 : ROWS);

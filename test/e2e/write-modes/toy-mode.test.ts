@@ -44,6 +44,6 @@ describe('a write mode added as its own file and one line in the table', () => {
   it('fails when the wiring does not hold the mode: the request validator reads the names from the table', async () => {
     const failure = await importThroughStamp(createWiring()).catch((error: Error) => error);
     expect(failure).toMatchObject({ name: 'InvalidRequestError' });
-    expect((failure as Error).message).toContain('mode: must be one of put, insert, update, delete, got "stamp"');
+    expect((failure as Error).message).toContain('mode: must be one of put, insert, update, delete, sync, got "stamp"');
   });
 });

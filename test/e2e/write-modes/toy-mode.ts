@@ -25,5 +25,8 @@ export const stamp: WriteModeEntry = {
   combine: keepLater,
   reports: ['written', 'skipped'],
   backup: { check: 'when-table-holds-items', atRisk: 'items with the keys this import writes are replaced' },
+  laneShare: 1,
+  pricedAs: 'as put',
+  actions: ['dynamodb:BatchWriteItem'],
   writeUnits: itemWriteUnits,
 };

@@ -1,7 +1,7 @@
 import { DynamoDBServiceException, ReplicatedWriteConflictException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { replyError, timeoutError } from '../../../lambdas/dynamodb-transport/reply-errors.js';
-import { isRetryable, retryErrorType } from '../../../lambdas/write/batch-retry.js';
+import { isRetryable, retryErrorType } from '../../../lambdas/retry/batch-retry.js';
 import {
   clockSkewRejection,
   eaiAgain,

@@ -21,8 +21,8 @@ import {
   outsideSigV4Window,
   signatureSkewReply,
 } from '../../e2e/faults/transient-errors.js';
-import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
-import { isRetryable } from '../../../lambdas/write/batch-retry.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/sdk-clients.js';
+import { isRetryable } from '../../../lambdas/retry/batch-retry.js';
 import { ensureTable } from '../../../cli/local-run/local-stack.js';
 import { startStandIn } from '../../e2e/admission/stand-in.js';
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_CHUNKS,
-  MAX_PIECE_BYTES,
-  chunkBudget,
-  isStaged,
-  pieceBytes,
-} from '../../../lambdas/preflight/chunk-budget.js';
+import { MAX_PIECE_BYTES, chunkBudget, isStaged, pieceBytes } from '../../../lambdas/preflight/chunk-budget.js';
+import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 
 const MIB = 1024 * 1024;
 const plain = (size: number) => ({ size, compression: 'none' as const, staged: false });

@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/sdk-clients.js';
 import { preflightIo } from '../../../lambdas/preflight/preflight-io.js';
 import { createBucket, putText } from '../../e2e/harness.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CHUNKS } from '../../../lambdas/preflight/chunk-budget.js';
+import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 import { checkStateSize } from '../../../lambdas/preflight/state-size.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { PlanningState, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';
 import {
-  MAX_SCAN_STATE_BYTES,
+  MAX_PLANNING_STATE_BYTES,
   MAX_SOURCES_STATE_BYTES,
   MAX_SOURCE_OBJECTS,
   STATE_PAYLOAD_LIMIT_BYTES,
@@ -56,7 +56,7 @@ describe('the workflow state at its largest (contract/limits.ts)', () => {
   it('stays under 256 KiB: 64 KiB of request and header, 40 KiB of objects, 1,000 chunks and 1,000 results', () => {
     // The widest header that passes, with the longest object list that passes.
     let columns = 1000;
-    while (bytes({ ...state(columns + 100, 12, []), sources: null }) <= MAX_SCAN_STATE_BYTES) columns += 100;
+    while (bytes({ ...state(columns + 100, 12, []), sources: null }) <= MAX_PLANNING_STATE_BYTES) columns += 100;
     const largest = state(columns, 12, mostObjects());
     expect(() => checkStateSize(largest)).not.toThrow();
     // Every number at its 5 TiB worst: 13-digit offsets and lines, 10-digit counts per chunk.

@@ -14,6 +14,7 @@ const TEXT: FormatTraits = {
   typedRecords: false,
   textColumns: false,
   compressedInside: false,
+  headerColumns: false,
 };
 
 /** The built-in modes, and the built-in formats with one more whose traits a case sets. */

@@ -280,9 +280,9 @@ describe.each([
     field: 'format.delimiter: only for CSV; parquet records need none',
   },
   {
-    problem: 'the mode is not one of the four',
+    problem: 'the mode is not one of the table',
     input: { ...MINIMAL, mode: 'upsert' },
-    field: 'mode: must be one of put, insert, update, delete, got "upsert"',
+    field: 'mode: must be one of put, insert, update, delete, sync, got "upsert"',
   },
   {
     problem: 'dryRun is not a boolean',

@@ -7,6 +7,7 @@ import { formatRejects, type RejectedRow } from '../../../lambdas/import/rejects
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import { makeRejectsAbsolute } from '../../../lambdas/summarize/relative-rejects-io.js';
 import { MIN_PART_BYTES } from '../../../lambdas/wiring/s3-stream-upload.js';
+import { chunkResultArray } from '../../support/chunk-results.js';
 import { createBucket, listKeys, s3 as plainS3 } from '../../e2e/harness.js';
 
 const ETAG = '"0123456789abcdef0123456789abcdef"';
@@ -56,9 +57,32 @@ function summarizeEvent(bucket: string): SummarizeEvent {
       { object: 0, start: 1000, end: 20_000_000 },
     ],
     chunkResults: [
-      { chunk: 0, rows: 500, written: 500, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0, lines: 500 },
-      { chunk: 1, rows: 60_000, written: 30_000, rejected: 30_000, skipped: 0, deleted: 0, writeUnits: 0 },
-    ],
+      {
+        chunk: 0,
+        rows: 500,
+        written: 500,
+        rejected: 0,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+        lines: 500,
+      },
+      {
+        chunk: 1,
+        rows: 60_000,
+        written: 30_000,
+        rejected: 30_000,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
+    ].map(chunkResultArray),
     sources: {
       folder: 'in/',
       objects: [{ key: 'big.csv', size: 20_000_000, etag: ETAG }],

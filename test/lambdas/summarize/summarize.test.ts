@@ -1,11 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import {
-  createReleaseLanesHandler,
-  createSummarizeFunctionHandler,
-  createSummarizeHandler,
-} from '../../../lambdas/summarize/handler.js';
+import { createSummarizeFunctionHandler } from '../../../lambdas/summarize/handler.js';
 import { summarize, totalsByObject } from '../../../lambdas/summarize/summarize.js';
+import { chunkResultArray } from '../../support/chunk-results.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { ChunkResult, ImportSummary, SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
 import type { LambdaConfig } from '../../../lambdas/environment/config.js';
@@ -22,7 +19,7 @@ function event(chunkResults: ChunkResult[], source: { key: string } | { prefix: 
     request: resolveImportRequest({ bucket: 'bucket', table: 'table', ...source }),
     executionName: 'exec-1',
     object: { size: 300, etag: ETAG },
-    chunkResults,
+    chunkResults: chunkResults.map(chunkResultArray),
     chunks: [
       { object: 0, start: 10, end: 100, line: 2 },
       { object: 0, start: 100, end: 200, line: 40 },
@@ -43,7 +40,18 @@ function event(chunkResults: ChunkResult[], source: { key: string } | { prefix: 
 
 /** A chunk's result of a put import: rows, written, rejected (and for a key repeated in a batch, one skipped). */
 function result(chunk: number, rows: number, written: number, rejected: number): ChunkResult {
-  return { chunk, rows, written, rejected, skipped: rows - written - rejected, deleted: 0, writeUnits: 0 };
+  return {
+    chunk,
+    rows,
+    written,
+    rejected,
+    skipped: rows - written - rejected,
+    deleted: 0,
+    writeUnits: 0,
+    added: 0,
+    changed: 0,
+    unchanged: 0,
+  };
 }
 
 /** Chunk 1 has a key repeated inside a batch (50 rows, 49 written); chunks 0 and 2 have rejects. */
@@ -130,15 +138,63 @@ describe('totalsByObject', () => {
   it('adds each chunk result to the object its chunk reads, whatever order the results come in', () => {
     // a.csv: chunks 0 and 1 (40+50 rows, 38+49 written, 2+0 rejected); b.csv: chunk 2.
     expect(totalsByObject(event(WITH_REJECTS))).toEqual([
-      { key: 'imports/a.csv', chunks: 2, rows: 90, written: 87, rejected: 2, skipped: 1, deleted: 0, writeUnits: 0 },
-      { key: 'imports/b.csv', chunks: 1, rows: 30, written: 29, rejected: 1, skipped: 0, deleted: 0, writeUnits: 0 },
+      {
+        key: 'imports/a.csv',
+        chunks: 2,
+        rows: 90,
+        written: 87,
+        rejected: 2,
+        skipped: 1,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
+      {
+        key: 'imports/b.csv',
+        chunks: 1,
+        rows: 30,
+        written: 29,
+        rejected: 1,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
     ]);
   });
 
   it('lists every object, with zeros for one no result came from', () => {
     expect(totalsByObject(event([]))).toEqual([
-      { key: 'imports/a.csv', chunks: 0, rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 },
-      { key: 'imports/b.csv', chunks: 0, rows: 0, written: 0, rejected: 0, skipped: 0, deleted: 0, writeUnits: 0 },
+      {
+        key: 'imports/a.csv',
+        chunks: 0,
+        rows: 0,
+        written: 0,
+        rejected: 0,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
+      {
+        key: 'imports/b.csv',
+        chunks: 0,
+        rows: 0,
+        written: 0,
+        rejected: 0,
+        skipped: 0,
+        deleted: 0,
+        writeUnits: 0,
+        added: 0,
+        changed: 0,
+        unchanged: 0,
+      },
     ]);
   });
 
@@ -149,7 +205,7 @@ describe('totalsByObject', () => {
 
   it('fails when a chunk names an object the source set does not hold', () => {
     const bad = { ...event(CLEAN), chunks: [{ object: 2, start: 0, end: 10, line: 1 }] };
-    expect(() => totalsByObject({ ...bad, chunkResults: [result(0, 1, 1, 0)] })).toThrow();
+    expect(() => totalsByObject({ ...bad, chunkResults: [chunkResultArray(result(0, 1, 1, 0))] })).toThrow();
   });
 });
 
@@ -175,13 +231,13 @@ describe('the Summarize handler', () => {
   it('returns the summary of the event', async () => {
     const { wiring } = recordingWiring();
     const input = event(WITH_REJECTS);
-    expect(await createSummarizeHandler(wiring)(input)).toEqual(summarize(input, 'rejects'));
+    expect(await createSummarizeFunctionHandler(wiring)(input)).toEqual(summarize(input, 'rejects'));
   });
 
   it('writes one JSON report at the report key: summary, execution, per-object totals, results', async () => {
     const { wiring, sent } = recordingWiring();
     const input = event(WITH_REJECTS);
-    await createSummarizeHandler(wiring)(input);
+    await createSummarizeFunctionHandler(wiring)(input);
     expect(sent).toHaveLength(1);
     const { Bucket, Key, ContentType, Body } = sent[0].input;
     expect({ Bucket, Key, ContentType }).toEqual({
@@ -200,32 +256,32 @@ describe('the Summarize handler', () => {
 
   it('writes the report of an import with no chunk, with zero totals', async () => {
     const { wiring, sent } = recordingWiring();
-    await createSummarizeHandler(wiring)(event([]));
+    await createSummarizeFunctionHandler(wiring)(event([]));
     expect(JSON.parse(sent[0].input.Body as string)).toMatchObject({ rows: 0, chunks: 0, chunkResults: [] });
   });
 
   it('fails when a chunk result names a chunk the list does not hold, and writes no report', async () => {
     const { wiring, sent } = recordingWiring();
     const bad = event([result(7, 1, 1, 0)]);
-    await expect(createSummarizeHandler(wiring)(bad)).rejects.toThrow();
+    await expect(createSummarizeFunctionHandler(wiring)(bad)).rejects.toThrow();
     expect(sent).toHaveLength(0);
   });
 
   it('gives the lanes back once the report is written, and not when it could not be', async () => {
     const { wiring, sent, released } = recordingWiring();
-    await createSummarizeHandler(wiring)(event(CLEAN));
+    await createSummarizeFunctionHandler(wiring)(event(CLEAN));
     expect(sent).toHaveLength(1);
     expect(released).toEqual(['exec-1']);
     const failing = recordingWiring(async () => {
       throw new Error('Access Denied');
     });
-    await expect(createSummarizeHandler(failing.wiring)(event(CLEAN))).rejects.toThrow();
+    await expect(createSummarizeFunctionHandler(failing.wiring)(event(CLEAN))).rejects.toThrow();
     expect(failing.released).toEqual([]);
   });
 
   it('only gives the lanes back when asked by ReleaseLanes (a failed import): no report', async () => {
     const { wiring, sent, released } = recordingWiring();
-    expect(await createReleaseLanesHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
+    expect(await createSummarizeFunctionHandler(wiring)({ releaseLanes: 'exec-9' })).toEqual({ released: 'exec-9' });
     expect(released).toEqual(['exec-9']);
     expect(sent).toEqual([]);
   });
@@ -246,7 +302,7 @@ describe('the Summarize handler', () => {
     const { wiring } = recordingWiring(async () => {
       throw denied;
     });
-    await expect(createSummarizeHandler(wiring)(event(CLEAN))).rejects.toBe(denied);
+    await expect(createSummarizeFunctionHandler(wiring)(event(CLEAN))).rejects.toBe(denied);
   });
 });
 
@@ -260,6 +316,9 @@ describe('the Map results as ChunkImported leaves them', () => {
       r.skipped,
       r.deleted,
       r.writeUnits,
+      r.added,
+      r.changed,
+      r.unchanged,
     ]);
     const named = summarize(event(WITH_REJECTS), 'rejects');
     expect(summarize({ ...event(WITH_REJECTS), chunkResults: arrays }, 'rejects')).toEqual(named);
@@ -268,7 +327,7 @@ describe('the Map results as ChunkImported leaves them', () => {
     );
   });
 
-  it('fails when a result is neither an array of counts nor named counts', () => {
+  it('fails when a result is not an array of all the counts', () => {
     expect(() => summarize({ ...event(CLEAN), chunkResults: [[0, 1, 1]] }, 'rejects')).toThrow(/Map result 0/);
   });
 });

@@ -1,6 +1,6 @@
 import { BatchWriteItemCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
+import { longestBackoffMs } from '../../../lambdas/retry/batch-retry.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import { ensureTable } from '../../../cli/local-run/local-stack.js';
 

@@ -4,8 +4,8 @@ import {
   type BatchWriteItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/async/backoff.js';
-import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/retry/backoff.js';
+import { longestBackoffMs } from '../../../lambdas/retry/batch-retry.js';
 import { BatchWriter, type SendBatchWrite } from '../../../lambdas/write/batch-writer.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../fixtures/random.js';

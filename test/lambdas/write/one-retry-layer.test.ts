@@ -2,8 +2,8 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbWriteTransport } from '../../../lambdas/dynamodb-transport/write-transport.js';
-import { createDynamoDbClient } from '../../../lambdas/wiring/clients.js';
-import { isRetryable } from '../../../lambdas/write/batch-retry.js';
+import { createDynamoDbClient } from '../../../lambdas/wiring/sdk-clients.js';
+import { isRetryable } from '../../../lambdas/retry/batch-retry.js';
 import { startStandIn } from '../../e2e/admission/stand-in.js';
 import { BatchWriter } from '../../../lambdas/write/batch-writer.js';
 

@@ -1,6 +1,6 @@
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach } from 'vitest';
-import type { RetryPolicy } from '../../../lambdas/async/backoff.js';
+import type { RetryPolicy } from '../../../lambdas/retry/backoff.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';
 
 /** Retries without waiting, many times over: the writers' fault injection is heavy on purpose. */

@@ -52,4 +52,12 @@ describe('SpreadingSink', () => {
     await sink.flush();
     expect(inner.added).toHaveLength(30);
   });
+
+  it('passes rows straight through to a writer that spreads them itself (the BatchWriter given the table keys)', async () => {
+    const inner = Object.assign(recordingSink(), { spreadsItself: true });
+    const sink = new SpreadingSink(inner, 100);
+    for (let i = 0; i < 30; i++) await sink.add(item(`k${i}`, i), `k${i}`);
+    expect(inner.added.map((a) => a.key)).toEqual(Array.from({ length: 30 }, (_, i) => `k${i}`));
+    expect(sink.absorbed).toBe(0);
+  });
 });

@@ -9,7 +9,7 @@ import {
   type BatchStatementResponse,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WRITE_RETRY } from '../../../lambdas/async/backoff.js';
+import { DEFAULT_WRITE_RETRY } from '../../../lambdas/retry/backoff.js';
 import { StatementWriteFailedError } from '../../../lambdas/contract/errors.js';
 import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.js';
 import type { Item } from '../../../lambdas/write/item-sink.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/async/backoff.js';
+import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../../../lambdas/retry/backoff.js';
 import { DEFAULT_WRITE_CONFIG } from '../../../lambdas/environment/config.js';
 import { fitStopMargin } from '../../../lambdas/environment/lambda-context.js';
-import { longestBackoffMs } from '../../../lambdas/write/batch-retry.js';
+import { longestBackoffMs } from '../../../lambdas/retry/batch-retry.js';
 import { importStopMarginMs } from '../../../lambdas/write/stop-margin.js';
 
 const SMALL: RetryPolicy = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 20 };

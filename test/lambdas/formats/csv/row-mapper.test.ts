@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { MAX_ITEM_BYTES, itemSize } from '../../../../lambdas/formats/attribute-size.js';
-import { checkDynamoNumber } from '../../../../lambdas/formats/dynamo-number.js';
+import { checkDynamoNumber } from '../../../../lambdas/attribute-values/dynamo-number.js';
 import { createRowMapper } from '../../../../lambdas/formats/csv/row-mapper.js';
 import type { Item } from '../../../../lambdas/write/item-sink.js';
 import { seededRandom } from '../../../fixtures/random.js';

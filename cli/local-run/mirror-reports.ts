@@ -1,0 +1,43 @@
+import type { MirrorPlan } from '../../lambdas/contract/mirror-payloads.js';
+import type { MirrorEvent, RunnerEvent } from './run-options.js';
+import type { TaskReports } from './task-reports.js';
+
+/**
+ * The reports of a mirror's two functions (task-reports.ts): each finished Scan segment, compared part and deleted
+ * part told as a `mirror` event, with the step's count done of all and the keys so far (scanned in scope, dropped by
+ * the file, deleted).
+ *
+ * @example
+ * const reports = { ...taskReports(emit), ...mirrorReports(emit) };
+ */
+export function mirrorReports(emit: (event: RunnerEvent) => void): Pick<TaskReports, 'MirrorScan' | 'MirrorParts'> {
+  const totals = { 'scanning table': 0, comparing: 0, deleting: 0 };
+  const counts = new Map<MirrorEvent['step'], { done: number; keys: number }>();
+  const advance = (step: MirrorEvent['step'], finished: boolean, keys: number) => {
+    const count = counts.get(step) ?? { done: 0, keys: 0 };
+    const now = { done: count.done + (finished ? 1 : 0), keys: count.keys + keys };
+    counts.set(step, now);
+    emit({ type: 'mirror', step, total: totals[step], ...now });
+  };
+  return {
+    MirrorScan: {
+      after(input, output) {
+        if (!('segment' in input)) {
+          const plan = output as MirrorPlan;
+          Object.assign(totals, { 'scanning table': plan.totalSegments, comparing: plan.parts, deleting: plan.parts });
+        } else if ('scanned' in output) {
+          advance('scanning table', output.next === null, output.scanned - (input.progress?.scanned ?? 0));
+        }
+      },
+    },
+    MirrorParts: {
+      after(input, output) {
+        if (input.step === 'compare' && 'notInFile' in output && !('inScope' in output)) {
+          advance('comparing', true, output.notInFile);
+        } else if (input.step === 'delete' && 'deleted' in output) {
+          advance('deleting', output.next === null, output.deleted - (input.progress?.deleted ?? 0));
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import type { CombineRows } from './combine-rows.js';
+import type { Item } from './item-sink.js';
+
+/** One row held in the window: its key's canonical text, its partition key's text, the item. */
+export interface WindowEntry {
+  readonly key: string;
+  readonly partitionKey: string;
+  item: Item;
+}
+
+/** The rows of one partition key not yet sent, oldest first (a head index: no O(n) shift). */
+interface KeyQueue {
+  entries: WindowEntry[];
+  head: number;
+  /** The partition key's next send waits until then (ms on the writer's clock): its last items were refused. */
+  coolUntil: number;
+  /** Refusals in a row with none of its items written between: the retry ladder's rung. */
+  refusals: number;
+  /** Its rows in flight: the queue (and its rung) is kept until they settle. */
+  inFlight: number;
+}
+
+/**
+ * The rows a lane has read but not yet sent, by partition key: what lets the BatchWriter keep every partition busy.
+ * A batch takes one row from each partition key in turn (round robin, so a file sorted by key still sends 25 keys,
+ * spread over the partitions, in one request), skipping a key whose rows the table refused until its back-off ends
+ * and a row whose key has a row in flight (so a key's rows are applied in file order). Rows of one key held together
+ * are combined by the mode's rule, as in a batch. Pure: time comes in as `now`.
+ */
+export class PartitionWindow {
+  /** Rows held (not in flight). */
+  size = 0;
+  /** Rows combined into a later row of their key while held, so never sent on their own. */
+  combined = 0;
+  private readonly queues = new Map<string, KeyQueue>();
+  /** The held entry of each key (a later row of the key combines into it). */
+  private readonly held = new Map<string, WindowEntry>();
+  /** Keys with a row in flight: their held row waits for it. */
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly combine: CombineRows) {}
+
+  /** Holds a row read from the file. */
+  add(entry: WindowEntry): void {
+    const earlier = this.held.get(entry.key);
+    if (earlier) {
+      earlier.item = this.combine(earlier.item, entry.item);
+      this.combined++;
+      return;
+    }
+    this.held.set(entry.key, entry);
+    this.queueOf(entry.partitionKey).entries.push(entry);
+    this.size++;
+  }
+
+  /** Up to `max` rows to send now, each key at most once; they are in flight until `settled`. */
+  take(max: number, now: number): WindowEntry[] {
+    const batch: WindowEntry[] = [];
+    for (let progress = true; progress && batch.length < max;) {
+      progress = false;
+      for (const [partitionKey, queue] of this.queues) {
+        if (batch.length >= max) break;
+        if (queue.coolUntil > now || queue.head >= queue.entries.length) continue;
+        const entry = queue.entries[queue.head];
+        if (this.inFlight.has(entry.key)) continue;
+        if (++queue.head === queue.entries.length) [queue.entries, queue.head] = [[], 0];
+        this.held.delete(entry.key);
+        this.inFlight.add(entry.key);
+        queue.inFlight++;
+        batch.push(entry);
+        progress = true;
+        // To the end of the turn (a Map keeps insertion order): the next row comes from the next key.
+        this.queues.delete(partitionKey);
+        this.queues.set(partitionKey, queue);
+      }
+    }
+    this.size -= batch.length;
+    return batch;
+  }
+
+  /**
+   * The reply to rows taken: `refused` go back to the front of their key's queue and the key backs off. After a reply
+   * that wrote nothing (`stalled`: the table took none of the request) the key climbs a rung of the ladder, as a batch
+   * did in its slot; after a reply that wrote other rows it waits `delay(0)`, a partition's refill, without climbing,
+   * and a key with a row written starts again from the foot. Returns the highest rung a refused key is on now.
+   */
+  settled(
+    sent: readonly WindowEntry[],
+    refused: readonly WindowEntry[],
+    now: number,
+    delay: (rung: number) => number,
+    stalled = refused.length === sent.length,
+  ) {
+    const refusedKeys = new Set(refused.map((entry) => entry.partitionKey));
+    const refusedRows = new Set(refused);
+    for (let i = refused.length - 1; i >= 0; i--) this.putBack(refused[i]);
+    for (const entry of sent) {
+      this.inFlight.delete(entry.key);
+      const queue = this.queueOf(entry.partitionKey);
+      queue.inFlight--;
+      if (!refusedRows.has(entry)) queue.refusals = 0; // some of its rows went in: the table takes this key
+    }
+    let highest = 0;
+    for (const partitionKey of refusedKeys) {
+      const queue = this.queueOf(partitionKey);
+      // Rows of one key refused by several requests in flight together climb one rung, not one per reply.
+      if (queue.coolUntil <= now) queue.coolUntil = now + (stalled ? delay(queue.refusals++) : delay(0));
+      highest = Math.max(highest, queue.refusals);
+    }
+    for (const entry of sent) this.dropIfIdle(entry.partitionKey, this.queueOf(entry.partitionKey));
+    return highest;
+  }
+
+  /** Rows taken but not sent after all: back where they were, no back-off. */
+  restore(taken: readonly WindowEntry[]): void {
+    for (let i = taken.length - 1; i >= 0; i--) {
+      const entry = taken[i];
+      this.inFlight.delete(entry.key);
+      this.queueOf(entry.partitionKey).inFlight--;
+      this.putBack(entry);
+    }
+  }
+
+  /** When the first cooling key may go again (Infinity when none is cooling with rows held). */
+  nextReadyAt(now: number): number {
+    let next = Infinity;
+    for (const queue of this.queues.values()) {
+      if (queue.head < queue.entries.length && queue.coolUntil > now) next = Math.min(next, queue.coolUntil);
+    }
+    return next;
+  }
+
+  private putBack(entry: WindowEntry): void {
+    const later = this.held.get(entry.key);
+    if (later) {
+      later.item = this.combine(entry.item, later.item);
+      this.combined++;
+      return;
+    }
+    const queue = this.queueOf(entry.partitionKey);
+    if (queue.head > 0) queue.entries[--queue.head] = entry;
+    else queue.entries.unshift(entry);
+    this.held.set(entry.key, entry);
+    this.size++;
+  }
+
+  private queueOf(partitionKey: string): KeyQueue {
+    let queue = this.queues.get(partitionKey);
+    if (!queue)
+      this.queues.set(partitionKey, (queue = { entries: [], head: 0, coolUntil: 0, refusals: 0, inFlight: 0 }));
+    return queue;
+  }
+
+  /** Forgets a key with nothing held and nothing in flight (the window's memory stays bounded by its rows). */
+  private dropIfIdle(partitionKey: string, queue: KeyQueue): void {
+    if (queue.head < queue.entries.length || queue.inFlight > 0) return;
+    this.queues.delete(partitionKey);
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { keepLater } from '../../../lambdas/write/combine-rows.js';
+import { PartitionWindow, type WindowEntry } from '../../../lambdas/write/partition-window.js';
+import { lookAhead, RowsPerKey } from '../../../lambdas/write/look-ahead.js';
+
+/** A row of partition key `pk` and sort key `sk`, version `v`. */
+const row = (pk: string, sk: number, v = 0): WindowEntry => ({
+  key: `${pk}|${sk}`,
+  partitionKey: pk,
+  item: { pk: { S: pk }, sk: { N: String(sk) }, v: { N: String(v) } },
+});
+const keysOf = (entries: readonly WindowEntry[]) => entries.map((entry) => entry.key);
+/** A back-off of 100 ms per rung, from 100: easy to step over with `now`. */
+const delay = (rung: number) => 100 * (rung + 1);
+
+/** A window holding a file sorted by partition key: a, a, a, b, b, b, c, c, c. */
+function sortedWindow() {
+  const window = new PartitionWindow(keepLater);
+  for (const pk of ['a', 'b', 'c']) for (let sk = 0; sk < 3; sk++) window.add(row(pk, sk));
+  return window;
+}
+
+describe('PartitionWindow', () => {
+  it('takes one row of each partition key in turn, so a sorted file still spreads a batch over its keys', () => {
+    const window = sortedWindow();
+    expect(keysOf(window.take(4, 0))).toEqual(['a|0', 'b|0', 'c|0', 'a|1']);
+    expect(window.size).toBe(5);
+  });
+
+  it('holds a key back after the table refused it, and sends its refused row first once the back-off ends', () => {
+    const window = sortedWindow();
+    const sent = window.take(3, 0); // a|0, b|0, c|0
+    window.settled(sent, [sent[0]], 0, delay); // a|0 refused: key a waits 100 ms
+    expect(keysOf(window.take(3, 50))).toEqual(['b|1', 'c|1', 'b|2']);
+    expect(keysOf(window.take(1, 100))).toEqual(['a|0']);
+  });
+
+  it('does not send a row while an earlier row of its key is in flight', () => {
+    const window = new PartitionWindow(keepLater);
+    window.add(row('a', 0, 1));
+    const first = window.take(25, 0);
+    window.add(row('a', 0, 2)); // the same key again, read while the first is in flight
+    expect(window.take(25, 0)).toEqual([]);
+    window.settled(first, [], 0, delay);
+    expect(window.take(25, 0).map((entry) => entry.item.v.N)).toEqual(['2']);
+  });
+
+  it("combines a refused row with a later row of its key by the mode's rule, so the later row still wins", () => {
+    const window = new PartitionWindow(keepLater);
+    window.add(row('a', 0, 1));
+    const first = window.take(25, 0);
+    window.add(row('a', 0, 2));
+    window.settled(first, first, 0, delay); // version 1 refused, version 2 held
+    expect(window.combined).toBe(1);
+    expect(window.size).toBe(1);
+    expect(window.take(25, 1000).map((entry) => entry.item.v.N)).toEqual(['2']);
+  });
+
+  it('climbs a rung per refusal in a row and starts again from the foot once a row of the key is written', () => {
+    const window = new PartitionWindow(keepLater);
+    for (let sk = 0; sk < 3; sk++) window.add(row('a', sk));
+    let now = 0;
+    const refuseOnce = () => {
+      const sent = window.take(1, (now += 1000));
+      return window.settled(sent, sent, now, delay);
+    };
+    expect([refuseOnce(), refuseOnce(), refuseOnce()]).toEqual([1, 2, 3]);
+    const written = window.take(1, (now += 1000));
+    window.settled(written, [], now, delay);
+    expect(refuseOnce()).toBe(1);
+  });
+
+  it("waits the ladder's foot without climbing when the reply wrote other rows", () => {
+    const window = new PartitionWindow(keepLater);
+    for (const pk of ['a', 'b']) for (let sk = 0; sk < 3; sk++) window.add(row(pk, sk));
+    let now = 0;
+    for (let i = 0; i < 3; i++) {
+      const sent = window.take(2, (now += 1000)); // a row of a and one of b; only a's is refused
+      const refusedA = sent.filter((entry) => entry.partitionKey === 'a');
+      expect(window.settled(sent, refusedA, now, delay)).toBe(0);
+      expect(window.nextReadyAt(now)).toBe(now + delay(0));
+    }
+  });
+
+  it('counts a key refused by several requests in flight together once', () => {
+    const window = new PartitionWindow(keepLater);
+    for (let sk = 0; sk < 2; sk++) window.add(row('a', sk));
+    window.add(row('b', 0));
+    const first = window.take(1, 0); // a|0
+    const second = window.take(2, 0); // b|0, a|1
+    window.settled(first, first, 10, delay);
+    expect(window.settled(second, [second[1]], 20, delay)).toBe(1); // a already backing off until 110
+    expect(window.nextReadyAt(20)).toBe(110);
+  });
+});
+
+describe('look-ahead', () => {
+  it('measures rows per partition key as rows over runs of one key', () => {
+    const rows = new RowsPerKey();
+    for (const pk of ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b']) rows.saw(pk);
+    expect(rows.value).toBe(4);
+  });
+
+  it('holds 128 keys of rows, between 800 rows (a shuffled file) and 20,000 (the memory bound)', () => {
+    expect([lookAhead(1), lookAhead(40), lookAhead(200)]).toEqual([800, 5120, 20_000]);
+  });
+});
