@@ -55,8 +55,9 @@ function recorded(
           executionArn: CHILD(0),
           status: 'SUCCEEDED',
           startDate: T0,
-          // The ChunkImported state's counts array: chunk, rows, written, rejected, skipped, deleted, writeUnits.
-          output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0]),
+          // The ChunkImported state's counts array (CHUNK_RESULT_FIELDS): chunk, rows, written, rejected, skipped,
+          // deleted, writeUnits, added, changed, unchanged.
+          output: JSON.stringify([0, 25_000, 24_990, 10, 0, 0, 0, 0, 0, 0]),
         };
       poll++;
       if (stage() !== 'finished') return RUNNING_EXECUTION;
@@ -209,6 +210,9 @@ describe('s3-ddb-import status --follow', () => {
         mode: 'put',
         dryRun: false,
         writeUnits: 0,
+        added: 0, // sync's counts (issue 36): 0 in put mode
+        changed: 0,
+        unchanged: 0,
         chunks: 4,
         rejectsKey: null,
         rejectsDir: null,

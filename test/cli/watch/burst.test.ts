@@ -94,7 +94,10 @@ describe('a burst of uploads under a watched prefix (local watch)', () => {
     // 60 wait, their asks 1 s, 2 s, ... apart). Measured: 5 a file for 20 files, 7.1 for 100. The old per-import
     // listing of running executions grew as N x N.
     console.log(JSON.stringify({ ledgerCalls: results }));
+    // The waiting asks grow with how long the 60 wait (a doubling back-off: about log2 of the wait), so with the
+    // machine's speed: 7.4 a file quiet, 9.9-11.1 at a load of 20 on 2 cores. The bound tells O(N) from the old
+    // N x N, which gives 100/20 = 5 times the 20-file figure, and holds at any speed below that: 3 times.
     for (const { perFile } of results) expect(perFile).toBeLessThanOrEqual(16);
-    expect(results[1].perFile).toBeLessThanOrEqual(results[0].perFile * 2);
+    expect(results[1].perFile).toBeLessThanOrEqual(results[0].perFile * 3);
   }, 600_000);
 });

@@ -131,7 +131,7 @@ function stackGrants(props: S3DdbImportStackProps): Grant[] {
 describe('the calls the handlers make during local imports', () => {
   it('come from every function, through commands call-permissions.ts maps, and from handlers only', () => {
     expect(new Set(log.calls.map((c) => c.task))).toEqual(
-      new Set(['Preflight', 'ImportChunk', 'Summarize', 'FindFailedChunk']),
+      new Set(['Preflight', 'ImportChunk', 'Summarize', 'FindFailedChunk', 'MirrorScan', 'MirrorParts']),
     );
     expect(log.calls.filter((c) => c.permissions === undefined).map((c) => c.command)).toEqual([]);
     expect(log.calls.filter((c) => c.task === OUTSIDE_TASKS)).toEqual([]);

@@ -315,6 +315,24 @@ async function emptyImportOnFreshLedger(t: ImportTargets): Promise<void> {
   expect(summary).toMatchObject({ status: 'SUCCEEDED', rows: 0, written: 0, chunks: 0 });
 }
 
+/**
+ * A sync with `mirror` on each configured table: MirrorScan scans its keys (Scan) into key parts, MirrorParts compares
+ * the parts and deletes what the file dropped (BatchWriteItem DeleteRequest), both reading and writing the parts in
+ * the bucket. The file holds the table's first 40 keys of modes.tsv, so its other 20 go (the guard raised to allow it).
+ */
+async function mirrorImport(t: ImportTargets, table: string): Promise<void> {
+  const { text } = generateNgrams(60, { seed: 21 });
+  const kept = text.split('\n').slice(0, 41).join('\n');
+  await putText(t.bucket, 'imports/mirror.tsv', kept);
+  const request = {
+    ...{ bucket: t.bucket, key: 'imports/mirror.tsv', table, types: NGRAM_TYPES },
+    ...{ mode: 'sync' as const, mirror: true, maxDeletePercent: 100, allowWithoutBackup: true },
+  };
+  const { summary } = await runWithEvents(request, { wiring: t.wiring, concurrency: t.wiring.control });
+  expect(summary).toMatchObject({ status: 'SUCCEEDED', mode: 'sync', rows: 40, rejected: 0 });
+  expect(summary.deleted).toBeGreaterThan(0);
+}
+
 export async function runRecordedImports(t: ImportTargets): Promise<void> {
   await emptyImportOnFreshLedger(t);
   await cleanImportWithThrottles(t);
@@ -323,6 +341,7 @@ export async function runRecordedImports(t: ImportTargets): Promise<void> {
   // Each configured table is granted UpdateTable: each is pre-warmed once (before rejectsTable is deleted below).
   for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await warmedImport(t, table);
   for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await singleItemModes(t, table);
+  for (const table of [t.ngramsTable, t.partsTable, t.rejectsTable]) await mirrorImport(t, table);
   await missingObject(t);
   await objectDeletedAfterPreflight(t);
   await failedMapRun(t);

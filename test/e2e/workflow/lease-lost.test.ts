@@ -25,8 +25,10 @@ describe('a lane whose lanes were given back (issue 38, risk 2)', () => {
       config: { rejectsPrefix: DEFAULT_REJECTS_PREFIX, allowedTables: null, liveSettingsIntervalMs: 100 },
     });
     const ledger = new ReleasedWhileRunning(base.dynamodb, uniqueName('ledger'));
-    // 6,000 rows at 1,000 items/s: ~6 s of writing in 2 lanes, so the lanes run well past the release (~0.2 s in).
-    const { table, request, rows } = await ngramImport(6000, 0.05);
+    // 30,000 rows at 1,000 items/s: ~30 s of writing in 2 lanes, so the lanes run well past the release (~0.2 s in).
+    // A lane still writes what it read before it saw the release (its partition window: up to a few thousand rows
+    // here, write/partition-window.ts), so the file is many windows long.
+    const { table, request, rows } = await ngramImport(30_000, 0.05);
     const capped = { ...request, maxWriteRate: 1000 };
 
     const failure = await runWithEvents(capped, { wiring: { ...base, ledger }, maxConcurrency: 2 }).catch(
