@@ -31,6 +31,14 @@ export const JSII_TARGETS = {
   go: { moduleName: 'github.com/s3-ddb-import/s3-ddb-import-go', packageName: 's3ddbimport' },
 } as const;
 
+/**
+ * The lowest aws-cdk-lib the other languages' packages ask for, below the npm package's peer range: each language
+ * installs aws-cdk-lib from its own registry, which lags npm's. Maven resolves a version range from the registry's
+ * index, whose newest aws-cdk-lib was 2.263.0 when this was set (PyPI then held 2.275.0, npm 2.276.0); a Java app
+ * could not resolve a higher floor. Raise it with the registries.
+ */
+const JSII_PEER_MINIMUMS: Record<string, string> = { 'aws-cdk-lib': '^2.263.0' };
+
 /** Construct Hub lists jsii packages that carry these keywords (besides the repository's own). */
 const CONSTRUCT_HUB_KEYWORDS = ['awscdk', 'cdk'];
 
@@ -48,7 +56,7 @@ interface RootManifest {
  */
 export async function jsiiManifest(root: string): Promise<Record<string, unknown>> {
   const rootManifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as RootManifest;
-  const peers = rootManifest.peerDependencies;
+  const peers = { ...rootManifest.peerDependencies, ...JSII_PEER_MINIMUMS };
   const devDependencies: Record<string, string> = {};
   for (const [name, range] of Object.entries(peers)) devDependencies[name] = range.replace(/^[\^~]/, '');
   return {
