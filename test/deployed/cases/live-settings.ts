@@ -15,6 +15,16 @@ const ROWS = 3_000;
 /** Lanes read a pause within about 5 s (the pause command's help, cli/commands/live-commands.ts); two looks this far apart see a stopped import. */
 const PAUSED_LOOK_MS = 6_000;
 
+/**
+ * A live command's --json without `rows`: the live count (issue 35) the lanes add at each lease renewal, present once
+ * one has renewed (approximate: a retried invocation adds its rows again, so only its type is checked here).
+ */
+function settingsOf(run: Parameters<typeof jsonOut>[0]): Record<string, unknown> {
+  const { rows, ...settings } = jsonOut(run) as Record<string, unknown>;
+  if (rows !== undefined) expect(Number.isInteger(rows) && (rows as number) >= 0).toBe(true);
+  return settings;
+}
+
 describe('rate, pause and resume of an import running in the deployed stack', () => {
   it('changes the rate, stops the writes while paused, and the resumed import lands every row', async () => {
     const table = 'live';
@@ -39,9 +49,9 @@ describe('rate, pause and resume of an import running in the deployed stack', ()
 
     const rate = await cloudCli(['rate', name, '200', '--json']);
     expect(rate.code, rate.stderr).toBe(0);
-    expect(jsonOut(rate)).toEqual({ execution: name, table, lanes: live.lanes, maxWriteRate: 200, paused: false });
+    expect(settingsOf(rate)).toEqual({ execution: name, table, lanes: live.lanes, maxWriteRate: 200, paused: false });
     const pause = await cloudCli(['pause', name, '--json']);
-    expect(jsonOut(pause)).toEqual({ execution: name, table, lanes: live.lanes, maxWriteRate: 200, paused: true });
+    expect(settingsOf(pause)).toEqual({ execution: name, table, lanes: live.lanes, maxWriteRate: 200, paused: true });
     const held = await waitFor('the lanes to stop writing', async () => {
       const before = (await scanSorted(table)).length;
       await sleep(PAUSED_LOOK_MS);
@@ -51,7 +61,7 @@ describe('rate, pause and resume of an import running in the deployed stack', ()
     expect(held).toBeLessThan(ROWS);
     expect(jsonOut(await cloudCli(['status', name, '--json']))).toMatchObject({ status: 'RUNNING' });
     const resume = await cloudCli(['resume', name, '--json']);
-    expect(jsonOut(resume)).toEqual({ execution: name, table, lanes: live.lanes, maxWriteRate: 200, paused: false });
+    expect(settingsOf(resume)).toEqual({ execution: name, table, lanes: live.lanes, maxWriteRate: 200, paused: false });
 
     const done = await cloudCli(['status', name, '--follow', '--poll-s', '1', '--json']);
     expect(done.code, done.stderr).toBe(2);
