@@ -25,8 +25,8 @@ const UNRESTRICTED = new Set(['test', 'bench']);
  * @example `write` (row 2) may import `retry` (row 1); `retry` may not import `write`, nor `source` import `write`.
  */
 export const LAMBDAS_LAYERS = [
-  ['contract', 'attribute-values'],
-  ['async', 'retry', 'observability', 'request', 'dynamodb-transport', 'admission', 'sync-compare'],
+  ['contract', 'attribute-values', 'async'],
+  ['retry', 'observability', 'request', 'dynamodb-transport', 'admission', 'sync-compare'],
   ['source', 'write', 'environment', 'map-run'],
   ['formats', 'table-checks'],
   ['columns', 'mirror'],
