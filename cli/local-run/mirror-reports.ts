@@ -1,6 +1,5 @@
 import type { MirrorPlan } from '../../lambdas/contract/mirror-payloads.js';
-import type { MirrorEvent, RunnerEvent } from './run-options.js';
-import type { TaskReports } from './task-reports.js';
+import type { MirrorEvent, RunnerEvent, TaskReports } from './run-options.js';
 
 /**
  * The reports of a mirror's two functions (task-reports.ts): each finished Scan segment, compared part and deleted

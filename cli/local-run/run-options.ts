@@ -3,6 +3,7 @@ import type { Wiring } from '../../lambdas/wiring/wiring.js';
 import type { TaskStateName } from '../../lib/workflow-tasks.js';
 import type { Checkpoint, Chunk, PlanningState } from '../../lambdas/contract/workflow-payloads.js';
 import type { ScriptedClock } from './lambda-clock.js';
+import type { TaskPayloads } from '../../lambdas/contract/task-payloads.js';
 
 /** What the runner tells its caller while the workflow runs. */
 export type RunnerEvent =
@@ -100,3 +101,12 @@ export interface StateEvent {
   readonly Error?: string;
   readonly retry?: { readonly retrier: { readonly ErrorEquals: readonly string[] }; readonly attempt: number };
 }
+
+/** What the runner reports around one task's invocations: before it runs, and once it returned. */
+export interface TaskReport<T extends TaskStateName> {
+  before?(input: TaskPayloads[T]['event']): void;
+  after?(input: TaskPayloads[T]['event'], output: TaskPayloads[T]['result']): void;
+}
+
+/** The reports of the tasks the progress printer follows (task-reports.ts, mirror-reports.ts); a task without one reports nothing. */
+export type TaskReports = { readonly [T in TaskStateName]?: TaskReport<T> };

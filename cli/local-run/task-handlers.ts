@@ -10,7 +10,7 @@ import { localConcurrency } from './local-concurrency.js';
 import { ensureLedgerTable } from './local-stack.js';
 import type { LocalRunOptions } from './run-options.js';
 import { runningTask } from './running-task.js';
-import type { TaskReports } from './task-reports.js';
+import type { TaskReports } from './run-options.js';
 
 /** How each task's invocations are run: its timeout, its clock (lambda-clock.ts), and what it reports. */
 interface InvocationSettings {

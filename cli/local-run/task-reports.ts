@@ -1,16 +1,5 @@
-import type { TaskPayloads } from '../../lambdas/contract/task-payloads.js';
-import type { TaskStateName } from '../../lib/workflow-tasks.js';
 import { mirrorReports } from './mirror-reports.js';
-import type { RunnerEvent } from './run-options.js';
-
-/** What the runner reports around one task's invocations: before it runs, and once it returned. */
-export interface TaskReport<T extends TaskStateName> {
-  before?(input: TaskPayloads[T]['event']): void;
-  after?(input: TaskPayloads[T]['event'], output: TaskPayloads[T]['result']): void;
-}
-
-/** The reports of the tasks the progress printer follows; a task without one reports nothing. */
-export type TaskReports = { readonly [T in TaskStateName]?: TaskReport<T> };
+import type { RunnerEvent, TaskReports } from './run-options.js';
 
 /**
  * The run's progress events (run-options.ts RunnerEvent), told to `emit`: preflight's plan once it returns, each
