@@ -1,3 +1,4 @@
+import type { StackEvent } from '@aws-sdk/client-cloudformation';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -71,13 +72,17 @@ describe('the engine edits', () => {
 
 describe('a refusal', () => {
   const at = new Date('2026-11-28T18:00:00Z');
-  const event = (id: string, status: string, reason: string, seconds = 5) => ({
-    LogicalResourceId: id,
-    ResourceType: id === 'S' ? 'AWS::CloudFormation::Stack' : 'AWS::SQS::Queue',
-    ResourceStatus: status,
-    ResourceStatusReason: reason,
-    Timestamp: new Date(at.getTime() + seconds * 1000),
-  });
+  const event = (id: string, status: string, reason: string, seconds = 5): StackEvent =>
+    ({
+      StackId: 'arn:stack/S',
+      EventId: `${id}-${seconds}`,
+      StackName: 'S',
+      LogicalResourceId: id,
+      ResourceType: id === 'S' ? 'AWS::CloudFormation::Stack' : 'AWS::SQS::Queue',
+      ResourceStatus: status,
+      ResourceStatusReason: reason,
+      Timestamp: new Date(at.getTime() + seconds * 1000),
+    }) as StackEvent;
 
   it("is the first resource that failed since the deploy began, not the stack's own line nor an older failure", () => {
     // Newest first, as DescribeStackEvents returns them.

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDir, MINISTACK_VERSION } from '../../cli/services/index.js';
 import { CLI, type CliRun } from '../e2e/cli-process.js';
+import { runOnTerminal, screenLines } from '../support/terminal.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SAMPLE = join(ROOT, 'sample', 'googlebooks-1gram-sample.tsv');
@@ -123,6 +124,12 @@ describe('local up, local deploy, start, status: a rehearsal on the stack deploy
         written: 1200,
         rejected: 0,
       });
+      // On a terminal, `status` of the finished import reads as `local`'s summary does.
+      const shown = await runOnTerminal(['status', executionArn], { env: rehearsal });
+      expect(shown.code, shown.screen).toBe(0);
+      expect(screenLines(shown.screen).at(-1)).toMatch(
+        /^SUCCEEDED: 1200 rows, 1200 written, 0 skipped, 0 rejected, 1 chunks into ngrams \(put\) in /,
+      );
       const items: Array<Record<string, AttributeValue>> = [];
       for await (const page of paginateScan({ client: table }, { TableName: 'ngrams', ConsistentRead: true }))
         items.push(...(page.Items ?? []));
