@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   applyEngineEdits,
+  deployJson,
   deployLines,
   ENGINE_EDITS,
   firstRefusal,
@@ -119,5 +120,26 @@ describe('the lines local deploy prints', () => {
     ]);
     expect(lines).toContain("#   aws s3 cp <file> 's3://bkt/in/'");
     expect(lines).toContain('#   s3-ddb-import start <file> --table <table> --stack Other --follow');
+  });
+
+  it('--json: the stack, its outputs, the edits and the same variables, as one object', () => {
+    const edits = [{ name: 'metric-math-alarms', changed: ['Alarm'] }];
+    const json = deployJson(engine, { stack: 'S3DdbImport', outputs: { BucketName: 'bkt' }, edits, assemblyDir: '' });
+    expect(json).toEqual({
+      status: 'DEPLOYED',
+      stack: 'S3DdbImport',
+      endpoint: 'http://127.0.0.1:40123',
+      outputs: { BucketName: 'bkt' },
+      edits,
+      env: {
+        AWS_ENDPOINT_URL: 'http://127.0.0.1:40123',
+        AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:40123',
+        AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:40123',
+        AWS_REGION: 'us-east-1',
+        AWS_DEFAULT_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'a',
+        AWS_SECRET_ACCESS_KEY: 'b=c',
+      },
+    });
   });
 });
