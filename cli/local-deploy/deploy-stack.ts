@@ -49,7 +49,9 @@ export async function deployToEngine(options: LocalDeployOptions): Promise<Local
   for (const edit of edits.filter((e) => e.changed.length > 0))
     log(`engine edit ${edit.name}: ${edit.changed.join(', ')}`);
   log('bootstrapping the engine account (cdk bootstrap)');
-  await cdk(['bootstrap', '--app', assemblyDir], run);
+  await cdk(['bootstrap', '--app', assemblyDir], run).catch((error: Error) => {
+    throw new LocalDeployError(`cdk bootstrap failed: ${lastLine(error.message)}`, { cause: error });
+  });
   const outputs = await deployAssembly(options);
   return { stack, outputs, edits, assemblyDir };
 }
