@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { LAMBDAS_LAYERS } from '../../lint/import-zones.mjs';
+import { handwrittenPages, HANDWRITTEN_PAGES, repositorySources } from '../../bin/docs-handwritten.js';
+import { fillRegions } from '../../bin/docs-regions.js';
+
+/**
+ * The generated regions of the hand-written pages (bin/docs-regions.ts): an included example, the README's table of
+ * commands, the workflow diagram, the layers. A page whose region differs from what `npm run docs` writes fails here.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = join(ROOT, 'test/fixtures/docs');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const pages = handwrittenPages(ROOT);
+
+describe('fillRegions, on a fixture page', () => {
+  const fixtureSources = {
+    include: (path: string) => repositorySources(FIXTURE, 'page.md').include(path),
+    generated: (name: string) => (name === 'greeting' ? 'hello, page\n' : undefined),
+  };
+
+  it('fences an included file in its language, fills a known generator, leaves the rest byte for byte', () => {
+    const page = readFileSync(join(FIXTURE, 'page.md'), 'utf8');
+    // The included file holds ``` itself, so its fence is four backticks; the missing file and the unknown
+    // generator keep their old text (an example that has not landed yet stays as the page says).
+    expect(fillRegions(page, fixtureSources)).toBe(readFileSync(join(FIXTURE, 'expected.md'), 'utf8'));
+  });
+
+  it('is idempotent: a filled page filled again is unchanged', () => {
+    const once = readFileSync(join(FIXTURE, 'expected.md'), 'utf8');
+    expect(fillRegions(once, fixtureSources)).toBe(once);
+  });
+});
+
+describe('the hand-written pages', () => {
+  it.each(HANDWRITTEN_PAGES)('%s holds what `npm run docs` writes in its regions', (page) => {
+    expect(read(page), `${page} is stale: run \`npm run docs\` and commit it`).toBe(pages[page]);
+  });
+
+  it('docs/how-it-works.md draws every state of the workflow file, Map items included', () => {
+    const names = (machine: { States: Record<string, { ItemProcessor?: never }> }): string[] =>
+      Object.entries(machine.States).flatMap(([name, state]) => [
+        name,
+        ...(state.ItemProcessor ? names(state.ItemProcessor) : []),
+      ]);
+    const diagram = read('docs/how-it-works.md').split('<!-- generated: workflow -->')[1] ?? '';
+    for (const state of names(JSON.parse(read('statemachine/import.asl.json'))))
+      expect(diagram).toContain(`"${state}"`);
+  });
+
+  it("docs/developing.md's layer table names every concept folder the lint rule knows", () => {
+    const developing = read('docs/developing.md');
+    for (const folder of LAMBDAS_LAYERS.flat()) expect(developing).toContain(`\`lambdas/${folder}/\``);
+  });
+});
