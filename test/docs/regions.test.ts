@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../cli/commands/command-table.js';
 import { LAMBDAS_LAYERS } from '../../lint/import-zones.mjs';
 import { handwrittenPages, HANDWRITTEN_PAGES, repositorySources } from '../../bin/docs-handwritten.js';
-import { fillRegions } from '../../bin/docs-regions.js';
+import { fillRegions, listRegions } from '../../bin/docs-regions.js';
 
 /**
  * The generated regions of the hand-written pages (bin/docs-regions.ts): an included example, the README's table of
@@ -37,6 +38,20 @@ describe('fillRegions, on a fixture page', () => {
 describe('the hand-written pages', () => {
   it.each(HANDWRITTEN_PAGES)('%s holds what `npm run docs` writes in its regions', (page) => {
     expect(read(page), `${page} is stale: run \`npm run docs\` and commit it`).toBe(pages[page]);
+  });
+
+  it('README.md is at most 300 lines and lists every command, each linking to its reference', () => {
+    const readme = read('README.md');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+    for (const command of COMMANDS) expect(readme).toContain(`| [\`${command.name}\`](docs/reference/cli.md#`);
+  });
+
+  it('README.md takes its Python and Java examples from examples/, the files the jsii tests synthesize', () => {
+    const includes = listRegions(read('README.md')).filter((region) => region.kind === 'include');
+    expect(includes.map((region) => region.argument)).toEqual([
+      expect.stringMatching(/^examples\/python\/.*\.py$/),
+      expect.stringMatching(/^examples\/java\/.*\.java$/),
+    ]);
   });
 
   it('docs/how-it-works.md draws every state of the workflow file, Map items included', () => {
