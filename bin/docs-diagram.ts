@@ -5,7 +5,7 @@
  *
  * @example
  * workflowDiagram({ StartAt: 'A', States: { A: { Type: 'Task', End: true } } })
- * // '```mermaid\nflowchart TD\n  start(( )) --> s0\n  s0["A"]\n```'
+ * // '```mermaid\nflowchart TD\n  start(("start")) --> s0\n  s0["A"]\n```'
  */
 export interface AslState {
   readonly Type: string;
@@ -59,7 +59,11 @@ function machineLines(machine: AslMachine, prefix: string, indent: string): stri
 /** The mermaid block for `machine`, fenced. */
 export function workflowDiagram(machine: AslMachine): string {
   const first = Object.keys(machine.States).indexOf(machine.StartAt);
-  return ['```mermaid', 'flowchart TD', `  start(( )) --> s${first}`, ...machineLines(machine, 's', '  '), '```'].join(
-    '\n',
-  );
+  return [
+    '```mermaid',
+    'flowchart TD',
+    `  start(("start")) --> s${first}`,
+    ...machineLines(machine, 's', '  '),
+    '```',
+  ].join('\n');
 }

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/commands/command-table.js';
 import { LAMBDAS_LAYERS } from '../../lint/import-zones.mjs';
 import { handwrittenPages, HANDWRITTEN_PAGES, repositorySources } from '../../bin/docs-handwritten.js';
+import { workflowDiagram } from '../../bin/docs-diagram.js';
 import { fillRegions, listRegions } from '../../bin/docs-regions.js';
+import { layerTable } from '../../bin/docs-tables.js';
 
 /**
  * The generated regions of the hand-written pages (bin/docs-regions.ts): an included example, the README's table of
@@ -32,6 +34,44 @@ describe('fillRegions, on a fixture page', () => {
   it('is idempotent: a filled page filled again is unchanged', () => {
     const once = readFileSync(join(FIXTURE, 'expected.md'), 'utf8');
     expect(fillRegions(once, fixtureSources)).toBe(once);
+  });
+});
+
+describe('the generators', () => {
+  it('draws a workflow: a Choice as a rhombus, a Map with its items in a box, a Catch as a dotted error arrow', () => {
+    const items = { StartAt: 'Item', States: { Item: { Type: 'Task', End: true } } };
+    const machine = {
+      StartAt: 'Go?',
+      States: {
+        'Go?': { Type: 'Choice', Choices: [{ Next: 'Each' }], Default: 'Failed' },
+        Each: { Type: 'Map', ItemProcessor: items, Catch: [{ Next: 'Failed' }], End: true },
+        Failed: { Type: 'Fail' },
+      },
+    };
+    expect(workflowDiagram(machine).split('\n')).toEqual([
+      '```mermaid',
+      'flowchart TD',
+      '  start(("start")) --> s0',
+      '  s0{"Go?"}',
+      '  s0 --> s1',
+      '  s0 --> s2',
+      '  s1[["Each"]]',
+      '  subgraph s1_box ["Each: each item, its own child execution"]',
+      '    s1_0["Item"]',
+      '  end',
+      '  s1 -.-> s1_0',
+      '  s1 -. error .-> s2',
+      '  s2(["Failed"])',
+      '```',
+    ]);
+  });
+
+  it('lists the layers top floor first, the ground floor named', () => {
+    expect(
+      layerTable('lambdas', [['contract'], ['retry', 'write']])
+        .split('\n')
+        .slice(2),
+    ).toEqual(['| 2 | `lambdas/retry/`, `lambdas/write/` |', '| 1 (ground) | `lambdas/contract/` |']);
   });
 });
 
