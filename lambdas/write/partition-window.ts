@@ -1,11 +1,14 @@
 import type { CombineRows } from './combine-rows.js';
-import type { Item } from './item-sink.js';
+import type { Item, RowMark } from './item-sink.js';
+import { ReadSpan, type Carrier } from './read-span.js';
 
-/** One row held in the window: its key's canonical text, its partition key's text, the item. */
-export interface WindowEntry {
+/** One row held in the window: its key's canonical text, its partition key's text, the item, its place in the file. */
+export interface WindowEntry extends Carrier {
   readonly key: string;
   readonly partitionKey: string;
   item: Item;
+  /** Its row's place in the file (the earliest row it carries). @default - unknown: the lane cannot rewind to it */
+  readonly at?: RowMark;
 }
 
 /** The rows of one partition key not yet sent, oldest first (a head index: no O(n) shift). */
@@ -37,12 +40,15 @@ export class PartitionWindow {
   private readonly held = new Map<string, WindowEntry>();
   /** Keys with a row in flight: their held row waits for it. */
   private readonly inFlight = new Set<string>();
+  /** The rows read from the first unwritten one on, in file order (rows with a place in the file). */
+  readonly span = new ReadSpan();
 
   constructor(private readonly combine: CombineRows) {}
 
   /** Holds a row read from the file. */
   add(entry: WindowEntry): void {
     const earlier = this.held.get(entry.key);
+    if (entry.at) this.span.push(entry.at, earlier ?? entry, !earlier);
     if (earlier) {
       earlier.item = this.combine(earlier.item, entry.item);
       this.combined++;
@@ -98,8 +104,11 @@ export class PartitionWindow {
       this.inFlight.delete(entry.key);
       const queue = this.queueOf(entry.partitionKey);
       queue.inFlight--;
-      if (!refusedRows.has(entry)) queue.refusals = 0; // some of its rows went in: the table takes this key
+      if (refusedRows.has(entry)) continue;
+      entry.written = true;
+      queue.refusals = 0; // some of its rows went in: the table takes this key
     }
+    this.span.advance();
     let highest = 0;
     for (const partitionKey of refusedKeys) {
       const queue = this.queueOf(partitionKey);
@@ -130,14 +139,20 @@ export class PartitionWindow {
     return next;
   }
 
+  /**
+   * A row back to the front of its key's queue. A later row of its key held meanwhile is combined into it (not it into
+   * the later one), so the combined row keeps the earlier place in the file: the place a stopping lane resumes from.
+   */
   private putBack(entry: WindowEntry): void {
+    const queue = this.queueOf(entry.partitionKey);
     const later = this.held.get(entry.key);
     if (later) {
-      later.item = this.combine(entry.item, later.item);
+      entry.item = this.combine(entry.item, later.item);
+      later.into = entry;
+      queue.entries.splice(queue.entries.indexOf(later, queue.head), 1);
       this.combined++;
-      return;
+      this.size--;
     }
-    const queue = this.queueOf(entry.partitionKey);
     if (queue.head > 0) queue.entries[--queue.head] = entry;
     else queue.entries.unshift(entry);
     this.held.set(entry.key, entry);
