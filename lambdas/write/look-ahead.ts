@@ -1,10 +1,12 @@
 /**
- * Partition keys the window should hold at once. A table's capacity is spread over its partitions and a key's
- * partition is a hash of it, so the keys in the window are what can keep them busy together: 128 keys leave about
- * 2% of 32 partitions without one (32 x e^(-128/32) = 0.6 partitions), and fewer keys would leave whole partitions idle
- * while a file sorted by key sends its rows.
+ * Partition keys the window should hold ready to send (their partition not backing off) before the lane stops
+ * reading. A table's capacity is spread over its partitions and a key's partition is a hash of it, so the keys in the
+ * window are what can keep them busy together. 512 keys put 16 on each of 32 partitions on average, so the busiest
+ * partition's share of the window is about 1 + 2/sqrt(16) = 1.5 times the mean (128 keys: 2 times, and the window's
+ * rows of it drained long after the others'). Keys of a partition that refuses rows do not count, so a lane whose
+ * window fills with a hot partition's rows reads on and finds keys for the others (issue 37: sorted files at P = 32).
  */
-export const KEYS_AHEAD = 128;
+export const KEYS_AHEAD = 512;
 
 /** The window's floor in rows: two rounds of the requests in flight (2 x 16 x 25), so a random file keeps them full. */
 export const MIN_LOOK_AHEAD = 800;
@@ -25,28 +27,3 @@ export const MAX_SPAN_ROWS = 2 * MAX_LOOK_AHEAD;
  * requests in flight: min(40,000 rows, 16 MiB of records), at most 20,000 of them unsent.
  */
 export const MAX_SPAN_BYTES = 16 * 1024 * 1024;
-
-/** Rows to hold before sending, given how many rows in a row share a partition key (KEYS_AHEAD of them). */
-export function lookAhead(rowsPerKey: number): number {
-  return Math.min(MAX_LOOK_AHEAD, Math.max(MIN_LOOK_AHEAD, Math.ceil(KEYS_AHEAD * rowsPerKey)));
-}
-
-/**
- * How many rows in a row share a partition key, on average so far: rows over runs (a run ends where the partition key
- * changes). A shuffled file gives ~1, a file sorted by key its rows per key.
- */
-export class RowsPerKey {
-  private rows = 0;
-  private runs = 0;
-  private last: string | undefined;
-
-  get value(): number {
-    return this.runs === 0 ? 1 : this.rows / this.runs;
-  }
-
-  saw(partitionKey: string): void {
-    this.rows++;
-    if (partitionKey !== this.last) this.runs++;
-    this.last = partitionKey;
-  }
-}

@@ -42,6 +42,10 @@ export class PartitionWindow {
   private readonly inFlight = new Set<string>();
   /** The rows read from the first unwritten one on, in file order (rows with a place in the file). */
   readonly span = new ReadSpan();
+  /** Partition keys with rows held. */
+  private heldKeys = 0;
+  /** Queues backing off (some may have ended: `readyKeys` forgets those). */
+  private readonly cooling = new Set<KeyQueue>();
 
   constructor(private readonly combine: CombineRows) {}
 
@@ -55,8 +59,23 @@ export class PartitionWindow {
       return;
     }
     this.held.set(entry.key, entry);
-    this.queueOf(entry.partitionKey).entries.push(entry);
+    const queue = this.queueOf(entry.partitionKey);
+    if (queue.head >= queue.entries.length) this.heldKeys++;
+    queue.entries.push(entry);
     this.size++;
+  }
+
+  /**
+   * Partition keys with rows held whose partition is not backing off: the keys a request could carry now. A key
+   * whose rows the table refused does not count, so a lane whose window fills with a hot partition's rows reads on.
+   */
+  readyKeys(now: number): number {
+    let cool = 0;
+    for (const queue of this.cooling) {
+      if (queue.coolUntil <= now) this.cooling.delete(queue);
+      else if (queue.head < queue.entries.length) cool++;
+    }
+    return this.heldKeys - cool;
   }
 
   /** Up to `max` rows to send now, each key at most once; they are in flight until `settled`. */
@@ -69,7 +88,8 @@ export class PartitionWindow {
         if (queue.coolUntil > now || queue.head >= queue.entries.length) continue;
         const entry = queue.entries[queue.head];
         if (this.inFlight.has(entry.key)) continue;
-        if (++queue.head === queue.entries.length) [queue.entries, queue.head] = [[], 0];
+        if (++queue.head === queue.entries.length)
+          [queue.entries, queue.head, this.heldKeys] = [[], 0, this.heldKeys - 1];
         this.held.delete(entry.key);
         this.inFlight.add(entry.key);
         queue.inFlight++;
@@ -114,6 +134,7 @@ export class PartitionWindow {
       const queue = this.queueOf(partitionKey);
       // Rows of one key refused by several requests in flight together climb one rung, not one per reply.
       if (queue.coolUntil <= now) queue.coolUntil = now + (stalled ? delay(queue.refusals++) : delay(0));
+      this.cooling.add(queue);
       highest = Math.max(highest, queue.refusals);
     }
     for (const entry of sent) this.dropIfIdle(entry.partitionKey, this.queueOf(entry.partitionKey));
@@ -145,6 +166,7 @@ export class PartitionWindow {
    */
   private putBack(entry: WindowEntry): void {
     const queue = this.queueOf(entry.partitionKey);
+    if (queue.head >= queue.entries.length) this.heldKeys++;
     const later = this.held.get(entry.key);
     if (later) {
       entry.item = this.combine(entry.item, later.item);

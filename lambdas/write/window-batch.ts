@@ -5,11 +5,14 @@ import type { PartitionWindow, WindowEntry } from './partition-window.js';
 import type { WindowedSenderOptions } from './windowed-sender.js';
 
 /**
- * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. A request
- * spread over 25 partition keys that loses most of them met a table full nearly everywhere (fewer requests in flight
- * help); one hot partition refuses only its own rows, a few of 25 (fewer requests would only idle the others).
+ * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. Locally and in
+ * AWS a reply comes back in milliseconds, so requests in flight set the rate offered: 16 x 25 rows every few ms is many
+ * times a table at its capacity, and every row it refuses costs a seat in a later request. One hot partition refuses
+ * only its own rows, a few of 25 (4% each): those alone do not cut. At 0.5 the limit hardly moved and random keys cost
+ * 0.08-0.09 requests per item at P = 8 (2x the floor); at 0.1, 0.044-0.055 at the same share of capacity
+ * (docs/performance.md, what was tried).
  */
-export const TABLE_FULL_SHARE = 0.5;
+export const TABLE_FULL_SHARE = 0.1;
 
 /** What one batch of the window is sent with: the sender's options, its window, clock, back-off and halt. */
 export interface WindowBatchContext extends WindowedSenderOptions {

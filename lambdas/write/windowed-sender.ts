@@ -4,7 +4,7 @@ import { BATCH_SIZE } from '../retry/batch-retry.js';
 import type { CombineRows } from './combine-rows.js';
 import type { Item, RowMark } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
-import { lookAhead, MAX_SPAN_BYTES, MAX_SPAN_ROWS, RowsPerKey } from './look-ahead.js';
+import { KEYS_AHEAD, MAX_LOOK_AHEAD, MAX_SPAN_BYTES, MAX_SPAN_ROWS, MIN_LOOK_AHEAD } from './look-ahead.js';
 import type { RequestSlots } from './request-slots.js';
 import type { RetryContext, RetryCounts } from '../retry/retry-loop.js';
 import type { SendBatchWrite } from './leftovers.js';
@@ -55,7 +55,6 @@ export class WindowedSender {
   /** When the deadline came (the sender's clock), once it has. */
   private deadlineAt: number | undefined;
   private readonly window: PartitionWindow;
-  private readonly rowsPerKey = new RowsPerKey();
   private readonly hashKey: string;
   private readonly now: () => number;
   /** Signalled when a request settles. */
@@ -76,7 +75,6 @@ export class WindowedSender {
     if (this.failure) return Promise.reject(this.failure);
     const value = item[this.hashKey];
     const partitionKey = value?.S ?? value?.N ?? JSON.stringify(value);
-    this.rowsPerKey.saw(partitionKey);
     if (!at) this.rewindable = false;
     this.window.add({ key, partitionKey, item, ...(at ? { at } : {}) });
     this.options.tally.replaced = this.window.combined;
@@ -99,10 +97,15 @@ export class WindowedSender {
     if (this.heldFrom) [this.options.tally.written, this.options.tally.replaced] = [span.written, span.combined];
   }
 
-  /** The window holds its target, or the lane has read its span's bound past its first unwritten row. */
+  /**
+   * The lane reads no further: the window holds KEYS_AHEAD partition keys it could send now (at least MIN_LOOK_AHEAD
+   * rows), or MAX_LOOK_AHEAD rows, or the lane has read its span's bound past its first unwritten row.
+   */
   private full(): boolean {
-    const { span } = this.window;
-    return this.window.size >= this.target() || span.length >= MAX_SPAN_ROWS || span.bytes >= MAX_SPAN_BYTES;
+    const { window } = this;
+    const { span } = window;
+    if (window.size >= MAX_LOOK_AHEAD || span.length >= MAX_SPAN_ROWS || span.bytes >= MAX_SPAN_BYTES) return true;
+    return window.size >= MIN_LOOK_AHEAD && window.readyKeys(this.now()) >= KEYS_AHEAD;
   }
 
   /**
@@ -137,10 +140,6 @@ export class WindowedSender {
       await this.changeOrReady();
     }
     if (this.failure) throw this.failure;
-  }
-
-  private target(): number {
-    return lookAhead(this.rowsPerKey.value);
   }
 
   /** Waits for a reply, or for the first backing-off key to be ready. */
