@@ -78,30 +78,53 @@ export class PartitionWindow {
     return this.heldKeys - cool;
   }
 
-  /** Up to `max` rows to send now, each key at most once; they are in flight until `settled`. */
-  take(max: number, now: number): WindowEntry[] {
+  /**
+   * Up to `max` rows to send now, each key at most once; they are in flight until `settled`. `inFileOrder` (a lane
+   * draining before it halts) takes the oldest rows first instead of a row of each key in turn, so what it writes
+   * moves its checkpoint on (the first unwritten row) rather than spreading over every key.
+   */
+  take(max: number, now: number, inFileOrder = false): WindowEntry[] {
+    if (inFileOrder) return this.takeOldest(max, now);
     const batch: WindowEntry[] = [];
     for (let progress = true; progress && batch.length < max;) {
       progress = false;
       for (const [partitionKey, queue] of this.queues) {
         if (batch.length >= max) break;
         if (queue.coolUntil > now || queue.head >= queue.entries.length) continue;
-        const entry = queue.entries[queue.head];
-        if (this.inFlight.has(entry.key)) continue;
-        if (++queue.head === queue.entries.length)
-          [queue.entries, queue.head, this.heldKeys] = [[], 0, this.heldKeys - 1];
-        this.held.delete(entry.key);
-        this.inFlight.add(entry.key);
-        queue.inFlight++;
-        batch.push(entry);
+        if (this.inFlight.has(queue.entries[queue.head].key)) continue;
+        batch.push(this.takeHead(queue));
         progress = true;
         // To the end of the turn (a Map keeps insertion order): the next row comes from the next key.
         this.queues.delete(partitionKey);
         this.queues.set(partitionKey, queue);
       }
     }
-    this.size -= batch.length;
     return batch;
+  }
+
+  /** The oldest held rows that may go now (the head of their key's queue, the key not backing off). */
+  private takeOldest(max: number, now: number): WindowEntry[] {
+    const batch: WindowEntry[] = [];
+    for (const carrier of this.span.carriers()) {
+      if (batch.length >= max) break;
+      const entry = carrier as WindowEntry;
+      if (this.held.get(entry.key) !== entry || this.inFlight.has(entry.key)) continue;
+      const queue = this.queueOf(entry.partitionKey);
+      if (queue.coolUntil > now || queue.entries[queue.head] !== entry) continue;
+      batch.push(this.takeHead(queue));
+    }
+    return batch;
+  }
+
+  /** The head of `queue` goes in flight. */
+  private takeHead(queue: KeyQueue): WindowEntry {
+    const entry = queue.entries[queue.head];
+    if (++queue.head === queue.entries.length) [queue.entries, queue.head, this.heldKeys] = [[], 0, this.heldKeys - 1];
+    this.held.delete(entry.key);
+    this.inFlight.add(entry.key);
+    queue.inFlight++;
+    this.size--;
+    return entry;
   }
 
   /**

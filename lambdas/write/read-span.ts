@@ -74,6 +74,11 @@ export class ReadSpan {
     if (this.head > 1024 && this.head * 2 > rows.length) [this.rows, this.head] = [rows.slice(this.head), 0];
   }
 
+  /** The carriers of the rows in the span, oldest first (a carrier repeats for each row it carries). */
+  *carriers(): Generator<Carrier> {
+    for (let i = this.head; i < this.rows.length; i++) yield rootOf(this.rows[i].carrier);
+  }
+
   /** The first row not yet written (where a stopping lane resumes), or undefined when every row read is written. */
   first(): RowMark | undefined {
     return this.head < this.rows.length ? this.rows[this.head].at : undefined;

@@ -130,7 +130,8 @@ export class WindowedSender {
         await this.replied.wait();
         continue;
       }
-      const batch = this.window.take(BATCH_SIZE, this.now());
+      // Past the deadline the lane drains in file order: what it writes before it halts moves its checkpoint on.
+      const batch = this.window.take(BATCH_SIZE, this.now(), this.deadlineAt !== undefined && this.rewindable);
       // A short batch (the other keys back off or are in flight) waits for a reply while one may come.
       if (batch.length === BATCH_SIZE || (batch.length > 0 && (flushing || slots.inFlight.size === 0))) {
         this.sendBatch(batch);

@@ -46,6 +46,22 @@ describe('BatchWriter halting (a paused lane, or one at its deadline)', () => {
     expect(writer.written).toBe(first);
   });
 
+  it('past its deadline drains the oldest rows first, so what it writes before it halts moves its checkpoint on', async () => {
+    const sent: number[][] = [];
+    const { send } = recordingTable();
+    const recording: SendBatchWrite = (input) => {
+      sent.push(input.RequestItems![table].map((request) => Number(request.PutRequest!.Item!.sk.N)));
+      return send(input);
+    };
+    const deadline = new AbortController();
+    const writer = new BatchWriter({ table, send: recording, keys, retry, maxInFlight: 1, stopping: deadline.signal });
+    for (let i = 0; i < 600; i++) await writer.add(itemOf(i), String(i), markOf(i)); // under the window: none sent
+    deadline.abort();
+    await writer.flush();
+    expect(sent[0]).toEqual(Array.from({ length: 25 }, (_, i) => i)); // rows 0-24, not one row of each of 25 keys
+    expect(writer.written).toBe(600); // the drain had time for every row
+  });
+
   it('sends every row when the rows come without their place in the file (it could not resume from one)', async () => {
     const { send, applied } = recordingTable();
     const writer = new BatchWriter({ table, send, keys, retry, maxInFlight: 1, halt: () => true });
