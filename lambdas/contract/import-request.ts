@@ -108,7 +108,11 @@ export interface ImportOptions {
   readonly chunkMiB?: number;
   /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
   readonly maxWriteRate?: number;
-  /** Reorder writes inside a chunk so a file sorted by partition key spreads over partitions. @default false */
+  /**
+   * Reorder writes inside a chunk so a file sorted by partition key spreads over partitions, for the modes whose
+   * writer does not do so itself (`insert`, `update`, `sync`). `put` and `delete` always spread their writes by
+   * partition key (the partition window), so for them it changes nothing. @default false
+   */
   readonly spread?: boolean;
   /**
    * Write units per second an on-demand table should take from the first write: preflight raises the table's warm

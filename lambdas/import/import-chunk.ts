@@ -109,7 +109,7 @@ export async function runImportChunk(
     if (live.paused) return pausedProgress(progress, heldCheckpoint(plan), config);
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
-    const invocation = await startInvocation(event, plan, io, options, shared);
+    const invocation = await startInvocation(event, plan, io, options, shared, () => live.paused || live.leaseLost);
     counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
     const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
@@ -128,6 +128,7 @@ async function startInvocation(
   io: ImportChunkIo,
   options: ImportChunkOptions,
   limiter: RateLimiter | undefined,
+  stopped: () => boolean,
 ): Promise<Invocation> {
   const { job, chunk, chunkIndex } = event;
   const { bucket, table, format } = job.request;
@@ -142,7 +143,15 @@ async function startInvocation(
   const modes = options.modes ? { modes: options.modes } : {};
   const diffAt = diffFileKey(plan.rejects.folder, chunkIndex, from.offset); // a sync dry run's diff, beside the rejects
   const openDiff = () => io.startDiffUpload(bucket, diffAt);
-  const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes, openDiff };
+  // A paused lane stops sending at once (at its deadline, after a short drain): it resumes from its first unwritten row.
+  const sinkOptions = {
+    write,
+    stopping: deadline.signal,
+    halt: stopped,
+    ...(limiter ? { limiter } : {}),
+    ...modes,
+    openDiff,
+  };
   const sink = createImportSink(job, chunk, io.writeCalls, sinkOptions);
   const fileKeys = mirrorKeys(event, from, options.config.rejectsPrefix, sink);
   // One EMF line per invocation, failed or not (import-metrics.ts).
