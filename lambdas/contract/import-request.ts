@@ -98,9 +98,17 @@ export interface ImportRequest extends ImportOptions {
  * fixes these for every upload (lib/watch-input.ts); a plain interface rather than `Omit<ImportRequest, ...>`, so
  * jsii can copy its fields into the construct's `WatchedPrefix` for Python, Java, .NET and Go.
  */
-export interface ImportOptions {
+export interface ImportOptions extends ImportSettings {
   /** The existing DynamoDB table the items are written to. */
   readonly table: string;
+}
+
+/**
+ * Every request field other than the source and the table: how records become items and how they are written.
+ * Its own interface because a construct's watch names its table either way (`PipelineWatch`), and jsii has no
+ * `Omit<>`.
+ */
+export interface ImportSettings {
   readonly format?: RequestFormat;
   /** Column name to type; columns not named here are strings. */
   readonly types?: Record<string, ColumnType>;
