@@ -1,6 +1,7 @@
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../cli/local-run/local-stack.js';
-import { runLocalImport } from '../cli/local-run/runner.js';
+import { readFileSync } from 'node:fs';
+import { ASL_PATH, runLocalImport } from '../cli/local-run/runner.js';
 import type { RunnerEvent, StateEvent } from '../cli/local-run/run-options.js';
 import type { ImportRequest, WriteMode } from '../lambdas/contract/import-request.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
@@ -64,6 +65,14 @@ async function withPeakMemory<T>(run: (enter: (phase: string) => void) => Promis
 
 const rowsOf = (ids: number[]) => `id,v\n${ids.map((i) => `k${String(i).padStart(8, '0')},value-${i}`).join('\n')}\n`;
 
+/**
+ * The workflow's top-level states (the phases memory is told by): the interpreter's events of a Map's inner states
+ * carry no parent here, so the names are read from the workflow file.
+ */
+const TOP_LEVEL_STATES = new Set(
+  Object.keys((JSON.parse(readFileSync(ASL_PATH, 'utf8')) as { States: Record<string, unknown> }).States),
+);
+
 /** The mirror's plan as its progress events tell it: Scan segments and key parts. */
 interface PlanSeen {
   segments: number;
@@ -74,7 +83,8 @@ interface PlanSeen {
 async function runImport(request: ImportRequest, enter: (phase: string) => void, plan?: PlanSeen) {
   const wiring = { ...createWiring(), writeModes: MODES };
   const onStateEvent = (event: StateEvent) => {
-    if (event.type === 'StateEntered' && !event.parentState && event.state) enter(event.state.name);
+    const name = event.state?.name;
+    if (event.type === 'StateEntered' && name && TOP_LEVEL_STATES.has(name)) enter(name);
   };
   const onEvent = (event: RunnerEvent) => {
     if (event.type !== 'mirror' || !plan) return;

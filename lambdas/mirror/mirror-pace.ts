@@ -53,6 +53,9 @@ export function mirrorRate(job: MirrorJob, items: number, maxWriteRate: number):
 export async function followMirrorPace(job: MirrorJob, items: number, options: MirrorPaceOptions): Promise<MirrorPace> {
   let rate = mirrorRate(job, items, job.request.maxWriteRate);
   const limiter = createLiveLimiter(rate);
+  // Starts empty: a Map starts a step per segment or part, each a new invocation, and a full first burst for every
+  // one would let a mirror of many small parts send far above the rate; each now earns its share before it sends.
+  void limiter.take(Number.POSITIVE_INFINITY);
   const live = await followLiveSettings(options.ledger, job.executionName, {
     onRate: (maxWriteRate) => limiter.setRate((rate = mirrorRate(job, items, maxWriteRate))),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
