@@ -16,10 +16,13 @@ import { putObject } from '../wiring/aws-io.js';
 
 /**
  * How long one Scan page may take before it is sent again. A page reads up to 1 MB
- * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Pagination), 200 times a
- * BatchWriteItem's 16 KB-ish body: the client's 5 s write timeout failed a page on a loaded engine at 400k items.
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Pagination), far more than a
+ * BatchWriteItem's body: the client's 5 s write timeout failed a page at 400k items locally, and 30 s failed every
+ * attempt at 1M items under load, since the local engine (ministack 1.5.33 services/dynamodb.py `_scan`) sorts the
+ * whole table and hashes every item's key for its segment on every page, and a timed-out page still runs there, so
+ * each retry added to the load. On AWS a page returns far sooner: 120 s only bounds a connection that hangs.
  */
-export const SCAN_REQUEST_TIMEOUT_MS = 30_000;
+export const SCAN_REQUEST_TIMEOUT_MS = 120_000;
 
 /** One page of a segment's Scan: the keys in scope, and where the next page starts (absent at the end). */
 export interface KeyPage {
