@@ -1,17 +1,19 @@
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../cli/local-run/local-stack.js';
-import { runLocalImport } from '../cli/local-run/runner.js';
+import { readFileSync } from 'node:fs';
+import { ASL_PATH, runLocalImport } from '../cli/local-run/runner.js';
+import type { RunnerEvent, StateEvent } from '../cli/local-run/run-options.js';
 import type { ImportRequest, WriteMode } from '../lambdas/contract/import-request.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
-import type { ImportSummary } from '../lambdas/contract/workflow-payloads.js';
 import { createWiring } from '../lambdas/wiring/wiring.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../lambdas/write/write-modes.js';
 
 /**
  * The mirror figure (issue 36): a table of N items, then a mirror of a file that dropped 5% of them, against a put
- * of the whole file, at two sizes (BENCH_MIRROR_SIZES, default 100,000 and 400,000: 1M takes too long on this
- * shared 2-core machine). Memory is the process's high-water mark while each run lasts (sampled every 20 ms): locally
- * every step runs in this one process, so it bounds what any one step used.
+ * of the whole file, at two sizes (BENCH_MIRROR_SIZES, default 250,000 and 1,000,000). Memory is the process's
+ * high-water mark (sampled every 20 ms), for the whole run and for each top-level state while it ran (the chunks,
+ * MirrorScanSegments, MirrorCompareParts, MirrorDeleteParts, ...): locally every step runs in this one process, so a
+ * phase's peak bounds what any one of its steps used, with the Map's concurrent steps and the runner added in.
  */
 export interface MirrorContext {
   readonly bucket: string;
@@ -25,24 +27,36 @@ const MIB = 1024 * 1024;
 /** `sync` until the sync mode is in the table of modes: a put, as the mirror's key recording does not depend on it. */
 const MODES: WriteModeTable = WRITE_MODE_TABLE; // sync is a built-in mode now
 
-/** The process's high-water RSS and heap while `run` lasts. */
-async function withPeakMemory<T>(run: () => Promise<T>) {
+/** Peak RSS and heap by the top-level state running when sampled (the workflow's phases). */
+type PhasePeaks = Record<string, { rssMiB: number; heapMiB: number }>;
+
+/** The process's high-water RSS and heap while `run` lasts, overall and by phase (`run` tells the phase it enters). */
+async function withPeakMemory<T>(run: (enter: (phase: string) => void) => Promise<T>) {
   const peak = { rss: 0, heap: 0 };
+  const phases: PhasePeaks = {};
+  let phase = 'start';
   const sample = () => {
     const { rss, heapUsed } = process.memoryUsage();
     peak.rss = Math.max(peak.rss, rss);
     peak.heap = Math.max(peak.heap, heapUsed);
+    const at = (phases[phase] ??= { rssMiB: 0, heapMiB: 0 });
+    at.rssMiB = Math.max(at.rssMiB, round(rss / MIB));
+    at.heapMiB = Math.max(at.heapMiB, round(heapUsed / MIB));
   };
   const timer = setInterval(sample, 20);
   const started = performance.now();
   try {
-    const result = await run();
+    const result = await run((next) => {
+      sample();
+      phase = next;
+    });
     sample();
     return {
       result,
       seconds: (performance.now() - started) / 1000,
       rssMiB: round(peak.rss / MIB),
       heapMiB: round(peak.heap / MIB),
+      phases,
     };
   } finally {
     clearInterval(timer);
@@ -51,12 +65,36 @@ async function withPeakMemory<T>(run: () => Promise<T>) {
 
 const rowsOf = (ids: number[]) => `id,v\n${ids.map((i) => `k${String(i).padStart(8, '0')},value-${i}`).join('\n')}\n`;
 
-async function runImport(request: ImportRequest): Promise<ImportSummary> {
+/**
+ * The workflow's top-level states (the phases memory is told by): the interpreter's events of a Map's inner states
+ * carry no parent here, so the names are read from the workflow file.
+ */
+const TOP_LEVEL_STATES = new Set(
+  Object.keys((JSON.parse(readFileSync(ASL_PATH, 'utf8')) as { States: Record<string, unknown> }).States),
+);
+
+/** The mirror's plan as its progress events tell it: Scan segments and key parts. */
+interface PlanSeen {
+  segments: number;
+  parts: number;
+}
+
+/** Runs the import through the workflow file, telling `enter` each top-level state it enters. */
+async function runImport(request: ImportRequest, enter: (phase: string) => void, plan?: PlanSeen) {
   const wiring = { ...createWiring(), writeModes: MODES };
+  const onStateEvent = (event: StateEvent) => {
+    const name = event.state?.name;
+    if (event.type === 'StateEntered' && name && TOP_LEVEL_STATES.has(name)) enter(name);
+  };
+  const onEvent = (event: RunnerEvent) => {
+    if (event.type !== 'mirror' || !plan) return;
+    if (event.step === 'scanning table') plan.segments = event.total;
+    if (event.step === 'comparing') plan.parts = event.total;
+  };
   try {
     return await runLocalImport(
       { chunkMiB: 2, allowWithoutBackup: true, ...request },
-      { wiring, maxConcurrency: DEFAULT_MAX_CONCURRENCY },
+      { wiring, maxConcurrency: DEFAULT_MAX_CONCURRENCY, onStateEvent, onEvent },
     );
   } finally {
     wiring.writeTransport.destroy();
@@ -73,7 +111,8 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
   await ctx.upload(`mirror-${items}-kept.csv`, rowsOf(kept));
   try {
     ctx.log(`mirror: put of ${items} rows`);
-    const putRun = await withPeakMemory(() => runImport({ bucket: ctx.bucket, key: `mirror-${items}-all.csv`, table }));
+    const all = { bucket: ctx.bucket, key: `mirror-${items}-all.csv`, table };
+    const putRun = await withPeakMemory((enter) => runImport(all, enter));
     ctx.log(`mirror: mirror of ${kept.length} rows over ${items} items`);
     const request = {
       bucket: ctx.bucket,
@@ -82,7 +121,8 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
       mode: 'sync' as WriteMode,
       mirror: true,
     };
-    const mirrorRun = await withPeakMemory(() => runImport(request));
+    const plan: PlanSeen = { segments: 0, parts: 0 };
+    const mirrorRun = await withPeakMemory((enter) => runImport(request, enter, plan));
     const deleted = mirrorRun.result.deleted;
     if (deleted !== items - kept.length) throw new Error(`mirror deleted ${deleted} of ${items - kept.length}`);
     return {
@@ -92,6 +132,7 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
         itemsPerSecond: round(items / putRun.seconds),
         rssMiB: putRun.rssMiB,
         heapMiB: putRun.heapMiB,
+        phases: putRun.phases,
       },
       mirror: {
         seconds: round(mirrorRun.seconds, 1),
@@ -99,6 +140,9 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
         deleted,
         rssMiB: mirrorRun.rssMiB,
         heapMiB: mirrorRun.heapMiB,
+        phases: mirrorRun.phases,
+        ...plan,
+        itemsPerPart: round(items / Math.max(1, plan.parts)),
       },
       mirrorToPutTime: round(mirrorRun.seconds / putRun.seconds, 2),
     };
@@ -109,7 +153,7 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
 
 /** The figure at every size of BENCH_MIRROR_SIZES, smallest first. */
 export async function mirrorFigure(ctx: MirrorContext) {
-  const sizes = (process.env.BENCH_MIRROR_SIZES ?? '100000,400000').split(',').map(Number);
+  const sizes = (process.env.BENCH_MIRROR_SIZES ?? '250000,1000000').split(',').map(Number);
   const runs = [];
   for (const items of sizes) {
     runs.push(await mirrorOnce(ctx, items));

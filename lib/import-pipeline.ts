@@ -10,7 +10,7 @@ import { grantConcurrencyReads } from './control-plane-grants.js';
 import { addFailedExecutionAlarm, PipelineDashboard } from './pipeline-dashboard.js';
 import { createImportStateMachine } from './private/import-state-machine.js';
 import { createLedgerTable, grantLedger } from './private/import-ledger-table.js';
-import { grantMirrorAccess } from './private/mirror-grants.js';
+import { grantMirrorAccess, grantMirrorLedger } from './private/mirror-grants.js';
 import {
   abortUnfinishedRejectsUploads,
   expireStagedPieces,
@@ -90,6 +90,7 @@ export class ImportPipeline extends Construct {
     grantMirrorAccess(props, settings, functions);
     this.ledgerTable = createLedgerTable(this);
     grantLedger(this.ledgerTable, functions);
+    grantMirrorLedger(this.ledgerTable, functions);
     this.stateMachine = createImportStateMachine(this, functions, settings.maxConcurrency);
     grantConcurrencyReads(functions.preflight, functions.importer, settings.reserved !== undefined);
     for (const source of settings.sources) noteCrossAccountPolicy(this, source);

@@ -77,7 +77,7 @@ export const TASK_FUNCTION_PLACEHOLDERS = fieldOf('placeholder');
  * back) runs the Summarize function, which also releases them at the end of a successful import; FindFailedChunk
  * (a failed import's chunk error, where AWS's Map reports its threshold error instead) runs a function of its own.
  * A mirror's states run two functions: MirrorScan (MirrorPlan, MirrorScanSegment: reads the table) and MirrorParts
- * (MirrorComparePart, MirrorGuard, MirrorDeletePart: the only one that deletes).
+ * (MirrorComparePart, MirrorDropKeyParts, MirrorGuard, MirrorDeletePart: the only one that deletes).
  */
 export const TASK_STATE_FUNCTIONS = {
   Preflight: 'Preflight',
@@ -88,6 +88,7 @@ export const TASK_STATE_FUNCTIONS = {
   MirrorPlan: 'MirrorScan',
   MirrorScanSegment: 'MirrorScan',
   MirrorComparePart: 'MirrorParts',
+  MirrorDropKeyParts: 'MirrorParts',
   MirrorGuard: 'MirrorParts',
   MirrorDeletePart: 'MirrorParts',
 } as const satisfies Record<string, TaskStateName>;

@@ -1,6 +1,10 @@
 import type { MirrorPlan } from '../../lambdas/contract/mirror-payloads.js';
 import type { MirrorEvent, RunnerEvent, TaskReports } from './run-options.js';
 
+/** A segment or part is done when it has no next step, and is not paused (a paused first step holds `next: null`). */
+const finished = (output: { readonly next: unknown; readonly pausedWaitSeconds?: number }) =>
+  output.next === null && output.pausedWaitSeconds === undefined;
+
 /**
  * The reports of a mirror's two functions (task-reports.ts): each finished Scan segment, compared part and deleted
  * part told as a `mirror` event, with the step's count done of all and the keys so far (scanned in scope, dropped by
@@ -25,7 +29,7 @@ export function mirrorReports(emit: (event: RunnerEvent) => void): Pick<TaskRepo
           const plan = output as MirrorPlan;
           Object.assign(totals, { 'scanning table': plan.totalSegments, comparing: plan.parts, deleting: plan.parts });
         } else if ('scanned' in output) {
-          advance('scanning table', output.next === null, output.scanned - (input.progress?.scanned ?? 0));
+          advance('scanning table', finished(output), output.scanned - (input.progress?.scanned ?? 0));
         }
       },
     },
@@ -34,7 +38,7 @@ export function mirrorReports(emit: (event: RunnerEvent) => void): Pick<TaskRepo
         if (input.step === 'compare' && 'notInFile' in output && !('inScope' in output)) {
           advance('comparing', true, output.notInFile);
         } else if (input.step === 'delete' && 'deleted' in output) {
-          advance('deleting', output.next === null, output.deleted - (input.progress?.deleted ?? 0));
+          advance('deleting', finished(output), output.deleted - (input.progress?.deleted ?? 0));
         }
       },
     },

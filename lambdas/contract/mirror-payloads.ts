@@ -15,7 +15,7 @@ export interface MirrorPlanEvent {
   readonly request: ResolvedRequest;
   readonly executionName: string;
   readonly keys: KeyAttribute[];
-  /** PlanningState.dataBytes: parts and segments are sized from it. */
+  /** PlanningState.dataBytes: the file-side parts (as the chunks recorded them) and the least segments. */
   readonly dataBytes: number;
 }
 
@@ -23,6 +23,11 @@ export interface MirrorPlanEvent {
 export interface MirrorPlan {
   /** Key parts: file keys and table keys meet by a hash of the key modulo this (lambdas/mirror/key-parts.ts). */
   readonly parts: number;
+  /**
+   * The parts the chunks recorded the file's keys in (from the file's size; `parts` is a multiple of it, grown with
+   * the table's DescribeTable ItemCount): part `p` reads file-side part `p % fileParts`.
+   */
+  readonly fileParts: number;
   /** The Scan's TotalSegments. */
   readonly totalSegments: number;
   /** 0 .. totalSegments - 1. */
@@ -37,7 +42,14 @@ export interface MirrorJob {
   readonly executionName: string;
   readonly keys: KeyAttribute[];
   readonly parts: number;
+  /** MirrorPlan.fileParts. */
+  readonly fileParts: number;
   readonly totalSegments: number;
+  /**
+   * The lanes the ledger granted (`$.lanes.granted`, each Map's MaxConcurrency): a Scan segment or a part's deletes
+   * take maxWriteRate / min(lanes, segments or parts) of the live rate.
+   */
+  readonly maxConcurrency: number;
 }
 
 /** One MirrorScanSegment invocation's progress; `next` is null once the segment is scanned. */
@@ -46,6 +58,8 @@ export interface SegmentProgress {
   readonly next: { readonly startKey: KeyJson; readonly invocation: number } | null;
   /** Items of the segment in scope so far (the Scan's Count, after its begins_with filter). */
   readonly scanned: number;
+  /** The import is paused (`s3-ddb-import pause`): the segment holds `next` and asks again after this wait. */
+  readonly pausedWaitSeconds?: number;
 }
 
 /** What MirrorScanSegment receives. */
@@ -73,6 +87,8 @@ export interface DeleteProgress {
   /** The index of the next line of the delete list. */
   readonly next: { readonly line: number } | null;
   readonly deleted: number;
+  /** The import is paused (`s3-ddb-import pause`): the part holds `next` and asks again after this wait. */
+  readonly pausedWaitSeconds?: number;
 }
 
 /** The mirror's state at `$.mirror`, as each step fills it ({} when the import is no mirror: MirrorSkipped). */
@@ -81,6 +97,8 @@ export interface MirrorState extends Partial<MirrorPlan> {
   readonly scanned?: number[][];
   readonly compared?: ComparedPart[];
   readonly guard?: MirrorGuardResult;
+  /** The last MirrorDropKeyParts invocation's result (KeyPartsDropped? loops until `done`). */
+  readonly keyParts?: DroppedKeyParts;
   /** [part, deleted] per part (PartDeleted); absent in a dry run. */
   readonly deletedParts?: number[][];
 }
@@ -116,8 +134,21 @@ export interface MirrorSummary {
   readonly refusal: string | null;
 }
 
-/** Which of its three Task states an event of the MirrorParts function is for (the ASL's Parameters set `step`). */
+/** What MirrorDropKeyParts receives: the execution whose key parts go. */
+export interface DropKeyPartsEvent {
+  readonly request: ResolvedRequest;
+  readonly executionName: string;
+}
+
+/** MirrorDropKeyParts' result: objects deleted by this invocation; `done` once none is left. */
+export interface DroppedKeyParts {
+  readonly objects: number;
+  readonly done: boolean;
+}
+
+/** Which of its Task states an event of the MirrorParts function is for (the ASL's Parameters set `step`). */
 export type MirrorPartsEvent =
   | (PartEvent & { readonly step: 'compare' })
   | (PartEvent & { readonly step: 'delete' })
-  | (MirrorGuardEvent & { readonly step: 'guard' });
+  | (MirrorGuardEvent & { readonly step: 'guard' })
+  | (DropKeyPartsEvent & { readonly step: 'drop' });

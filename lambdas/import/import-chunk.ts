@@ -27,7 +27,7 @@ import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { importMetricsPublisher } from './import-metrics.js';
 import { chunkRate, createImportSink, type ImportSink } from './import-sink.js';
-import { followLiveSettings } from './chunk-live-settings.js';
+import { followLiveSettings } from '../admission/live-settings.js';
 import { addCounts, pausedProgress } from './chunk-progress.js';
 import { RejectBudget } from './reject-budget.js';
 import { RejectsFile } from './rejects-file.js';

@@ -1,12 +1,13 @@
 import type { ComparedPart, PartEvent } from '../contract/mirror-payloads.js';
-import { canonicalKey, mirrorPaths, type TableKey } from '../mirror/key-parts.js';
+import { canonicalKey, mirrorPaths, partOf, type TableKey } from '../mirror/key-parts.js';
 import type { StreamUpload } from '../wiring/s3-stream-upload.js';
 import { linesOf, type MirrorPartsIo } from './mirror-parts-io.js';
 
 /**
  * MirrorComparePart: the part's table keys that the file does not hold, written as its delete list (diff lines
  * `{"op":"delete","key":{...},"attributes":[]}`, the dry run's diff too). It holds the part's file keys in a Set
- * (a part is sized so they fit: lambdas/mirror/key-parts.ts) and streams the table keys past it. A table key seen
+ * (a part is sized so they fit: lambdas/mirror/key-parts.ts mirrorPlanParts), read from the file-side part that
+ * holds them (`part % fileParts`), and streams the table keys past it. A table key seen
  * twice (a Scan invocation retried) is listed once.
  *
  * @example
@@ -20,9 +21,10 @@ export async function runComparePart(
   const { job, part } = event;
   const { bucket } = options; // the stack's, as the rejects: a source bucket may be read only
   const paths = mirrorPaths(options.outputPrefix);
+  // The chunks split the file's keys into job.fileParts; this part's are in one of those, among others' keys.
   const fileKeys = new Set<string>();
-  for (const key of await io.listKeys(bucket, paths.fileKeys(part))) {
-    for (const line of linesOf(await io.getText(bucket, key))) fileKeys.add(line);
+  for (const key of await io.listKeys(bucket, paths.fileKeys(part % job.fileParts))) {
+    for (const line of linesOf(await io.getText(bucket, key))) if (partOf(line, job.parts) === part) fileKeys.add(line);
   }
   const listed = new Set<string>();
   let upload: StreamUpload | undefined;

@@ -1,4 +1,4 @@
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { putObject } from '../wiring/aws-io.js';
 import { startStreamUpload, type StreamUpload } from '../wiring/s3-stream-upload.js';
 import type { WriteCalls } from '../write/write-mode.js';
@@ -7,6 +7,10 @@ import type { WriteCalls } from '../write/write-mode.js';
 export interface MirrorPartsIo {
   /** Every key under `prefix`, in key order. */
   listKeys(bucket: string, prefix: string): Promise<string[]>;
+  /** The first keys under `prefix`, one listing page (at most 1,000). */
+  firstKeys(bucket: string, prefix: string): Promise<string[]>;
+  /** Deletes `keys` (at most 1,000: one DeleteObjects); throws when S3 reports any key it could not delete. */
+  deleteKeys(bucket: string, keys: readonly string[]): Promise<void>;
   /** One object's text (a key-part object or a delete list: bounded by one part). */
   getText(bucket: string, key: string): Promise<string>;
   /** A delete list, streamed in bounded memory (its size is the part's deletes, not known ahead). */
@@ -30,6 +34,17 @@ export function mirrorPartsIo(s3: S3Client, writeCalls: WriteCalls, kmsKeyArn: s
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
       return keys;
+    },
+    async firstKeys(bucket, prefix) {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      return (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+    },
+    async deleteKeys(bucket, keys) {
+      const Objects = keys.map((Key) => ({ Key }));
+      const reply = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects, Quiet: true } }));
+      const failed = reply.Errors ?? [];
+      if (failed.length > 0)
+        throw new Error(`DeleteObjects left ${failed.length} keys, first ${failed[0].Key}: ${failed[0].Code}`);
     },
     async getText(bucket, key) {
       const response = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));

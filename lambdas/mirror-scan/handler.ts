@@ -3,6 +3,7 @@ import { executionOutputPrefix } from '../contract/workflow-payloads.js';
 import { resolveLambdaConfig } from '../environment/config.js';
 import { outputBucketOf } from '../request/deployment-scope.js';
 import type { LambdaContextLike } from '../environment/lambda-context.js';
+import { mirrorPaceOptions } from '../mirror/mirror-pace.js';
 import { withDefaultWiring, type Wiring } from '../wiring/wiring.js';
 import { runMirrorPlan } from './mirror-plan.js';
 import { runScanSegment } from './mirror-scan.js';
@@ -19,14 +20,15 @@ export interface MirrorScanFunctionHandler {
  * told apart by the segment event's `segment`. One function, since both need the same grants (the table's Scan,
  * writes under the rejects prefix) and the plan is too small to deserve its own.
  */
-export function createMirrorScanHandler({ s3, dynamodb, config: input }: Wiring): MirrorScanFunctionHandler {
+export function createMirrorScanHandler({ s3, dynamodb, ledger, config: input }: Wiring): MirrorScanFunctionHandler {
   const config = resolveLambdaConfig(input);
-  const io = mirrorScanIo(dynamodb, s3, config.bucketKmsKeyArn ?? null);
+  const io = mirrorScanIo(dynamodb, s3, config.bucketKmsKeyArn ?? null, config.write.retry);
+  const pacing = mirrorPaceOptions(ledger, config);
   return (async (event: MirrorPlanEvent | ScanSegmentEvent, context: LambdaContextLike) => {
-    if (!('segment' in event)) return runMirrorPlan(event);
+    if (!('segment' in event)) return runMirrorPlan(event, (table) => io.describeTable(table));
     const outputPrefix = executionOutputPrefix(config.rejectsPrefix, event.job.executionName);
     const bucket = outputBucketOf(config, event.job.request.bucket);
-    return runScanSegment(event, io, { outputPrefix, bucket, context });
+    return runScanSegment(event, io, { outputPrefix, bucket, context, ...pacing });
   }) as MirrorScanFunctionHandler;
 }
 

@@ -17,28 +17,56 @@ export type TableKey = Record<string, AttributeValue>;
  */
 export const MIN_PARTS = 16;
 /**
- * File bytes per part: a part's compare holds the file keys of about this much data in a Set. 256 MiB of 100-byte
- * rows is 2.7M keys; at ~80 bytes a key in V8 that is ~210 MB, inside a 1,024 MB function.
+ * File bytes per file-side part (the parts a chunk records its keys in, fixed before the table is read): 32 MiB of
+ * 100-byte rows is ~335,000 keys; the compare keeps only the keys of its own part of those (mirrorPlanParts).
  */
-export const PART_FILE_BYTES = 256 * 1024 * 1024;
-/** Parts at most: the Map over parts stays far below Step Functions' 256 KiB state (1,000 x ~20-byte results). */
+export const PART_FILE_BYTES = 32 * 1024 * 1024;
+/**
+ * The bound on one part's keys, table side: a part's compare holds its file keys and its table keys not in the file
+ * in two Sets, ~100 bytes a key in V8, so 50,000 keys is ~5 MB each, whatever the table's size (up to
+ * MAX_PARTS x PART_KEYS = 50M items; past that a part holds ItemCount / 1,000, 1M keys at a billion: ~200 MB,
+ * inside the 1,024 MB function).
+ */
+export const PART_KEYS = 50_000;
+/** Parts at most: the Map over parts stays far below Step Functions' 256 KiB state (1,000 x ~30-byte results). */
 export const MAX_PARTS = 1000;
 
-/** Scan segments at least, and the table bytes (taken as the file's size) each segment reads. */
+/** Scan segments at least, and the table bytes each segment reads. */
 export const MIN_SEGMENTS = 4;
 /** 1 GiB a segment: a Scan reads ~1 MB a page, so a segment is ~1,000 pages, a few invocations at most. */
 export const SEGMENT_TABLE_BYTES = 1024 * 1024 * 1024;
 /** DynamoDB's TotalSegments takes at most 1,000,000; a Map over segments stays small far below that. */
 export const MAX_SEGMENTS = 1000;
 
-/** The number of key parts of a mirror whose file holds `dataBytes` of records (chunk and compare agree on it). */
+/** The number of file-side key parts of a mirror whose file holds `dataBytes` of records (every chunk uses it). */
 export function mirrorParts(dataBytes: number): number {
   return Math.min(MAX_PARTS, Math.max(MIN_PARTS, Math.ceil(dataBytes / PART_FILE_BYTES)));
 }
 
-/** The Scan's TotalSegments for a file of `dataBytes`: a table mirrored from a file is about the file's size. */
-export function mirrorSegments(dataBytes: number): number {
-  return Math.min(MAX_SEGMENTS, Math.max(MIN_SEGMENTS, Math.ceil(dataBytes / SEGMENT_TABLE_BYTES)));
+/** What DescribeTable tells of the table's size (updated by DynamoDB about every six hours). */
+export interface TableSize {
+  readonly itemCount: number;
+  readonly sizeBytes: number;
+}
+
+/**
+ * The parts the compare and the Scan use: the file-side parts times the least whole factor that keeps a part at
+ * PART_KEYS of the table's items, at most MAX_PARTS. A multiple, so part `p` finds its file keys in file-side part
+ * `p % fileParts` (the keys of both hash to `p` modulo the multiple, hence to `p % fileParts` modulo its divisor).
+ *
+ * @example
+ * mirrorPlanParts(16, { itemCount: 1_000_000, sizeBytes: 0 }); // 32: 16 x 2, 31,250 items a part
+ */
+export function mirrorPlanParts(fileParts: number, table: TableSize): number {
+  const wanted = Math.ceil(table.itemCount / PART_KEYS);
+  const factor = Math.max(1, Math.min(Math.floor(MAX_PARTS / fileParts), Math.ceil(wanted / fileParts)));
+  return fileParts * factor;
+}
+
+/** The Scan's TotalSegments: from the table's size, or the file's when the table is smaller (a first mirror). */
+export function mirrorSegments(dataBytes: number, tableBytes = 0): number {
+  const bytes = Math.max(dataBytes, tableBytes);
+  return Math.min(MAX_SEGMENTS, Math.max(MIN_SEGMENTS, Math.ceil(bytes / SEGMENT_TABLE_BYTES)));
 }
 
 /**
@@ -111,6 +139,8 @@ export interface MirrorPaths {
   tableKeys(part: number): string;
   /** The delete list of part `part`: diff lines `{"op":"delete","key":{...},"attributes":[]}`. */
   deletes(part: number): string;
+  /** The folder of every key part, file and table side (MirrorDropKeyParts deletes it; the delete lists stay). */
+  readonly keyParts: string;
 }
 
 /** The mirror's objects under `outputPrefix` (contract executionOutputPrefix: next to the rejects and report). */
@@ -119,5 +149,6 @@ export function mirrorPaths(outputPrefix: string): MirrorPaths {
     fileKeys: (part) => `${outputPrefix}/mirror/file-keys/part-${pad(part)}/`,
     tableKeys: (part) => `${outputPrefix}/mirror/table-keys/part-${pad(part)}/`,
     deletes: (part) => `${outputPrefix}/diff/mirror-deletes-${pad(part)}.jsonl`,
+    keyParts: `${outputPrefix}/mirror/`,
   };
 }

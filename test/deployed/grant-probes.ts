@@ -54,6 +54,12 @@ const PROBES: Record<string, Probe> = {
   'MirrorParts s3:GetObject': { key: MIRROR, flags: MIRROR_FLAGS },
   'MirrorParts s3:ListBucket': { key: MIRROR, flags: MIRROR_FLAGS },
   'MirrorParts dynamodb:BatchWriteItem': { key: MIRROR, flags: MIRROR_FLAGS },
+  // MirrorPlan's DescribeTable (parts from ItemCount), MirrorDropKeyParts' DeleteObjects, and the lanes' lease
+  // renewals (the ledger's UpdateItem) of a Scan segment and a part's deletes.
+  'MirrorScan dynamodb:DescribeTable': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorScan dynamodb:UpdateItem': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorParts s3:DeleteObject': { key: MIRROR, flags: MIRROR_FLAGS },
+  'MirrorParts dynamodb:UpdateItem': { key: MIRROR, flags: MIRROR_FLAGS },
 };
 
 export function probeFor(removal: GrantRemoval): Probe {

@@ -249,6 +249,10 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       // The table's key parts, under the rejects prefix; no source read.
       's3:PutObject': [rejectsArn],
       'dynamodb:Scan': tableArns,
+      // MirrorPlan sizes the parts and segments from ItemCount and TableSizeBytes.
+      'dynamodb:DescribeTable': tableArns,
+      // A segment renews the import's lease and reads its live settings (rate, pause), as a chunk does.
+      'dynamodb:UpdateItem': [ledgerArn],
     });
     expect(grantsOf(mirrorPartsFunction.role)).toEqual({
       ...ownLogGroup(mirrorPartsFunction),
@@ -257,7 +261,10 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       's3:AbortMultipartUpload': [rejectsArn],
       's3:GetObject': [rejectsArn],
       's3:ListBucket': [bucketArn],
+      // MirrorDropKeyParts deletes the key parts only (<execution>/mirror/), never a delete list or a reject.
+      's3:DeleteObject': [{ 'Fn::Join': ['', [bucketArn, '/s3-ddb-import/rejects/*/mirror/*']] }],
       'dynamodb:BatchWriteItem': tableArns,
+      'dynamodb:UpdateItem': [ledgerArn],
     });
   });
 

@@ -110,6 +110,13 @@ export const COMMAND_PERMISSIONS: Readonly<Record<string, PermissionsOf>> = {
   'S3Client.DeleteObjectCommand': (input, _outcome, arn) => [
     { action: 's3:DeleteObject', resource: objectArn(input, arn) },
   ],
+  // DeleteObjects: "you must have s3:DeleteObject permission" on each object it names (API_DeleteObjects.html), no
+  // action of its own; MirrorDropKeyParts sends one per listing page of key parts.
+  'S3Client.DeleteObjectsCommand': (input, _outcome, arn) =>
+    ((input.Delete as { Objects?: { Key?: string }[] } | undefined)?.Objects ?? []).map(({ Key }) => ({
+      action: 's3:DeleteObject',
+      resource: objectArn({ ...input, Key }, arn),
+    })),
   'DynamoDBClient.DescribeTableCommand': (input, _outcome, arn) => [
     { action: 'dynamodb:DescribeTable', resource: tableArn(String(input.TableName), arn) },
   ],

@@ -6,12 +6,16 @@ import type { KeyAttribute } from '../../../lambdas/contract/workflow-payloads.j
 import type { MirrorJob, SegmentProgress } from '../../../lambdas/contract/mirror-payloads.js';
 import { runScanSegment } from '../../../lambdas/mirror-scan/mirror-scan.js';
 import { mirrorScanIo, scanInput, type MirrorScanIo } from '../../../lambdas/mirror-scan/mirror-scan-io.js';
+import { DEFAULT_WRITE_RETRY } from '../../../lambdas/retry/backoff.js';
 import { canonicalKey, mirrorPaths, partOf } from '../../../lambdas/mirror/key-parts.js';
 import { createBucket, createTable, dynamodb, s3 } from '../../e2e/harness.js';
 import { fillTable } from '../../e2e/mirror/mirror-harness.js';
 
 const KEYS: KeyAttribute[] = [{ name: 'id', type: 'S', role: 'HASH' }];
 const PARTS = 16;
+const JOB = { executionName: 'x', keys: KEYS, parts: PARTS, fileParts: PARTS, totalSegments: 1, maxConcurrency: 1 };
+/** An invocation outside the ledger (the import holds no lanes): it runs on its request's settings. */
+const NO_LANES = { renew: async () => null };
 
 /** The engine's own calls, with pages of 7 items (Limit) so a small table takes many pages. */
 function smallPages(io: MirrorScanIo): MirrorScanIo {
@@ -50,16 +54,21 @@ describe('MirrorScanSegment against the engine', () => {
       table,
       ids.map((id) => ({ id: { S: id }, other: { S: 'not read' } })),
     );
-    const request = { bucket, table, scope: { partitionKeyPrefix: 'A#' } } as MirrorJob['request'];
-    const job: MirrorJob = { request, executionName: 'x', keys: KEYS, parts: PARTS, totalSegments: 1 };
-    const io = smallPages(mirrorScanIo(dynamodb, s3, null));
+    const request = { bucket, table, scope: { partitionKeyPrefix: 'A#' }, maxWriteRate: 0 } as MirrorJob['request'];
+    const job: MirrorJob = { ...JOB, request };
+    const io = smallPages(mirrorScanIo(dynamodb, s3, null, DEFAULT_WRITE_RETRY));
     const outputPrefix = 'out/exec';
     let progress: SegmentProgress | undefined;
     let invocations = 0;
     do {
       // Each invocation reads 2 pages (its stop check passes once, then says out of time).
       const context = scriptedLambdaContext(outOfTimeAfter(2));
-      progress = await runScanSegment({ job, segment: 0, progress }, io, { outputPrefix, bucket, context });
+      progress = await runScanSegment({ job, segment: 0, progress }, io, {
+        outputPrefix,
+        bucket,
+        context,
+        ledger: NO_LANES,
+      });
       invocations++;
     } while (progress.next);
     expect(invocations).toBeGreaterThan(2);

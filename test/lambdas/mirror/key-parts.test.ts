@@ -9,7 +9,8 @@ import {
   mirrorParts,
   mirrorSegments,
   partOf,
-  PART_FILE_BYTES,
+  mirrorPlanParts,
+  PART_KEYS,
 } from '../../../lambdas/mirror/key-parts.js';
 
 const KEYS: KeyAttribute[] = [
@@ -64,16 +65,45 @@ describe('canonicalKey: equal keys as equal text', () => {
   });
 });
 
-describe('mirrorParts and mirrorSegments: sized from the file, bounded', () => {
+describe('mirrorParts, mirrorPlanParts and mirrorSegments: sized from the file and the table, bounded', () => {
   it.each([
     [0, MIN_PARTS, 4],
-    // 10 GiB: 40 parts of 256 MiB; 10 segments of 1 GiB.
-    [10 * 1024 ** 3, 40, 10],
+    // 10 GiB: 320 file-side parts of 32 MiB; 10 segments of 1 GiB.
+    [10 * 1024 ** 3, 320, 10],
     // 1 PiB: capped, so the Maps' results stay far below 256 KiB.
     [1024 ** 5, MAX_PARTS, 1000],
-  ])('a file of %d bytes: %d parts, %d segments', (bytes, parts, segments) => {
+  ])('a file of %d bytes: %d file-side parts, %d segments', (bytes, parts, segments) => {
     expect(mirrorParts(bytes)).toBe(parts);
     expect(mirrorSegments(bytes)).toBe(segments);
-    expect(PART_FILE_BYTES).toBe(256 * 1024 * 1024);
+  });
+
+  it.each([
+    // 250,000 items: 5 parts of 50,000 would do; the file's 16 are kept (15,625 items a part).
+    [16, 250_000, 16],
+    // 1,000,000 items: 20 wanted, so 16 x 2 = 32 (31,250 a part): a multiple of the file-side parts.
+    [16, 1_000_000, 32],
+    // 1e9 items: 20,000 wanted, capped at the largest multiple of 16 within MAX_PARTS (992, ~1M items a part).
+    [16, 1e9, 992],
+    // A file bigger than its table: the file-side parts stand.
+    [320, 0, 320],
+  ])(
+    '%d file-side parts and a table of %d items: %d parts, each under PART_KEYS while it can be',
+    (fp, items, parts) => {
+      const planned = mirrorPlanParts(fp, { itemCount: items, sizeBytes: 0 });
+      expect(planned).toBe(parts);
+      expect(planned % fp).toBe(0);
+      if (parts < MAX_PARTS - fp) expect(items / planned).toBeLessThanOrEqual(PART_KEYS);
+    },
+  );
+
+  it('sizes the segments from the table when it is bigger than the file', () => {
+    expect(mirrorSegments(0, 10 * 1024 ** 3)).toBe(10);
+  });
+
+  it('a key in part p of the plan is in file-side part p % fileParts (what the compare reads)', () => {
+    for (let i = 0; i < 500; i++) {
+      const key = `["k${i}"]`;
+      expect(partOf(key, 32) % 16).toBe(partOf(key, 16));
+    }
   });
 });

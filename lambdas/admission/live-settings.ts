@@ -1,5 +1,5 @@
-import type { ImportLedger, LiveSettings } from '../admission/ledger.js';
-import { LEASE_RENEW_MS } from '../admission/ledger.js';
+import type { ImportLedger, LiveSettings } from './ledger.js';
+import { LEASE_RENEW_MS } from './ledger.js';
 
 /**
  * A paused chunk asks again after 10 s, then 20 s, ... up to 5 minutes (the workflow's PausedWait): each ask costs
@@ -33,10 +33,11 @@ export interface LiveSettingsFollower {
 }
 
 /**
- * What one ImportChunk invocation follows while it runs: it renews the import's lease in the ledger and reads
- * the live settings every few seconds (`s3-ddb-import rate | pause | resume` change them), handing a new rate to
- * the writer at once and turning `paused` on so the importer stops at its next record boundary. A renewal that finds
- * the import no longer holds lanes turns `leaseLost` on: the importer stops at its next record boundary too.
+ * What one ImportChunk invocation (and a mirror's Scan segment or part delete: mirror/mirror-pace.ts) follows while
+ * it runs: it renews the import's lease in the ledger and reads the live settings every few seconds
+ * (`s3-ddb-import rate | pause | resume` change them), handing a new rate to the writer at once and turning `paused`
+ * on so the importer stops at its next record boundary. A renewal that finds the import no longer holds lanes turns
+ * `leaseLost` on: the importer stops at its next record boundary too.
  *
  * @example
  * const live = await followLiveSettings(ledger, execution, { onRate: (rate) => limiter.setRate(rate / lanes) });
