@@ -1,7 +1,6 @@
 import { defineCommand } from '../command-line/parse-command-line.js';
 import { createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
-import { estimateModes } from '../cloud/estimate/estimate-modes.js';
-import { estimateSyncOf, withSyncWrites } from '../cloud/estimate/estimate-sync-report.js';
+import { estimateModesMeasured } from '../cloud/estimate/estimate-sync-report.js';
 import { SYNC_SAMPLE_KEYS } from '../cloud/estimate/sync-sample.js';
 import { readEstimateSafety } from '../cloud/estimate/estimate-safety.js';
 import { printEstimate } from '../cloud/estimate/estimate-report.js';
@@ -97,18 +96,8 @@ export async function runEstimateCommand(
     lanes: command.lanes,
     maxWriteRate: request.maxWriteRate,
   };
-  // A sync reads the table for the sample's keys: its writes are priced by the changed and added share it found.
-  const items = estimateModes(inputs, request.mode)[0].estimate.items;
-  const sync =
-    request.mode === 'sync'
-      ? await estimateSyncOf(
-          { sample: sampleBytes, whole, request, keys: table.keys, indexes: table.indexes },
-          items,
-          clients.dynamodb,
-        )
-      : null;
-  const measured = sync ? { ...inputs, sample: withSyncWrites(sample, sync) } : inputs;
-  const modes = estimateModes(measured, request.mode);
+  const sampled = { sample: sampleBytes, whole, request, keys: table.keys, indexes: table.indexes };
+  const { modes, sync } = await estimateModesMeasured(inputs, sampled, clients.dynamodb);
   printEstimate(
     {
       source: command.source,

@@ -1,6 +1,7 @@
-import type { ResolvedRequest } from '../../../lambdas/contract/import-request.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SampleFigures } from '../source/sample.js';
+import type { EstimateInputs } from './estimate-model.js';
+import { estimateModes, type ModeEstimates } from './estimate-modes.js';
 import { estimateSync, type SyncEstimate } from './estimate-sync.js';
 import { measureSyncSample, readTableSize, type SyncSampleInputs } from './sync-sample.js';
 
@@ -15,8 +16,8 @@ export const SYNC_MEASURED_PRICED_AS =
  * `estimate --mode sync [--mirror]`: measures the sample against the table (sync-sample.ts), reads the table's size
  * for a mirror, and scales both to the file's `items`.
  */
-export async function estimateSyncOf(
-  inputs: SyncSampleInputs & { readonly request: ResolvedRequest },
+async function estimateSyncOf(
+  inputs: SyncSampleInputs,
   items: number,
   dynamodb: DynamoDBClient,
 ): Promise<SyncEstimate> {
@@ -32,8 +33,23 @@ export async function estimateSyncOf(
   return estimateSync({ sample, items, consistentRead: request.consistentRead === true, mirror });
 }
 
+/**
+ * Every mode's estimate, the request's first; for `--mode sync` the table is read for the sample's keys first
+ * (estimateSyncOf) and the table of modes prices sync's writes by the changed and added share found.
+ */
+export async function estimateModesMeasured(
+  inputs: EstimateInputs & { readonly sample: SampleFigures },
+  sampled: SyncSampleInputs,
+  dynamodb: DynamoDBClient,
+): Promise<{ modes: ModeEstimates; sync: SyncEstimate | null }> {
+  const { mode } = sampled.request;
+  if (mode !== 'sync') return { modes: estimateModes(inputs, mode), sync: null };
+  const sync = await estimateSyncOf(sampled, estimateModes(inputs, mode)[0].estimate.items, dynamodb);
+  return { modes: estimateModes({ ...inputs, sample: withSyncWrites(inputs.sample, sync) }, mode), sync };
+}
+
 /** The sample's figures with sync's write units per item as measured: its changed and added share's, per item. */
-export function withSyncWrites(sample: SampleFigures, sync: SyncEstimate): SampleFigures {
+function withSyncWrites(sample: SampleFigures, sync: SyncEstimate): SampleFigures {
   return { ...sample, writeUnitsByMode: { ...sample.writeUnitsByMode, sync: sync.writeUnitsPerItem } };
 }
 

@@ -113,7 +113,7 @@ describe('estimate --mode sync: reads the table for the sample keys and measures
   it('with --mirror: the Scan of the table and the deletes the sample implies, and whether the guard refuses', async () => {
     // The table holds the file's 200 items and 30 more: 30 deletes of 230 in scope (13%), over the default 10%.
     const extra = Array.from({ length: 30 }, (_, i) => ({ id: { S: `gone-${i}` }, name: { S: 'x' } }));
-    const { json, table } = await estimateSync([...ids.map(itemOf), ...extra], ['--mirror']);
+    const { json, table, lines } = await estimateSync([...ids.map(itemOf), ...extra], ['--mirror']);
     const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: table }));
     expect(Table?.ItemCount).toBe(230); // what the estimate starts from (AWS updates it about every 6 hours)
     expect(json.sync.mirror).toMatchObject({
@@ -126,5 +126,10 @@ describe('estimate --mode sync: reads the table for the sample keys and measures
       guardWouldRefuse: true,
     });
     expect(json.sync.mirror.deletePercent).toBeCloseTo((30 / 230) * 100, 9);
+    const said = lines.find((line) => line.startsWith('mirror: '));
+    expect(said).toContain('~30 deletes');
+    expect(said).toContain(
+      '13.0% of the items in scope: over maxDeletePercent 10, the mirror would refuse and delete nothing',
+    );
   });
 });

@@ -37,6 +37,20 @@ describe('mirror: the table ends as the file, nothing more', () => {
     for (const id of file) expect(items.get(id)).toEqual(item(id, `new-${id}`));
   });
 
+  it('writes nothing for the rows the table already holds: all unchanged, only the dropped keys deleted', async () => {
+    // The table holds k0..k99 as the file's rows make them; the file keeps k0..k96: 3 deletes (3%), no put.
+    const { bucket, table, key } = await setUp([], range(97));
+    await fillTable(
+      table,
+      range(100).map((id) => item(id, `new-${id}`)),
+    );
+    const { summary } = await runMirror({ bucket, key, table });
+    expect(summary).toMatchObject({ rows: 97, written: 0, added: 0, changed: 0, unchanged: 97, deleted: 3 });
+    const items = await itemsBy(table, 'id');
+    expect([...items.keys()].sort()).toEqual(range(97).sort());
+    for (const id of range(97)) expect(items.get(id)).toEqual(item(id, `new-${id}`));
+  });
+
   it('deletes only inside the scope: items whose partition key begins with the prefix', async () => {
     // A#0..A#49 and B#0..B#49; the file holds A#0..A#46: A#47..A#49 go (3 of 50 = 6%), every B# stays.
     const before = [...range(50, 'A#'), ...range(50, 'B#')];
