@@ -1,6 +1,7 @@
 import { defineCommand } from '../command-line/parse-command-line.js';
 import { createCloudClients, type CloudClients } from '../cloud/aws/clients.js';
-import { estimateModes } from '../cloud/estimate/estimate-modes.js';
+import { estimateModesMeasured } from '../cloud/estimate/estimate-sync-report.js';
+import { SYNC_SAMPLE_KEYS } from '../cloud/estimate/sync-sample.js';
 import { readEstimateSafety } from '../cloud/estimate/estimate-safety.js';
 import { printEstimate } from '../cloud/estimate/estimate-report.js';
 import { measureSample, readSample } from '../cloud/source/sample.js';
@@ -43,6 +44,12 @@ export const ESTIMATE = defineCommand({
       "upload), and prints rows, write units (1 KB rounding, each index's on top of the table's), time, what binds " +
       'first (the table, an index, the Lambda lanes or the preflight scan), cost per write mode, and a warning for an ' +
       'index that would throttle the table.',
+    `With --mode sync it also reads the table's items for up to ${SYNC_SAMPLE_KEYS.toLocaleString('en-US')} of the sample's keys (BatchGetItem, ` +
+      '--consistent-read as the import would), compares them with the equality sync uses, and prints the share ' +
+      'changed, added and unchanged, the read units for every item (4 KB rounding) and the write units of the changed ' +
+      "and added share, against put; and advice when sync costs more. With --mirror, the Scan's read units (from " +
+      "DescribeTable's size) and the deletes the sample implies (the table's item count less the file's items " +
+      'already in it).',
   ],
   input: ({ values, positionals }): EstimateCommand => ({
     source: positionals[0],
@@ -89,7 +96,8 @@ export async function runEstimateCommand(
     lanes: command.lanes,
     maxWriteRate: request.maxWriteRate,
   };
-  const modes = estimateModes(inputs, request.mode);
+  const sampled = { sample: sampleBytes, whole, request, keys: table.keys, indexes: table.indexes };
+  const { modes, sync } = await estimateModesMeasured(inputs, sampled, clients.dynamodb);
   printEstimate(
     {
       source: command.source,
@@ -101,6 +109,7 @@ export async function runEstimateCommand(
       chunkMiB: request.chunkMiB,
       modes,
       safety: await readEstimateSafety(clients.dynamodb, request),
+      sync,
     },
     command.json,
     output,

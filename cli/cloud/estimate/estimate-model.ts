@@ -15,12 +15,13 @@ export const IMPORT_MEMORY_MB = 1769;
 
 /**
  * us-east-1 list prices, read 2025-06 (check yours; they change): DynamoDB on-demand $0.625 per million write
- * request units and provisioned $0.00065 per WCU-hour (https://aws.amazon.com/dynamodb/pricing/on-demand/,
+ * request units, $0.125 per million read request units (`estimate --mode sync` prices its reads), and provisioned $0.00065 per WCU-hour (https://aws.amazon.com/dynamodb/pricing/on-demand/,
  * https://aws.amazon.com/dynamodb/pricing/provisioned/); Lambda on Arm $0.0000133334 per GB-second, first
  * tier (https://aws.amazon.com/lambda/pricing/). docs/limits.md's cost lines use the same figures.
  */
 export const PRICES = {
   onDemandWritePerMillion: 0.625,
+  onDemandReadPerMillion: 0.125,
   provisionedWcuHour: 0.00065,
   lambdaArmGbSecond: 0.0000133334,
 } as const;

@@ -1,5 +1,5 @@
 import { duration } from '../../progress/renderer.js';
-import { WRITE_MODES } from '../../../lambdas/contract/write-mode-traits.js';
+import { WRITE_MODES, type WriteMode } from '../../../lambdas/contract/write-mode-traits.js';
 import type { Estimate } from './estimate-model.js';
 import { PRICED_AS, type ModeEstimates } from './estimate-modes.js';
 import type { EstimateSafety } from './estimate-safety.js';
@@ -7,7 +7,12 @@ import type { EstimateSafety } from './estimate-safety.js';
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
 
 /** The `--json` fields of the modes and the table's point-in-time recovery. */
-export function modesJson(modes: ModeEstimates, safety: EstimateSafety) {
+export function modesJson(
+  modes: ModeEstimates,
+  safety: EstimateSafety,
+  measured: Partial<Record<WriteMode, string>> = {},
+) {
+  const pricedAs = { ...PRICED_AS, ...measured };
   const figures = (e: Estimate) => ({
     writeUnits: e.writeUnits,
     itemsPerSecond: Number.isFinite(e.itemsPerSecond) ? e.itemsPerSecond : null,
@@ -18,14 +23,22 @@ export function modesJson(modes: ModeEstimates, safety: EstimateSafety) {
   return {
     mode: modes[0].mode,
     modes: Object.fromEntries(
-      modes.map(({ mode, estimate }) => [mode, { ...figures(estimate), pricedAs: PRICED_AS[mode] }]),
+      modes.map(({ mode, estimate }) => [mode, { ...figures(estimate), pricedAs: pricedAs[mode] }]),
     ),
     safety: { pointInTimeRecovery: safety.pointInTimeRecovery, warnings: safety.warnings },
   };
 }
 
-/** A line per mode, the request's first, then how they are priced; then the point-in-time recovery lines. */
-export function modeLines(modes: ModeEstimates, safety: EstimateSafety): string[] {
+/**
+ * A line per mode, the request's first, then how they are priced (`measured`: a mode the sample priced itself, as
+ * `estimate --mode sync` does); then the point-in-time recovery lines.
+ */
+export function modeLines(
+  modes: ModeEstimates,
+  safety: EstimateSafety,
+  measured: Partial<Record<WriteMode, string>> = {},
+): string[] {
+  const pricedAs = { ...PRICED_AS, ...measured };
   const width = Math.max(...modes.map(({ mode }) => mode.length)) + 1;
   const lines = modes.map(
     ({ mode, estimate: e }) =>
@@ -33,7 +46,7 @@ export function modeLines(modes: ModeEstimates, safety: EstimateSafety): string[
       `~${n(e.itemsPerSecond)} items/s, ~$${e.cost.total.toFixed(2)}`,
   );
   // put, the table's first mode, is how the sample line prices items: every other mode says how it differs.
-  const priced = WRITE_MODES.slice(1).map((mode) => `  ${mode} is priced ${PRICED_AS[mode]}`);
+  const priced = WRITE_MODES.slice(1).map((mode) => `  ${mode} is priced ${pricedAs[mode]}`);
   return ["per write mode, on the same rows (the request's first):", ...lines, ...priced, ...safetyLines(safety)];
 }
 

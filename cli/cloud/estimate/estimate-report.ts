@@ -4,6 +4,8 @@ import type { IndexLoad } from '../table/index-load.js';
 import type { ModeEstimates } from './estimate-modes.js';
 import { kmsEstimate, kmsLine } from './estimate-kms.js';
 import { modeLines, modesJson } from './estimate-modes-report.js';
+import type { SyncEstimate } from './estimate-sync.js';
+import { SYNC_MEASURED_PRICED_AS, syncLines } from './estimate-sync-report.js';
 import type { EstimateSafety } from './estimate-safety.js';
 import { ITEMS_PER_SECOND_PER_LANE, PRICES, type Binding, type Estimate } from './estimate-model.js';
 import type { SampleFigures } from '../source/sample.js';
@@ -22,6 +24,8 @@ export interface EstimateReport {
   /** Every mode's estimate, the request's first. */
   readonly modes: ModeEstimates;
   readonly safety: EstimateSafety;
+  /** `--mode sync`: what the sample found in the table, and its reads and writes against put's; else null. */
+  readonly sync: SyncEstimate | null;
 }
 
 const WHY: Record<Binding, string> = {
@@ -79,7 +83,8 @@ function estimateJson(report: EstimateReport) {
     lambdaGbSeconds: e.lambdaGbSeconds,
     costUsd: e.cost,
     prices: PRICES,
-    ...modesJson(report.modes, report.safety),
+    ...modesJson(report.modes, report.safety, report.sync ? { sync: SYNC_MEASURED_PRICED_AS } : {}),
+    sync: report.sync,
   };
 }
 
@@ -113,7 +118,8 @@ function estimateLines(report: EstimateReport): string[] {
       ` + ~$${e.cost.lambda.toFixed(2)} Lambda (${n(e.lambdaGbSeconds)} GB-s at $${PRICES.lambdaArmGbSecond}); us-east-1 list prices, check yours`,
   );
   // The modes and the point-in-time recovery before the index warnings, which stay the last lines.
-  lines.push(...modeLines(report.modes, report.safety));
+  lines.push(...modeLines(report.modes, report.safety, report.sync ? { sync: SYNC_MEASURED_PRICED_AS } : {}));
+  if (report.sync) lines.push(...syncLines(report.sync));
   for (const index of e.indexes.filter((i) => i.throttles)) lines.push(`warning: ${throttleWarning(index)}`);
   return lines;
 }

@@ -121,8 +121,8 @@ export async function measureSample(
   };
 }
 
-/** The sample's whole records, read as preflight reads the object's start (keys and computed attributes checked). */
-async function sampleRecords(sample: Buffer, whole: boolean, request: ResolvedRequest, keys: KeyAttribute[]) {
+/** The sample's whole records, read as preflight reads the object's start (keys and computed attributes checked); estimate --mode sync maps them to items. */
+export async function sampleRecords(sample: Buffer, whole: boolean, request: ResolvedRequest, keys: KeyAttribute[]) {
   if (!LAYOUT_TRAITS[formatTraits(request.format).layout].byteRecords) {
     // A Parquet object's first MiB is column data, not rows: sizing it needs its footer and a row group.
     throw new Error('estimate does not size Parquet sources yet; `local` and `start` import them');

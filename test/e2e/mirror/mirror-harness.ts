@@ -1,16 +1,6 @@
 import { BatchWriteItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ImportRequest, WriteMode } from '../../../lambdas/contract/import-request.js';
-import { createWiring } from '../../../lambdas/wiring/wiring.js';
-import { WRITE_MODE_TABLE } from '../../../lambdas/write/write-modes.js';
-import { put } from '../../../lambdas/write/modes/put.js';
+import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import { dynamodb, runImport, scanAll } from '../harness.js';
-
-/**
- * `sync` as a stand-in until the sync mode lands on main: it writes as `put` does. The mirror records the keys the
- * chunks hand their sink, whatever the mode writes, so what these tests prove holds for the real `sync`.
- */
-export const SYNC = 'sync' as WriteMode;
-const writeModes = { ...WRITE_MODE_TABLE, [SYNC]: put };
 
 /** Puts `items` into `table` in batches of 25 (what the table held before the file came). */
 export async function fillTable(table: string, items: Record<string, AttributeValue>[]): Promise<void> {
@@ -21,14 +11,15 @@ export async function fillTable(table: string, items: Record<string, AttributeVa
   }
 }
 
-/** Runs a mirror through the real workflow file with the stand-in sync mode registered. */
-export async function runMirror(request: Omit<ImportRequest, 'mode'> & { mode?: WriteMode }, options = {}) {
-  const wiring = { ...createWiring(), writeModes };
-  try {
-    return await runImport({ mode: SYNC, mirror: true, allowWithoutBackup: true, ...request }, { ...options, wiring });
-  } finally {
-    wiring.writeTransport.destroy();
-  }
+/**
+ * Runs a `mode: "sync"` import with `mirror: true` (the request may override either, to test the refusals) through
+ * the real workflow file and the built-in sync writer: the rows are read, compared and written as a user's are.
+ */
+export async function runMirror(
+  request: Omit<ImportRequest, 'mode'> & Partial<Pick<ImportRequest, 'mode'>>,
+  options: Parameters<typeof runImport>[1] = {},
+) {
+  return runImport({ mode: 'sync', mirror: true, allowWithoutBackup: true, ...request }, options);
 }
 
 /** The table's items by `name`'s string value. */

@@ -23,7 +23,9 @@ describe('mirror: the table ends as the file, nothing more', () => {
     const file = [...range(95), ...range(5).map((_, i) => `k${100 + i}`)];
     const { bucket, table, key } = await setUp(range(100), file);
     const { summary, events } = await runMirror({ bucket, key, table });
+    // Every kept row's name changed (old- to new-): 95 changed, 5 added, none unchanged, all 100 written.
     expect(summary).toMatchObject({ rows: 100, written: 100, deleted: 5, rejected: 0 });
+    expect(summary).toMatchObject({ added: 5, changed: 95, unchanged: 0 });
     // Progress told each phase: 4 Scan segments (105 keys in scope), 16 parts compared (5 dropped), 16 deleted.
     const last = (step: string) => events.filter((e) => e.type === 'mirror' && e.step === step).at(-1);
     expect(last('scanning table')).toMatchObject({ done: 4, total: 4, keys: 105 });
@@ -35,12 +37,26 @@ describe('mirror: the table ends as the file, nothing more', () => {
     for (const id of file) expect(items.get(id)).toEqual(item(id, `new-${id}`));
   });
 
+  it('writes nothing for the rows the table already holds: all unchanged, only the dropped keys deleted', async () => {
+    // The table holds k0..k99 as the file's rows make them; the file keeps k0..k96: 3 deletes (3%), no put.
+    const { bucket, table, key } = await setUp([], range(97));
+    await fillTable(
+      table,
+      range(100).map((id) => item(id, `new-${id}`)),
+    );
+    const { summary } = await runMirror({ bucket, key, table });
+    expect(summary).toMatchObject({ rows: 97, written: 0, added: 0, changed: 0, unchanged: 97, deleted: 3 });
+    const items = await itemsBy(table, 'id');
+    expect([...items.keys()].sort()).toEqual(range(97).sort());
+    for (const id of range(97)) expect(items.get(id)).toEqual(item(id, `new-${id}`));
+  });
+
   it('deletes only inside the scope: items whose partition key begins with the prefix', async () => {
     // A#0..A#49 and B#0..B#49; the file holds A#0..A#46: A#47..A#49 go (3 of 50 = 6%), every B# stays.
     const before = [...range(50, 'A#'), ...range(50, 'B#')];
     const { bucket, table, key } = await setUp(before, range(47, 'A#'));
     const { summary } = await runMirror({ bucket, key, table, scope: { partitionKeyPrefix: 'A#' } });
-    expect(summary).toMatchObject({ written: 47, deleted: 3 });
+    expect(summary).toMatchObject({ written: 47, deleted: 3, added: 0, changed: 47, unchanged: 0 });
     expect(summary.mirror).toMatchObject({ inScope: 50, notInFile: 3, scope: { partitionKeyPrefix: 'A#' } });
     const items = await itemsBy(table, 'id');
     expect([...items.keys()].sort()).toEqual([...range(47, 'A#'), ...range(50, 'B#')].sort());
@@ -65,18 +81,27 @@ describe('mirror: the table ends as the file, nothing more', () => {
     expect((await itemsBy(table, 'id')).size).toBe(80);
   });
 
-  it('a dry run writes and deletes nothing, and its diff lists exactly the keys it would delete', async () => {
+  it('a dry run writes and deletes nothing, and its diff lists exactly the changes and the keys it would delete', async () => {
     const { bucket, table, key } = await setUp(range(100), range(95));
     const { summary } = await runMirror({ bucket, key, table, dryRun: true });
     expect(summary).toMatchObject({ dryRun: true, written: 0, deleted: 0 });
+    // The sync half counts what it would write (95 changed names) and writes none of it.
+    expect(summary).toMatchObject({ changed: 95, added: 0, unchanged: 0 });
     expect(summary.mirror).toMatchObject({ inScope: 100, notInFile: 5, deleted: 0, refusal: null });
+    // One diff folder holds the sync's lines (one change per kept key: its name) and the mirror's deletes.
     const diffKeys = await listKeys(bucket, summary.mirror!.deletesKey);
     const lines = (await Promise.all(diffKeys.map((k) => getText(bucket, k)))).join('').split('\n').filter(Boolean);
-    const expected = range(100)
-      .slice(95)
-      .map((id) => ({ op: 'delete', key: { id: { S: id } }, attributes: [] }));
-    expect(lines.map((line) => JSON.parse(line)).sort((a, b) => a.key.id.S.localeCompare(b.key.id.S))).toEqual(
-      expected,
+    const line = (op: string, id: string, attributes: string[]) => ({ op, key: { id: { S: id } }, attributes });
+    const expected = [
+      ...range(95).map((id) => line('change', id, ['name'])),
+      ...range(100)
+        .slice(95)
+        .map((id) => line('delete', id, [])),
+    ];
+    const order = (a: (typeof expected)[number], b: (typeof expected)[number]) =>
+      `${a.op}/${a.key.id.S}`.localeCompare(`${b.op}/${b.key.id.S}`);
+    expect(lines.map((text) => JSON.parse(text) as (typeof expected)[number]).sort(order)).toEqual(
+      expected.sort(order),
     );
     const items = await itemsBy(table, 'id');
     expect(items.size).toBe(100);
