@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { PaginationConfiguration } from '@smithy/types';
 import { sdkPages, type PageTokens } from '../async/sdk-pages.js';
-import { executionOf, holderOf } from './ledger-items.js';
+import { executionOf, holderOf, leaseUntilOf } from './ledger-items.js';
 import type { LedgerPool } from './ledger-pool.js';
 
 type Send = Pick<DynamoDBClient, 'send'>['send'];
@@ -58,7 +58,7 @@ export async function reclaimStale(
 ): Promise<number> {
   let reclaimed = 0;
   for (const { execution, item } of holders) {
-    if (Number(item.leaseUntil?.N ?? 0) >= now) continue;
+    if (leaseUntilOf(item) >= now) continue;
     const outcome = await pool.giveBack(execution, item, { now });
     if (outcome === 'taken' && holderOf(item)) reclaimed++;
   }

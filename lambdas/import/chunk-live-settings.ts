@@ -22,12 +22,15 @@ export interface LiveSettingsOptions {
   readonly rowsSince?: () => number;
 }
 
-/** The live settings as the last renewal read them. */
+/**
+ * The live settings as the last renewal read them. Methods, not properties: each call reads what the renewals left
+ * now, and TypeScript narrows a property once read as if it could not change.
+ */
 export interface LiveSettingsFollower {
-  readonly paused: boolean;
+  isPaused(): boolean;
   readonly settings: LiveSettings | null;
   /** The import held lanes when the invocation started and holds none now: the lane must stop (LaneLeaseLostError). */
-  readonly leaseLost: boolean;
+  isLeaseLost(): boolean;
   stop(): void;
 }
 
@@ -39,7 +42,7 @@ export interface LiveSettingsFollower {
  *
  * @example
  * const live = await followLiveSettings(ledger, execution, { onRate: (rate) => limiter.setRate(rate / lanes) });
- * if (live.paused) return checkpoint;
+ * if (live.isPaused()) return checkpoint;
  */
 export async function followLiveSettings(
   ledger: Pick<ImportLedger, 'renew'>,
@@ -64,15 +67,11 @@ export async function followLiveSettings(
     timer.unref();
   }
   return {
-    get paused() {
-      return settings?.paused === true;
-    },
+    isPaused: () => settings?.paused === true,
     get settings() {
       return settings;
     },
-    get leaseLost() {
-      return leaseLost;
-    },
+    isLeaseLost: () => leaseLost,
     stop: () => clearInterval(timer),
   };
 }

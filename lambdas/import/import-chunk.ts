@@ -106,16 +106,16 @@ export async function runImportChunk(
     rowsSince,
   });
   try {
-    if (live.paused) return pausedProgress(progress, heldCheckpoint(plan), config);
+    if (live.isPaused()) return pausedProgress(progress, heldCheckpoint(plan), config);
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
     const invocation = await startInvocation(event, plan, io, options, shared);
     counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
-    const result = await importRange(invocation, () => live.paused || live.leaseLost).finally(live.stop);
+    const result = await importRange(invocation, () => live.isPaused() || live.isLeaseLost()).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
-    if (result.next && live.leaseLost) throw new LaneLeaseLostError(job.executionName, result.next);
-    return result.next && live.paused ? { ...pausedProgress(progress, result.next, config), ...done } : done;
+    if (result.next && live.isLeaseLost()) throw new LaneLeaseLostError(job.executionName, result.next);
+    return result.next && live.isPaused() ? { ...pausedProgress(progress, result.next, config), ...done } : done;
   } finally {
     live.stop();
   }
