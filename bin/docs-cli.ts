@@ -7,10 +7,10 @@ import { cell } from './docs-interfaces.js';
  * next `npm run docs`, in the words its `--help` uses.
  */
 
-/** `--table T`, `-h, --help`, `--attr NAME=TEMPLATE (repeatable)`. */
+/** `--table T`, `-h, --help`, `--mode put|insert`, `--attr NAME=TEMPLATE (repeatable)`: the label its --help shows. */
 function flagName(name: string, spec: FlagSpec): string {
   const short = spec.short ? `-${spec.short}, ` : '';
-  const value = spec.type === 'string' ? ` ${spec.value ?? 'VALUE'}` : '';
+  const value = spec.type === 'string' ? ` ${spec.value ?? spec.choices?.join('|') ?? 'VALUE'}` : '';
   return `\`${short}--${name}${value}\`${spec.multiple ? ' (repeatable)' : ''}`;
 }
 

@@ -97,7 +97,7 @@ describe('worst-case execution history (25,000 events)', () => {
   it("of one chunk's child execution: its checkpoint loop for as long as one chunk may take", () => {
     const child = definition.States.ImportChunks.ItemProcessor!.States;
     // 96 h of 840 s invocations: 412 ImportChunk calls, each with all its retries, and the ChunkComplete? Choice;
-    // and paused for the hours the README promises, asking every 60 s at most (PausedWait).
+    // and paused for the hours docs/guides/change-a-running-import.md promises, asking every 60 s at most (PausedWait).
     const invocations = Math.ceil((PROMISED_MAX_CHUNK_HOURS * 3600) / invocationSeconds);
     const pausedAsks = Math.ceil((PROMISED_MAX_PAUSED_HOURS * 3600) / MAX_PAUSED_WAIT_SECONDS) + 4;
     const history =

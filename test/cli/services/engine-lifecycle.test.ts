@@ -130,7 +130,7 @@ describe('the local engine: stopping', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
 
     expect(await exited(engine)).toEqual([]);
-    // As the README says: exit 0 when no import was running, its own engine's signal handler notwithstanding.
+    // As docs/guides/local-engine.md (Ctrl-C) says: exit 0 when no import was running, its own engine's signal handler notwithstanding.
     expect(code).toBe(0);
   });
 

@@ -7,7 +7,7 @@ import { ngramArgs } from '../ngram-file.js';
 
 /**
  * Runs first: the ledger is as a fresh deployment leaves it, with no pool item (nothing was admitted yet). An
- * empty object has no chunks, so it is never admitted; the README promises it succeeds with 0 rows. On a fresh stack
+ * empty object has no chunks, so it is never admitted; docs/guides/rerun-after-a-failure.md promises it succeeds with 0 rows. On a fresh stack
  * Summarize's release used to create the pool item with PutItem, which its role does not hold (issue 26, break 1):
  * the execution failed with AccessDenied after the report was written. The engine enforces the Lambda roles, so
  * this case shows it as AWS would.

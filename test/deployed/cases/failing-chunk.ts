@@ -38,7 +38,7 @@ describe('a chunk that fails for good (its source object changed)', () => {
     // (https://docs.aws.amazon.com/step-functions/latest/dg/maprun-fail-threshold.html); the engine does the same, and
     // the workflow brings the first failed child's error up to where users read it (issue 26 break 2).
     // Gap: the engine names every error a function raises Runtime.HandlerError, with the function's message as its
-    // cause; AWS names it SourceObjectChangedError (what the README's troubleshooting table lists).
+    // cause; AWS names it SourceObjectChangedError (what docs/guides/troubleshooting.md's table lists).
     const changed = `s3://${BucketName}/${KEY} changed during the import`;
     expect(follow.code).toBe(1);
     const last = follow.stderr.trim().split('\n').at(-1) as string;

@@ -72,7 +72,7 @@ describe('every mode over checkpoints', () => {
       expect(written + skipped + deleted).toBe(ROWS);
       if (mode === 'insert') {
         // An insert sent again after a request timeout (its first attempt may have landed: a loaded machine) finds
-        // its own item and counts as skipped, as after a Lambda timeout (README, Write modes): never fewer skipped.
+        // its own item and counts as skipped, as after a Lambda timeout (docs/guides/write-modes.md): never fewer skipped.
         expect(skipped).toBeGreaterThanOrEqual(counts.skipped);
       } else expect({ written, skipped, deleted }).toEqual(counts);
       if (mode === 'sync') {

@@ -20,7 +20,7 @@ describe.each([
   ['any 429', awsError('SomethingNew', 429), 'ThrottledError'],
   ['a 503', awsError('ServiceUnavailable', 503), 'TransientServiceError'],
   ['a request timeout', Object.assign(new Error('socket hang up'), { name: 'TimeoutError' }), 'TransientServiceError'],
-  // Not renamed: the pipeline's own names (a Catch or the README matches them) and errors no retry can fix.
+  // Not renamed: the pipeline's own names (a Catch or docs/guides/troubleshooting.md matches them) and errors no retry can fix.
   ['a named pipeline error', new BatchWriteFailedError('table kept throttling'), 'BatchWriteFailedError'],
   // The SDK's classifiers look at a cause too: a named error whose cause is a throttle keeps its name.
   [
