@@ -55,7 +55,7 @@ export async function timedImport(
 
 /**
  * One import invocation of [0, chunkEnd) in its own process. It stops at its checkpoint after ~30 s
- * (timeout 64 s less the write path's 33.55 s stop margin), so a huge chunk shows whether memory grows
+ * (timeout 64 s less the write path's 35.55 s stop margin), so a huge chunk shows whether memory grows
  * with the chunk.
  */
 export async function importInChild(table: string, bucket: string, key: string, size: number, chunkEnd: number) {

@@ -6,7 +6,8 @@
  */
 export { ImportPipeline } from '../lib/import-pipeline.js';
 export type { ImportPipelineProps } from '../lib/import-pipeline-props.js';
-export type { WatchedPrefix } from '../lib/watched-prefix.js';
+export type { PipelineWatch, WatchedPrefix } from '../lib/watched-prefix.js';
+export type { ImportSource } from '../lib/import-source.js';
 export type { WatchStarter } from '../lib/watch-starter.js';
 export { PipelineDashboard, type PipelineDashboardProps } from '../lib/pipeline-dashboard.js';
-export type { CsvFormat, ImportOptions, RequestFormat } from '../lambdas/contract/import-request.js';
+export type { CsvFormat, ImportOptions, ImportSettings, MirrorScope, RequestFormat } from '../lambdas/contract/import-request.js';

@@ -39,9 +39,9 @@ export { UNRESERVED_IMPORTS_WARNING } from './private/pipeline-warnings.js';
 export type { ImportPipelineProps } from './import-pipeline-props.js';
 
 /**
- * Imports objects from an S3 bucket (CSV/TSV, JSON Lines, DynamoDB JSON and table exports; plain, gzip or zstd)
- * into existing DynamoDB tables: a Step Functions workflow (`statemachine/import.asl.json`) that scans the
- * source into chunks, imports them in parallel and writes a report.
+ * Imports objects from an S3 bucket (CSV/TSV, JSON Lines, DynamoDB JSON and table exports, Ion, Parquet; plain,
+ * gzip or zstd) into existing DynamoDB tables: a Step Functions workflow (`statemachine/import.asl.json`) that plans
+ * record-aligned chunks, imports them in parallel and writes a report.
  *
  * @example
  * new ImportPipeline(this, 'Pipeline', {

@@ -15,7 +15,10 @@ export type {
   Compression,
   CsvFormat,
   FormatType,
+  ImportOptions,
   ImportRequest,
+  ImportSettings,
+  MirrorScope,
   RequestFormat,
   WriteMode,
 } from '../lambdas/contract/import-request.js';

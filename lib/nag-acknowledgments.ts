@@ -11,9 +11,18 @@ import type { IConstruct } from 'constructs';
 export const LAMBDA_BASIC_EXECUTION_POLICY =
   'arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole';
 
-/** Acknowledges one finding on `scope` and everything below it. */
+/**
+ * Acknowledges one finding on `scope` and everything below it. aws-cdk-lib before the version npm's peer range
+ * names (2.263, the newest on Maven Central when the Java app was first tested) splits a rule id on every `::`
+ * and refuses the IAM5 ids whose resource holds an intrinsic (`{"Fn::Select":...}`): there the acknowledgment
+ * cannot be recorded, so it is skipped and a cdk-nag check would report that finding; the pipeline is the same.
+ */
 export function acknowledge(scope: IConstruct, id: string, reason: string): void {
-  Validations.of(scope).acknowledge({ id, reason });
+  try {
+    Validations.of(scope).acknowledge({ id, reason });
+  } catch (error) {
+    if (!String(error).includes("The '::' delimiter is reserved")) throw error;
+  }
 }
 
 /** The IAM5 finding id for a wildcard action, e.g. `AwsSolutions-IAM5[Action::s3:List*]`. */

@@ -6,6 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { ImportSettings } from '../lambdas/contract/import-request.js';
 import type { InputTransformer } from './eventbridge-semantics.js';
 import {
   checkInputTemplate,
@@ -23,7 +24,9 @@ export type { WatchedPrefix } from './watch-input.js';
  * `cdk.json` and `local watch` give it) or by the table itself (`tableRef`, one of the pipeline's `tables`). Two
  * fields rather than one `string | ITable`, which jsii cannot carry.
  */
-export interface PipelineWatch extends Omit<WatchedPrefix, 'table'> {
+export interface PipelineWatch extends ImportSettings {
+  /** Key prefix, e.g. 'imports/ngrams/'. It must not cover the rejects prefix. */
+  readonly prefix: string;
   /** The table's name. @default - `tableRef`'s name: give exactly one of the two */
   readonly table?: string;
   /** The table, as given in `tables`. @default - `table`: give exactly one of the two */

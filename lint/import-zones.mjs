@@ -42,7 +42,7 @@ export const CLI_LAYERS = [
   ['progress', 'services'],
   ['command-line', 'cloud'],
   ['flags'],
-  ['local-run'],
+  ['local-run', 'local-deploy'],
   ['watch'],
   ['commands'],
 ];

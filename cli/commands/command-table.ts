@@ -3,6 +3,7 @@ import { ESTIMATE } from './estimate.js';
 import { liveCommand } from './live-commands.js';
 import { LOCAL } from './local.js';
 import { LOCAL_WATCH } from './local-watch.js';
+import { LOCAL_DEPLOY } from './local-deploy.js';
 import { LOCAL_DOWN, LOCAL_UP } from './local-up.js';
 import { START } from './start.js';
 import { STATUS } from './status.js';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   LOCAL_WATCH,
   LOCAL_UP,
   LOCAL_DOWN,
+  LOCAL_DEPLOY,
   START,
   STATUS,
   ESTIMATE,

@@ -8,7 +8,7 @@ import { keepEngine, startKeeper, stopKeeper } from '../services/engine-keeper.j
 import { exportLines, readKeptEngine, type KeptEngine } from '../services/kept-engine.js';
 
 /** The CLI's entry script, which the detached keeper runs (`local up --foreground`). */
-const CLI_ENTRY = () => join(packageRoot(), 'bin', 's3-ddb-import.mjs');
+export const CLI_ENTRY = () => join(packageRoot(), 'bin', 's3-ddb-import.mjs');
 
 /** Prints the kept engine: the export lines on stdout (or one JSON object), where it is on stderr. */
 function printKept(engine: KeptEngine, json: boolean, output: Output): void {

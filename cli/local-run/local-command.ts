@@ -11,6 +11,8 @@ import { startLocalServices } from '../services/index.js';
 import { exitCodeOf, printSummary, type Output } from '../output/summary.js';
 import { printFailure } from '../output/failure.js';
 import { keepOutputs } from '../output/diff-copy.js';
+import { keepRejectsOfFailure } from '../output/rejects-copy.js';
+import { executionOutputPrefix } from '../../lambdas/contract/workflow-payloads.js';
 import { registerRunning } from './running-registry.js';
 import { noticeBeforeStart } from '../output/backup-notice.js';
 import { interruptedLine } from '../output/interrupted.js';
@@ -120,12 +122,29 @@ async function importOnServices(
     onEvent: progress.onEvent,
     wiring,
     executionName,
-  }).finally(() => (disarm(), stopLive()));
+  })
+    .catch(async (error: Error) => {
+      progress.done();
+      throw await withRejectsKept(error, wiring, executionName, output);
+    })
+    .finally(() => (disarm(), stopLive()));
   progress.done();
   const kept = await keepOutputs(s3, summary, output);
   const durationMs = Date.now() - importStarted;
   printSummary(summary, { json: command.json, durationMs, servicesReadyMs, ...kept }, output);
   return exitCodeOf(summary);
+}
+
+/**
+ * A failed import's rejects copied home before the engine goes (keepRejectsOfFailure), and the failure's hint
+ * extended with where they are; the error itself is unchanged otherwise. A copy that fails leaves the error as it was.
+ */
+async function withRejectsKept(error: Error, wiring: Wiring, executionName: string, output: Output): Promise<Error> {
+  const folder = executionOutputPrefix(wiring.config.rejectsPrefix, executionName);
+  const where = await keepRejectsOfFailure(wiring.s3, LOCAL_BUCKET, folder, output).catch(() => null);
+  if (!where) return error;
+  const hint = [(error as { hint?: string }).hint, where].filter(Boolean).join('\n');
+  return Object.assign(error, { hint });
 }
 
 /** Between the lanes' reports (every 5 s) a look every 2 s shows a new count within 2 s of its arrival. */

@@ -1,6 +1,7 @@
 import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { RELATIVE_REJECTS_FOLDER } from '../../lambdas/contract/relative-rejects.js';
 import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
 import { firstReasons } from './reject-reasons.js';
 import type { Output } from './summary.js';
@@ -44,4 +45,38 @@ export async function downloadPrefix(
     }
   }
   return files;
+}
+
+/**
+ * After an import failed (a TooManyRejectsError, a failing chunk): copies what it rejected before it stopped from
+ * `s3://<bucket>/<executionFolder>/` to ./s3-ddb-import-rejects/<execution>/, with the first reasons, as
+ * {@link keepRejects} does for a finished import; the local engine's bucket goes when the command ends. Summarize did
+ * not run, so a file under `relative/` counts its lines from its chunk's first record (contract/relative-rejects.ts),
+ * and the line says so. Returns the line that tells where, or null when nothing was rejected.
+ *
+ * @example
+ * await keepRejectsOfFailure(s3, 's3-ddb-import-local', 's3-ddb-import/rejects/4f1c...', output);
+ * // 'rejected rows before the failure (line, byte offset, reason, record): /home/me/s3-ddb-import-rejects/4f1c...'
+ */
+export async function keepRejectsOfFailure(
+  s3: S3Client,
+  bucket: string,
+  executionFolder: string,
+  output: Output,
+): Promise<string | null> {
+  const dir = resolve(join('s3-ddb-import-rejects', executionFolder.split('/').filter(Boolean).pop() ?? 'rejects'));
+  let relative = false;
+  const noteRelative = (key: string) => ((relative ||= key.includes(`/${RELATIVE_REJECTS_FOLDER}/`)), true);
+  const files = await downloadPrefix(s3, bucket, `${executionFolder}/`, dir, noteRelative);
+  if (files.length === 0) {
+    await rm(dir, { recursive: true, force: true });
+    return null;
+  }
+  for (const { line, object, reason } of await firstReasons(files.sort()))
+    output.err(`  ${object ? `${object} ` : ''}line ${line}: ${reason}`);
+  // The byte offsets are the object's either way.
+  const lines = relative
+    ? " (lines count from each chunk's first record: the import stopped before numbering them)"
+    : '';
+  return `rejected rows before the failure (line, byte offset, reason, record): ${dir}${lines}`;
 }

@@ -98,9 +98,17 @@ export interface ImportRequest extends ImportOptions {
  * fixes these for every upload (lib/watch-input.ts); a plain interface rather than `Omit<ImportRequest, ...>`, so
  * jsii can copy its fields into the construct's `WatchedPrefix` for Python, Java, .NET and Go.
  */
-export interface ImportOptions {
+export interface ImportOptions extends ImportSettings {
   /** The existing DynamoDB table the items are written to. */
   readonly table: string;
+}
+
+/**
+ * Every request field other than the source and the table: how records become items and how they are written.
+ * Its own interface because a construct's watch names its table either way (`PipelineWatch`), and jsii has no
+ * `Omit<>`.
+ */
+export interface ImportSettings {
   readonly format?: RequestFormat;
   /** Column name to type; columns not named here are strings. */
   readonly types?: Record<string, ColumnType>;
@@ -108,7 +116,11 @@ export interface ImportOptions {
   readonly chunkMiB?: number;
   /** Cap in items/s for the whole import; 0 = as fast as the table takes. @default 0 */
   readonly maxWriteRate?: number;
-  /** Reorder writes inside a chunk so a file sorted by partition key spreads over partitions. @default false */
+  /**
+   * Reorder writes inside a chunk so a file sorted by partition key spreads over partitions, for the modes whose
+   * writer does not do so itself (`insert`, `update`, `sync`). `put` and `delete` always spread their writes by
+   * partition key (the partition window), so for them it changes nothing. @default false
+   */
   readonly spread?: boolean;
   /**
    * Write units per second an on-demand table should take from the first write: preflight raises the table's warm

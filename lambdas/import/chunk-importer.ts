@@ -154,7 +154,11 @@ class ChunkRun {
 
   /** Drains the sink: every record before `next` is then written or rejected. */
   async finish(next: Checkpoint | null): Promise<ImportChunkResult> {
-    await this.params.sink.flush();
+    const { sink } = this.params;
+    await sink.flush();
+    // A sink that stopped sending (a pause, the deadline) before writing every row: resume from its first unwritten row.
+    const held = sink.heldFrom;
+    if (held) [next, this.rows, this.rejected] = [{ offset: held.offset, line: held.line }, held.rows, held.rejected];
     const { rows, rejects, rejected } = this;
     const lineAfter = next ? next.line : this.record.line;
     return {
@@ -207,15 +211,14 @@ class ChunkRun {
     const { sink, shouldStop } = this.params;
     for (let i = 0; i < records.length; i++) {
       if (i > 0 && i % STOP_CHECK_RECORDS === 0 && shouldStop()) return records[i];
-      this.rows++;
+      const { offset, line, raw } = records[i];
       const result = mapped[i];
+      // Its place in the file: where the lane resumes if the sink stops before writing it (ItemSink.heldFrom).
+      const at = { offset, line, rows: this.rows++, rejected: this.rejected, bytes: raw.length };
       if (result.ok) {
-        const queued = sink.add(result.item, result.key);
+        const queued = sink.add(result.item, result.key, at);
         if (queued) await queued;
-      } else {
-        const { offset, line, raw } = records[i];
-        await this.reject({ line, offset, raw, length: raw.length, reason: result.reason });
-      }
+      } else await this.reject({ line, offset, raw, length: raw.length, reason: result.reason });
     }
     return null;
   }

@@ -74,6 +74,7 @@ export async function startInvocation(
   io: ImportChunkIo,
   options: ImportChunkOptions,
   limiter: RateLimiter | undefined,
+  stopped: () => boolean,
 ): Promise<Invocation> {
   const { job, chunk, chunkIndex } = event;
   const { bucket, table, format } = job.request;
@@ -88,7 +89,15 @@ export async function startInvocation(
   const modes = options.modes ? { modes: options.modes } : {};
   const diffAt = diffFileKey(plan.rejects.folder, chunkIndex, from.offset); // a sync dry run's diff, beside the rejects
   const openDiff = () => io.startDiffUpload(bucket, diffAt);
-  const sinkOptions = { write, stopping: deadline.signal, ...(limiter ? { limiter } : {}), ...modes, openDiff };
+  // A paused lane stops sending at once (at its deadline, after a short drain): it resumes from its first unwritten row.
+  const sinkOptions = {
+    write,
+    stopping: deadline.signal,
+    halt: stopped,
+    ...(limiter ? { limiter } : {}),
+    ...modes,
+    openDiff,
+  };
   const sink = createImportSink(job, chunk, io.writeCalls, sinkOptions);
   const fileKeys = mirrorKeys(event, from, options.config.rejectsPrefix, sink);
   // One EMF line per invocation, failed or not (import-metrics.ts).

@@ -51,7 +51,14 @@ export async function runImportChunk(
     if (live.isPaused()) return pausedProgress(progress, heldCheckpoint(plan), config);
     // Uncapped and not in the ledger (the bench's single invocation): no limiter on the write path at all.
     const shared = live.settings !== null || rate > 0 ? limiter : undefined;
-    const invocation = await startInvocation(event, plan, io, options, shared);
+    const invocation = await startInvocation(
+      event,
+      plan,
+      io,
+      options,
+      shared,
+      () => live.isPaused() || live.isLeaseLost(),
+    );
     counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
     const result = await importRange(invocation, () => live.isPaused() || live.isLeaseLost()).finally(live.stop);

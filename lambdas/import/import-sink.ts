@@ -15,6 +15,8 @@ export interface ImportSinkOptions {
   readonly write: WriteConfig;
   /** Aborted when the invocation stops at its deadline (see BatchWriterOptions.stopping). */
   readonly stopping?: AbortSignal;
+  /** True once the lane must stop sending at once: its deadline, a pause (WriterOptions.halt). @default - never */
+  readonly halt?: () => boolean;
   /**
    * The limiter the writer's requests wait on: this chunk's share of `maxWriteRate`, followed live when the ledger
    * holds the import's settings (import-chunk.ts makes it). @default - none: requests go out unthrottled
@@ -85,6 +87,7 @@ export function createImportSink(
     retry: options.write.retry,
     ...(options.openDiff ? { openDiff: options.openDiff } : {}),
     ...(options.stopping ? { stopping: options.stopping } : {}),
+    ...(options.halt ? { halt: options.halt } : {}),
     ...(limiter ? { beforeSend: (items: number) => limiter.take(items) } : {}),
   };
   const { dryRun, spread } = job.request;

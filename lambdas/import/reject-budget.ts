@@ -1,5 +1,5 @@
 import { TooManyRejectsError } from '../contract/errors.js';
-import type { Item, ItemSink } from '../write/item-sink.js';
+import type { Item, ItemSink, RowMark } from '../write/item-sink.js';
 
 /**
  * Without `maxRejects`, a chunk fails when this many rows are read and every one was rejected: 1,000 rows is far
@@ -46,10 +46,13 @@ export class RejectBudget {
   counting(sink: ItemSink): ItemSink {
     this.sink = sink;
     return {
-      add: (item: Item, key: string) => (this.items++, sink.add(item, key)),
+      add: (item: Item, key: string, at?: RowMark) => (this.items++, sink.add(item, key, at)),
       flush: () => sink.flush(),
       get written() {
         return sink.written;
+      },
+      get heldFrom() {
+        return sink.heldFrom;
       },
     };
   }

@@ -4,7 +4,7 @@ import { BATCH_SIZE } from '../retry/batch-retry.js';
 import { keepLater, type CombineRows } from './combine-rows.js';
 import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
 import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
-import type { Item, ItemSink } from './item-sink.js';
+import type { Item, ItemSink, RowMark } from './item-sink.js';
 import type { WriterOptions } from './writer-options.js';
 import type { SendBatchWrite } from './leftovers.js';
 import { WindowedSender } from './windowed-sender.js';
@@ -32,9 +32,8 @@ export interface BatchWriterOptions extends WriterOptions {
    */
   readonly keys?: readonly KeyAttribute[];
   /**
-   * Send through the partition window when the keys are known. Off, rows go out in arrival order as without keys:
-   * the window reads ahead up to 20,000 rows and drains them before a checkpoint, so a pause or a replaced source
-   * object takes effect only after that drain; the request's `spread` turns it on (write-modes.ts openWritePath).
+   * Send through the partition window when the keys are known (off, rows go out in arrival order as without keys).
+   * A lane that halts stops sending at once and resumes from its first unwritten row (ItemSink.heldFrom).
    * @default true
    */
   readonly partitionWindow?: boolean;
@@ -90,8 +89,15 @@ export class BatchWriter extends RequestWriter implements ItemSink {
         retrying,
         retries,
         tally: this,
+        ...(options.halt ? { halt: options.halt } : {}),
+        ...(options.stopping ? { stopping: options.stopping } : {}),
       });
     }
+  }
+
+  /** The first row not written when a flush stopped early (ItemSink.heldFrom); only the windowed path stops so. */
+  get heldFrom(): RowMark | undefined {
+    return this.windowed?.heldFrom;
   }
 
   /** Requests sent again after a throttle or another retryable error (the ThrottledRetries metric). */
@@ -104,8 +110,8 @@ export class BatchWriter extends RequestWriter implements ItemSink {
    * batch is sent (after a wait while the requests in flight are at the limit); the other 24 of 25 are
    * queued without the promise and microtask an `await` of each would cost.
    */
-  add(item: Item, key: string): Promise<void> | undefined {
-    if (this.windowed) return this.windowed.add(item, key);
+  add(item: Item, key: string, at?: RowMark): Promise<void> | undefined {
+    if (this.windowed) return this.windowed.add(item, key, at);
     if (this.failure) return Promise.reject(this.failure);
     const held = this.batch.get(key);
     if (held !== undefined) {

@@ -1,11 +1,14 @@
 import type { CombineRows } from './combine-rows.js';
-import type { Item } from './item-sink.js';
+import type { Item, RowMark } from './item-sink.js';
+import { ReadSpan, type Carrier } from './read-span.js';
 
-/** One row held in the window: its key's canonical text, its partition key's text, the item. */
-export interface WindowEntry {
+/** One row held in the window: its key's canonical text, its partition key's text, the item, its place in the file. */
+export interface WindowEntry extends Carrier {
   readonly key: string;
   readonly partitionKey: string;
   item: Item;
+  /** Its row's place in the file (the earliest row it carries). @default - unknown: the lane cannot rewind to it */
+  readonly at?: RowMark;
 }
 
 /** The rows of one partition key not yet sent, oldest first (a head index: no O(n) shift). */
@@ -37,45 +40,91 @@ export class PartitionWindow {
   private readonly held = new Map<string, WindowEntry>();
   /** Keys with a row in flight: their held row waits for it. */
   private readonly inFlight = new Set<string>();
+  /** The rows read from the first unwritten one on, in file order (rows with a place in the file). */
+  readonly span = new ReadSpan();
+  /** Partition keys with rows held. */
+  private heldKeys = 0;
+  /** Queues backing off (some may have ended: `readyKeys` forgets those). */
+  private readonly cooling = new Set<KeyQueue>();
 
   constructor(private readonly combine: CombineRows) {}
 
   /** Holds a row read from the file. */
   add(entry: WindowEntry): void {
     const earlier = this.held.get(entry.key);
+    if (entry.at) this.span.push(entry.at, earlier ?? entry, !earlier);
     if (earlier) {
       earlier.item = this.combine(earlier.item, entry.item);
       this.combined++;
       return;
     }
     this.held.set(entry.key, entry);
-    this.queueOf(entry.partitionKey).entries.push(entry);
+    const queue = this.queueOf(entry.partitionKey);
+    if (queue.head >= queue.entries.length) this.heldKeys++;
+    queue.entries.push(entry);
     this.size++;
   }
 
-  /** Up to `max` rows to send now, each key at most once; they are in flight until `settled`. */
-  take(max: number, now: number): WindowEntry[] {
+  /**
+   * Partition keys with rows held whose partition is not backing off: the keys a request could carry now. A key
+   * whose rows the table refused does not count, so a lane whose window fills with a hot partition's rows reads on.
+   */
+  readyKeys(now: number): number {
+    let cool = 0;
+    for (const queue of this.cooling) {
+      if (queue.coolUntil <= now) this.cooling.delete(queue);
+      else if (queue.head < queue.entries.length) cool++;
+    }
+    return this.heldKeys - cool;
+  }
+
+  /**
+   * Up to `max` rows to send now, each key at most once; they are in flight until `settled`. `inFileOrder` (a lane
+   * draining before it halts) takes the oldest rows first instead of a row of each key in turn, so what it writes
+   * moves its checkpoint on (the first unwritten row) rather than spreading over every key.
+   */
+  take(max: number, now: number, inFileOrder = false): WindowEntry[] {
+    if (inFileOrder) return this.takeOldest(max, now);
     const batch: WindowEntry[] = [];
     for (let progress = true; progress && batch.length < max;) {
       progress = false;
       for (const [partitionKey, queue] of this.queues) {
         if (batch.length >= max) break;
         if (queue.coolUntil > now || queue.head >= queue.entries.length) continue;
-        const entry = queue.entries[queue.head];
-        if (this.inFlight.has(entry.key)) continue;
-        if (++queue.head === queue.entries.length) [queue.entries, queue.head] = [[], 0];
-        this.held.delete(entry.key);
-        this.inFlight.add(entry.key);
-        queue.inFlight++;
-        batch.push(entry);
+        if (this.inFlight.has(queue.entries[queue.head].key)) continue;
+        batch.push(this.takeHead(queue));
         progress = true;
         // To the end of the turn (a Map keeps insertion order): the next row comes from the next key.
         this.queues.delete(partitionKey);
         this.queues.set(partitionKey, queue);
       }
     }
-    this.size -= batch.length;
     return batch;
+  }
+
+  /** The oldest held rows that may go now (the head of their key's queue, the key not backing off). */
+  private takeOldest(max: number, now: number): WindowEntry[] {
+    const batch: WindowEntry[] = [];
+    for (const carrier of this.span.carriers()) {
+      if (batch.length >= max) break;
+      const entry = carrier as WindowEntry;
+      if (this.held.get(entry.key) !== entry || this.inFlight.has(entry.key)) continue;
+      const queue = this.queueOf(entry.partitionKey);
+      if (queue.coolUntil > now || queue.entries[queue.head] !== entry) continue;
+      batch.push(this.takeHead(queue));
+    }
+    return batch;
+  }
+
+  /** The head of `queue` goes in flight. */
+  private takeHead(queue: KeyQueue): WindowEntry {
+    const entry = queue.entries[queue.head];
+    if (++queue.head === queue.entries.length) [queue.entries, queue.head, this.heldKeys] = [[], 0, this.heldKeys - 1];
+    this.held.delete(entry.key);
+    this.inFlight.add(entry.key);
+    queue.inFlight++;
+    this.size--;
+    return entry;
   }
 
   /**
@@ -98,13 +147,17 @@ export class PartitionWindow {
       this.inFlight.delete(entry.key);
       const queue = this.queueOf(entry.partitionKey);
       queue.inFlight--;
-      if (!refusedRows.has(entry)) queue.refusals = 0; // some of its rows went in: the table takes this key
+      if (refusedRows.has(entry)) continue;
+      entry.written = true;
+      queue.refusals = 0; // some of its rows went in: the table takes this key
     }
+    this.span.advance();
     let highest = 0;
     for (const partitionKey of refusedKeys) {
       const queue = this.queueOf(partitionKey);
       // Rows of one key refused by several requests in flight together climb one rung, not one per reply.
       if (queue.coolUntil <= now) queue.coolUntil = now + (stalled ? delay(queue.refusals++) : delay(0));
+      this.cooling.add(queue);
       highest = Math.max(highest, queue.refusals);
     }
     for (const entry of sent) this.dropIfIdle(entry.partitionKey, this.queueOf(entry.partitionKey));
@@ -130,14 +183,21 @@ export class PartitionWindow {
     return next;
   }
 
+  /**
+   * A row back to the front of its key's queue. A later row of its key held meanwhile is combined into it (not it into
+   * the later one), so the combined row keeps the earlier place in the file: the place a stopping lane resumes from.
+   */
   private putBack(entry: WindowEntry): void {
+    const queue = this.queueOf(entry.partitionKey);
+    if (queue.head >= queue.entries.length) this.heldKeys++;
     const later = this.held.get(entry.key);
     if (later) {
-      later.item = this.combine(entry.item, later.item);
+      entry.item = this.combine(entry.item, later.item);
+      later.into = entry;
+      queue.entries.splice(queue.entries.indexOf(later, queue.head), 1);
       this.combined++;
-      return;
+      this.size--;
     }
-    const queue = this.queueOf(entry.partitionKey);
     if (queue.head > 0) queue.entries[--queue.head] = entry;
     else queue.entries.unshift(entry);
     this.held.set(entry.key, entry);

@@ -1,5 +1,5 @@
 import { keepLater, type CombineRows } from './combine-rows.js';
-import type { Item, ItemSink } from './item-sink.js';
+import type { Item, ItemSink, RowMark } from './item-sink.js';
 
 /** Items reordered at a time: 80 batches of 25, so each batch draws from rows ~80 apart in the file. */
 export const SPREAD_WINDOW = 2000;
@@ -29,8 +29,13 @@ export class SpreadingSink implements ItemSink {
     return this.inner.written;
   }
 
-  add(item: Item, key: string): Promise<void> | undefined {
-    if (this.inner.spreadsItself) return this.inner.add(item, key);
+  /** The inner sink's first unwritten row after a flush that stopped early (only a sink that spreads itself stops so). */
+  get heldFrom(): RowMark | undefined {
+    return this.inner.heldFrom;
+  }
+
+  add(item: Item, key: string, at?: RowMark): Promise<void> | undefined {
+    if (this.inner.spreadsItself) return this.inner.add(item, key, at);
     const earlier = this.window.get(key);
     if (earlier === undefined) this.window.set(key, item);
     else {

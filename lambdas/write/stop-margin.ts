@@ -23,6 +23,14 @@ export interface StopMarginInputs {
 export const FINISH_RESERVE_MS = 1000;
 
 /**
+ * After the deadline a lane that reads ahead (the partition window) sends the rows it holds for this long, then halts
+ * and resumes from its first unwritten row in the next invocation (write/windowed-sender.ts). Short, so a source
+ * object replaced meanwhile is still caught by the next invocation's If-Match GET rather than drained past; long
+ * enough that a lane at the local engine's pace (1-17k items/s) ends where its reading stopped.
+ */
+export const DEADLINE_DRAIN_MS = 2000;
+
+/**
  * Time to keep in hand when the import stops: once the deadline check fires the importer hands over no
  * more than the batch it is filling and stops waiting for free slots (BatchWriter `stopping`), so what
  * remains is to finish the batches in flight. Each finishes (written, or failed with
@@ -31,11 +39,12 @@ export const FINISH_RESERVE_MS = 1000;
  *   + one request that hangs until requestTimeout (a throttle or a partial reply is answered at once;
  *     a run of hung requests needs requestTimeout more each and is left to the workflow's timeout retry)
  *   + with a write cap, one wait for its turn at the governor: maxInFlight x 25 items / rate
+ *   + DEADLINE_DRAIN_MS, the partition window's drain before it halts
  *   + FINISH_RESERVE_MS.
- * Defaults: 27,550 (26,350 ladder + 24 x 50) + 5,000 + 0 + 1,000 = 33,550 ms.
+ * Defaults: 27,550 (26,350 ladder + 24 x 50) + 5,000 + 0 + 2,000 + 1,000 = 35,550 ms.
  * Not covered: a key repeated in batches in flight together chains them (the later waits for the earlier).
  */
 export function importStopMarginMs({ retry, requestTimeoutMs, maxInFlight, writeRate }: StopMarginInputs): number {
   const governorMs = writeRate > 0 ? ((maxInFlight * BATCH_SIZE) / writeRate) * 1000 : 0;
-  return Math.ceil(longestBackoffMs(retry) + requestTimeoutMs + governorMs + FINISH_RESERVE_MS);
+  return Math.ceil(longestBackoffMs(retry) + requestTimeoutMs + governorMs + DEADLINE_DRAIN_MS + FINISH_RESERVE_MS);
 }

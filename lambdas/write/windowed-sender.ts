@@ -2,22 +2,16 @@ import type { WriteRequest } from '@aws-sdk/client-dynamodb';
 import { fullJitterDelay, sleep as realSleep } from '../retry/backoff.js';
 import { BATCH_SIZE } from '../retry/batch-retry.js';
 import type { CombineRows } from './combine-rows.js';
-import type { Item } from './item-sink.js';
+import type { Item, RowMark } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
-import { lookAhead, RowsPerKey } from './look-ahead.js';
+import { KEYS_AHEAD, MAX_LOOK_AHEAD, MAX_SPAN_BYTES, MAX_SPAN_ROWS, MIN_LOOK_AHEAD } from './look-ahead.js';
 import type { RequestSlots } from './request-slots.js';
-import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts } from '../retry/retry-loop.js';
-import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
+import type { RetryContext, RetryCounts } from '../retry/retry-loop.js';
+import type { SendBatchWrite } from './leftovers.js';
 import { WakeUp } from './wake-up.js';
-import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
+import { DEADLINE_DRAIN_MS } from './stop-margin.js';
+import { sendWindowBatch } from './window-batch.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
-
-/**
- * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. A request
- * spread over 25 partition keys that loses most of them met a table full nearly everywhere (fewer requests in flight
- * help); one hot partition refuses only its own rows, a few of 25 (fewer requests would only idle the others).
- */
-export const TABLE_FULL_SHARE = 0.5;
 
 /** What the BatchWriter hands its windowed path. */
 export interface WindowedSenderOptions {
@@ -34,6 +28,10 @@ export interface WindowedSenderOptions {
   readonly tally: { written: number; replaced: number };
   /** The clock of the back-offs in ms. @default performance.now */
   readonly now?: () => number;
+  /** True once the lane must stop sending (WriterOptions.halt: a pause, a lost lease). @default - never */
+  readonly halt?: () => boolean;
+  /** Aborted at the invocation's deadline: the lane sends held rows for DEADLINE_DRAIN_MS more, then halts. */
+  readonly stopping?: AbortSignal;
 }
 
 /**
@@ -50,8 +48,13 @@ export interface WindowedSenderOptions {
  */
 export class WindowedSender {
   failure: Error | undefined;
+  /** The first row not written when a flush stopped early (ItemSink.heldFrom). */
+  heldFrom: RowMark | undefined;
+  /** Every row came with its place in the file, so a stopping lane can resume from its first unwritten row. */
+  private rewindable = true;
+  /** When the deadline came (the sender's clock), once it has. */
+  private deadlineAt: number | undefined;
   private readonly window: PartitionWindow;
-  private readonly rowsPerKey = new RowsPerKey();
   private readonly hashKey: string;
   private readonly now: () => number;
   /** Signalled when a request settles. */
@@ -61,35 +64,74 @@ export class WindowedSender {
     this.window = new PartitionWindow(options.combine);
     this.hashKey = options.keys.find((key) => key.role === 'HASH')!.name;
     this.now = options.now ?? (() => performance.now());
+    const { stopping } = options;
+    const atDeadline = () => void (this.deadlineAt ??= this.now());
+    if (stopping?.aborted) atDeadline();
+    else stopping?.addEventListener('abort', atDeadline, { once: true });
   }
 
-  /** Holds a row; returns a promise when the window is full (the caller waits while batches go out). */
-  add(item: Item, key: string): Promise<void> | undefined {
+  /** Holds a row (`at`: its place in the file); returns a promise when the window is full (the caller waits). */
+  add(item: Item, key: string, at?: RowMark): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
     const value = item[this.hashKey];
     const partitionKey = value?.S ?? value?.N ?? JSON.stringify(value);
-    this.rowsPerKey.saw(partitionKey);
-    this.window.add({ key, partitionKey, item });
+    if (!at) this.rewindable = false;
+    this.window.add({ key, partitionKey, item, ...(at ? { at } : {}) });
     this.options.tally.replaced = this.window.combined;
-    return this.window.size >= this.target() ? this.pump(false) : undefined;
+    return this.full() ? this.pump(false) : undefined;
   }
 
-  /** Sends every held row and waits until each is written (or the writer failed). */
+  /**
+   * Sends every held row and waits until each is written (or the writer failed). Once the lane halts (a pause, its
+   * deadline) it sends nothing more, waits for the requests in flight, and sets `heldFrom` to the first row not
+   * written, counting only the rows before it; without every row's place in the file it sends every row as before.
+   */
   async flush(): Promise<void> {
     await this.pump(true);
     if (this.failure) throw this.failure;
+    if (!this.halted()) return;
+    while (this.options.slots.inFlight.size > 0) await this.replied.wait();
+    if (this.failure) throw this.failure;
+    const { span } = this.window;
+    this.heldFrom = span.first();
+    if (this.heldFrom) [this.options.tally.written, this.options.tally.replaced] = [span.written, span.combined];
   }
 
-  /** Sends batches while the window is full (flushing: until it and the requests in flight are empty). */
+  /**
+   * The lane reads no further: the window holds KEYS_AHEAD partition keys it could send now (at least MIN_LOOK_AHEAD
+   * rows), or MAX_LOOK_AHEAD rows, or the lane has read its span's bound past its first unwritten row.
+   */
+  private full(): boolean {
+    const { window } = this;
+    const { span } = window;
+    if (window.size >= MAX_LOOK_AHEAD || span.length >= MAX_SPAN_ROWS || span.bytes >= MAX_SPAN_BYTES) return true;
+    return window.size >= MIN_LOOK_AHEAD && window.readyKeys(this.now()) >= KEYS_AHEAD;
+  }
+
+  /**
+   * The lane sends no more: paused (or its lease lost) at once; at its deadline once it has drained for
+   * DEADLINE_DRAIN_MS and written at least its first row (each invocation moves the checkpoint on).
+   */
+  private halted(): boolean {
+    if (!this.rewindable) return false;
+    if (this.options.halt?.() === true) return true;
+    const { deadlineAt } = this;
+    if (deadlineAt === undefined || this.now() - deadlineAt < DEADLINE_DRAIN_MS) return false;
+    const { span } = this.window;
+    return span.written + span.combined > 0;
+  }
+
+  /** Sends batches while the window is full (flushing: until it and the requests in flight are empty), not halted. */
   private async pump(flushing: boolean): Promise<void> {
     const { slots } = this.options;
-    const busy = () => (flushing ? this.window.size > 0 || slots.inFlight.size > 0 : this.window.size >= this.target());
-    while (!this.failure && busy()) {
+    const busy = () => (flushing ? this.window.size > 0 || slots.inFlight.size > 0 : this.full());
+    while (!this.failure && !this.halted() && busy()) {
       if (slots.inFlight.size >= slots.limit.value) {
         await this.replied.wait();
         continue;
       }
-      const batch = this.window.take(BATCH_SIZE, this.now());
+      // Past the deadline the lane drains in file order: what it writes before it halts moves its checkpoint on.
+      const batch = this.window.take(BATCH_SIZE, this.now(), this.deadlineAt !== undefined && this.rewindable);
       // A short batch (the other keys back off or are in flight) waits for a reply while one may come.
       if (batch.length === BATCH_SIZE || (batch.length > 0 && (flushing || slots.inFlight.size === 0))) {
         this.sendBatch(batch);
@@ -101,10 +143,6 @@ export class WindowedSender {
     if (this.failure) throw this.failure;
   }
 
-  private target(): number {
-    return lookAhead(this.rowsPerKey.value);
-  }
-
   /** Waits for a reply, or for the first backing-off key to be ready. */
   private changeOrReady(): Promise<void> {
     const readyIn = this.window.nextReadyAt(this.now()) - this.now();
@@ -113,54 +151,12 @@ export class WindowedSender {
   }
 
   private sendBatch(batch: WindowEntry[]): void {
-    const sent = this.attempt(batch);
+    const { window, now, delay } = this;
+    const sent = sendWindowBatch(batch, { ...this.options, window, now, delay, halted: () => this.halted() });
     this.options.slots.track(
       sent,
       (error) => void (this.failure ??= error),
       () => this.replied.signal(),
-    );
-  }
-
-  /**
-   * One batch through the writers' one retry loop (retry/retry-loop.ts): a reply that wrote nothing (a throttle, an
-   * error worth retrying, every row refused) is a stall, and the slot sends the same batch again after the ladder's
-   * wait, failing after `maxAttempts` stalls in a row, as every batch did; a reply that wrote some rows hands the
-   * rest back to the window, their keys backing off a partition's refill, and frees the slot for other keys.
-   */
-  private async attempt(batch: WindowEntry[]): Promise<void> {
-    const { table, send, toRequest, retrying, retries, keys } = this.options;
-    let pending: readonly WindowEntry[] = batch;
-    const attempt = async (): Promise<AttemptReply> => {
-      const ticket = retrying.limit?.started() ?? 0;
-      const input = { RequestItems: { [table]: pending.map((entry) => toRequest(entry.item)) } };
-      const output = await send(input).catch((error: unknown) => {
-        retrying.limit?.replied(ticket, true); // the loop classifies the error; a throttle or a failure, it wrote nothing
-        throw error;
-      });
-      const left = output.UnprocessedItems?.[table] ?? [];
-      const refused = leftoverEntries(pending, left, keys, (entry) => toRequest(entry.item));
-      this.options.tally.written += pending.length - refused.length;
-      retrying.limit?.replied(ticket, refused.length > TABLE_FULL_SHARE * pending.length);
-      if (refused.length === pending.length) return { pushedBack: true, progressed: false };
-      if (refused.length > 0) {
-        retries.forLeftovers++;
-        retrying.onThrottle?.();
-      }
-      this.window.settled(pending, refused, this.now(), this.delay);
-      this.options.tally.replaced = this.window.combined;
-      pending = [];
-      return { pushedBack: false, progressed: true };
-    };
-    const failed = (error: unknown) => batchWriteFailed(table, error);
-    const exhausted = (attempts: number, lastError: unknown) =>
-      batchRetriesSpent(table, pending.length, attempts, lastError);
-    // The limit is told of each reply here, whose share of refused rows it judges, not by the loop.
-    const context = { ...retrying, limit: undefined };
-    await sendWithRetries({ pending: () => pending.length, attempt, failed, exhausted }, context, retries).catch(
-      (error: unknown) => {
-        this.window.restore(pending);
-        throw error;
-      },
     );
   }
 

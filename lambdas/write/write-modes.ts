@@ -44,7 +44,11 @@ export function writeUnitsOf(itemBytes: number, mode: WriteMode, indexesItLandsI
 export interface WritePathOptions {
   /** Run everything but the writes: a DryRunSink adds up the write units instead. */
   readonly dryRun: boolean;
-  /** Reorder writes in a window (write/spreading-sink.ts), rows of one key combined by the mode's rule. */
+  /**
+   * Reorder writes in a strided window (write/spreading-sink.ts), rows of one key combined by the mode's rule: for the
+   * modes whose writer does not spread rows itself (`insert`, `update`, `sync`). `put` and `delete` always send through
+   * the partition window (write/windowed-sender.ts), so for them it changes nothing.
+   */
   readonly spread: boolean;
   /** Each secondary index's key attribute names (a dry run counts the indexes an item lands in). */
   readonly indexes: readonly (readonly string[])[];
@@ -71,9 +75,7 @@ export function openWritePath(entry: WriteModeEntry, options: ModeWriterOptions,
     const dry = new DryRunSink(unitsOf);
     return { sink: dry, writer: dry, counts: () => ({ ...NO_COUNTS, writeUnits: dry.writeUnits }) };
   }
-  // The partition window serves `spread` (issue 37): off by default until its drain honours a pause and the stop margin.
-  const windowed = { ...options, partitionWindow: path.spread };
-  const { writer, counts } = path.dryRun && entry.dryRun ? entry.dryRun(windowed, unitsOf) : entry.open(windowed);
+  const { writer, counts } = path.dryRun && entry.dryRun ? entry.dryRun(options, unitsOf) : entry.open(options);
   const spread = path.spread ? new SpreadingSink(writer, undefined, entry.combine) : null;
   return { sink: spread ?? writer, writer, counts: () => counts(spread?.absorbed ?? 0) };
 }

@@ -17,4 +17,10 @@ export interface WriterOptions {
    * for a free slot, so the drain takes one request's longest retry, not that plus a wait.
    */
   readonly stopping?: AbortSignal;
+  /**
+   * True once the lane must stop sending at once (a pause, its deadline, a lost lease): a writer that reads ahead (the
+   * partition window) then sends no held row and reports where its first unwritten row is (ItemSink.heldFrom).
+   * @default - never: a flush sends every row
+   */
+  readonly halt?: () => boolean;
 }

@@ -3,7 +3,7 @@ import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/clie
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { ensureTable } from '../../cli/local-run/local-stack.js';
-import { STACK } from './stack.js';
+import { STACK } from './tier-stack.js';
 
 // Workers inherit AWS_ENDPOINT_URL, the root keys and NODE_EXTRA_CA_CERTS from the global setup.
 export const dynamodb = new DynamoDBClient({});

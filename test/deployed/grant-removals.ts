@@ -1,4 +1,4 @@
-import type { Statement, Template } from './stack.js';
+import type { Statement, Template } from '../../cli/local-deploy/index.js';
 
 /** One statement of a Lambda role's policy, to remove from the template in turn. */
 export interface GrantRemoval {

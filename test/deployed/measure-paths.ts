@@ -7,14 +7,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { cacheDir, startMinistack } from '../../cli/services/index.js';
 import { generateNgrams } from '../fixtures/ngrams.js';
-import { engineEnv, ROOT_CREDENTIALS, startEngine } from './engine.js';
-import { cdk, deploy, readTemplate, synth, writeTemplate } from './stack.js';
-import { addEngineActionNames, simplifyMetricMathAlarms } from './template-edits.js';
+import {
+  deployToEngine,
+  engineEnv,
+  iamEngineTarget,
+  ROOT_CREDENTIALS,
+  startIamEngine,
+} from '../../cli/local-deploy/index.js';
 
 const CLI = 'bin/s3-ddb-import.mjs';
 const TYPES = ['--types', 'year=N,match_count=N,volume_count=N'];
@@ -91,17 +96,13 @@ async function measureLocal(): Promise<void> {
 }
 
 async function measureDeployed(): Promise<void> {
-  const engine = await startEngine(console.error);
-  const env = engineEnv(engine);
-  const assembly = join(mkdtempSync(join(tmpdir(), 's3ddb-measure-')), 'assembly');
-  await synth(assembly, env);
-  const template = readTemplate(assembly);
-  // The stack's own timeouts: no template edit but the engine's workarounds.
-  addEngineActionNames(template);
-  simplifyMetricMathAlarms(template);
-  writeTemplate(assembly, template);
-  await cdk(['bootstrap', '--app', assembly], env);
-  await deploy(assembly, env);
+  const engine = await startIamEngine(console.error);
+  const target = iamEngineTarget(engine);
+  const env = engineEnv(target);
+  const assemblyDir = join(mkdtempSync(join(tmpdir(), 's3ddb-measure-')), 'assembly');
+  // As `local deploy` does: the stack's own timeouts, no edit but the engine's workarounds.
+  const cwd = fileURLToPath(new URL('.', import.meta.url));
+  await deployToEngine({ target, cwd, stack: 'S3DdbImport', assemblyDir, log: console.error });
   const client = dynamodb(engine.endpoint, engine.caFile);
   // Two of the tables test/deployed/cdk.json grants the stack.
   for (const [file, table] of files(['bad-rows', 'watched'])) {

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { ensureNgramTable } from '../aws.js';
 import { clearLedger, PROBE_TABLE, probeFor, putProbeObjects, runProbe } from '../grant-probes.js';
 import { grantRemovals, removeGrant, type GrantRemoval } from '../grant-removals.js';
-import { deploy, editedAssembly, readTemplate } from '../stack.js';
-import { ENGINE_ACTION_NAMES } from '../template-edits.js';
+import { editedAssembly, ENGINE_ACTION_NAMES, readTemplate } from '../../../cli/local-deploy/index.js';
+import { redeploy, STACK } from '../tier-stack.js';
 
 /**
  * Grants == calls, on a deployment: each statement of a pipeline function's role, removed from the template and
@@ -14,7 +14,7 @@ import { ENGINE_ACTION_NAMES } from '../template-edits.js';
  * (states:StartExecution): those are not removed here, and no deployed case can show them.
  */
 const { assemblyDir, scratchDir } = inject('deployed');
-const removals = grantRemovals(readTemplate(assemblyDir), PROBE_TABLE);
+const removals = grantRemovals(readTemplate(assemblyDir, STACK), PROBE_TABLE);
 
 /** Statements whose removal the engine cannot show, by `<function> <action>`, and why. */
 const NOT_SHOWN: Record<string, string> = {
@@ -49,13 +49,12 @@ describe('grants == calls: each statement of the Lambda roles removed in turn', 
     await putProbeObjects();
   });
   afterEach(() => clearLedger());
-  afterAll(() => deploy(assemblyDir, {}), 120_000);
+  afterAll(() => redeploy(assemblyDir), 120_000);
 
   const shown = removals.map((r, i) => [label(r), r, i] as const).filter(([, r]) => !notShown(r));
   it.each(shown)('without %s an import that needs it fails with AccessDenied on it', async (_, removal, i) => {
-    await deploy(
-      editedAssembly(assemblyDir, join(scratchDir, `removal-${i}`), (t) => removeGrant(t, removal)),
-      {},
+    await redeploy(
+      editedAssembly(assemblyDir, join(scratchDir, `removal-${i}`), STACK, (t) => removeGrant(t, removal)),
     );
 
     const { code, text } = await runProbe(probeFor(removal), `grants-${i}-${Date.now() % 1_000_000}`);

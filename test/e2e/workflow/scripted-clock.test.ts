@@ -12,7 +12,7 @@ import { faultBatchWrites, removeFaults } from '../faults/inject.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** The import's stop margin under the default write policy (write/stop-margin.ts): what fitStopMargin is asked for. */
-const IMPORT_MARGIN_MS = 33_550;
+const IMPORT_MARGIN_MS = 35_550;
 
 describe('a scripted clock (cli/local-run/lambda-clock.ts)', () => {
   afterEach(() => void vi.useRealTimers());

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepLater } from '../../../lambdas/write/combine-rows.js';
 import { PartitionWindow, type WindowEntry } from '../../../lambdas/write/partition-window.js';
-import { lookAhead, RowsPerKey } from '../../../lambdas/write/look-ahead.js';
 
 /** A row of partition key `pk` and sort key `sk`, version `v`. */
 const row = (pk: string, sk: number, v = 0): WindowEntry => ({
@@ -94,14 +93,54 @@ describe('PartitionWindow', () => {
   });
 });
 
-describe('look-ahead', () => {
-  it('measures rows per partition key as rows over runs of one key', () => {
-    const rows = new RowsPerKey();
-    for (const pk of ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b']) rows.saw(pk);
-    expect(rows.value).toBe(4);
+describe('PartitionWindow ready keys (what the lane reads ahead for)', () => {
+  it('counts the partition keys with rows held, less those backing off after a refusal', () => {
+    const window = sortedWindow(); // keys a, b, c
+    expect(window.readyKeys(0)).toBe(3);
+    const sent = window.take(3, 0); // a|0, b|0, c|0
+    window.settled(sent, [sent[0]], 0, delay); // a refused: backing off until 100
+    expect(window.readyKeys(50)).toBe(2);
+    expect(window.readyKeys(100)).toBe(3);
   });
 
-  it('holds 128 keys of rows, between 800 rows (a shuffled file) and 20,000 (the memory bound)', () => {
-    expect([lookAhead(1), lookAhead(40), lookAhead(200)]).toEqual([800, 5120, 20_000]);
+  it('does not count a key whose rows are all in flight or written', () => {
+    const window = new PartitionWindow(keepLater);
+    window.add(row('a', 0));
+    window.add(row('b', 0));
+    window.take(1, 0);
+    expect(window.readyKeys(0)).toBe(1);
+  });
+});
+
+describe('PartitionWindow read span (where a stopping lane resumes)', () => {
+  /** Row `sk` of key `pk`, version v, read as the file's row `at`. */
+  const placed = (pk: string, sk: number, v: number, at: number): WindowEntry => ({
+    ...row(pk, sk, v),
+    at: { offset: at * 10, line: at + 1, rows: at, rejected: 0, bytes: 10 },
+  });
+
+  it('resumes from the first unwritten row, the written rows before it counted', () => {
+    const window = new PartitionWindow(keepLater);
+    for (let i = 0; i < 4; i++) window.add(placed(`p${i}`, 0, 0, i));
+    const sent = window.take(4, 0);
+    window.settled(sent, [sent[1]], 0, delay); // rows 0, 2, 3 written; row 1 refused
+    expect(window.span.first()?.rows).toBe(1);
+    expect([window.span.written, window.span.length]).toEqual([1, 3]);
+  });
+
+  it('keeps the earlier place when a refused row takes in a later row of its key read meanwhile', () => {
+    const window = new PartitionWindow(keepLater);
+    window.add(placed('a', 0, 1, 0));
+    window.add(placed('b', 0, 1, 1));
+    const sent = window.take(2, 0);
+    window.add(placed('a', 0, 2, 2)); // the same key again, while the first is in flight
+    window.settled(sent, [sent[0]], 0, delay); // row 0 refused, row 1 written
+    expect(window.combined).toBe(1);
+    expect(window.span.first()?.rows).toBe(0); // not 2: row 0 is not written yet
+    const retried = window.take(25, 1000);
+    expect(retried.map((entry) => [entry.at?.rows, entry.item.v.N])).toEqual([[0, '2']]); // the later row wins
+    window.settled(retried, [], 1000, delay);
+    expect(window.span.first()).toBeUndefined();
+    expect([window.span.written, window.span.combined]).toEqual([2, 1]);
   });
 });

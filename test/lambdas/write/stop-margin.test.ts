@@ -23,19 +23,19 @@ describe('the import stop margin follows the retry policy and the request timeou
   });
 
   it.each([
-    // 27,550 back-off + 5,000 request timeout + 1,000 finish reserve = 33,550 (was a flat 30 s at most).
-    { name: 'deployed defaults', inputs: { ...DEFAULT_WRITE_CONFIG, maxInFlight: 16, writeRate: 0 }, margin: 33_550 },
-    // 290 + 1,000 + 1,000 = 2,290.
+    // 27,550 back-off + 5,000 request timeout + 2,000 window drain + 1,000 finish reserve = 35,550.
+    { name: 'deployed defaults', inputs: { ...DEFAULT_WRITE_CONFIG, maxInFlight: 16, writeRate: 0 }, margin: 35_550 },
+    // 290 + 1,000 + 2,000 + 1,000 = 4,290.
     {
       name: 'a short ladder and a 1 s timeout',
       inputs: { retry: SMALL, requestTimeoutMs: 1000, maxInFlight: 16, writeRate: 0 },
-      margin: 2290,
+      margin: 4290,
     },
-    // Capped at 400 items/s: 16 batches x 25 items wait their turn for up to 400 / 400 = 1 s more: 34,550.
+    // Capped at 400 items/s: 16 batches x 25 items wait their turn for up to 400 / 400 = 1 s more: 36,550.
     {
       name: 'a write cap of 400 items/s',
       inputs: { ...DEFAULT_WRITE_CONFIG, maxInFlight: 16, writeRate: 400 },
-      margin: 34_550,
+      margin: 36_550,
     },
   ])('margin for $name is $margin ms', ({ inputs, margin }) => {
     expect(importStopMarginMs(inputs)).toBe(margin);
