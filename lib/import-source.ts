@@ -2,6 +2,7 @@ import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import type { SourceBucket } from '../lambdas/environment/source-buckets.js';
 
 /**
  * A bucket imports may read besides the pipeline's own `bucket`: in this account or another, in the stack's Region.
@@ -77,13 +78,11 @@ export function checkSameRegion(scope: Construct, what: string, region: string):
 }
 
 /**
- * What the functions read: `SOURCE_BUCKETS`, JSON `[{"bucket": name, "expectedOwner": account | null}]`
- * (lambdas/environment/config.ts), tokens resolved at deploy.
+ * The `sourceBuckets` setting the functions read (lambdas/environment/settings.ts, `SOURCE_BUCKETS` as JSON
+ * `[{"bucket": name, "expectedOwner": account | null}]`), tokens resolved at deploy.
  */
-export function sourceBucketsEnvironment(scope: Construct, sources: readonly ResolvedSource[]): Record<string, string> {
-  if (sources.length === 0) return {};
-  const list = sources.map((s) => ({ bucket: s.bucket.bucketName, expectedOwner: s.expectedOwner ?? null }));
-  return { SOURCE_BUCKETS: Stack.of(scope).toJsonString(list) };
+export function sourceBucketsSetting(sources: readonly ResolvedSource[]): SourceBucket[] {
+  return sources.map((s) => ({ bucket: s.bucket.bucketName, expectedOwner: s.expectedOwner ?? null }));
 }
 
 /** The id of the note below, to find it in `cdk synth`'s output. */

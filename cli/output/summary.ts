@@ -1,5 +1,5 @@
 import { mirrorLine } from './mirror-line.js';
-import type { ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
+import { NO_IMPORT_COUNTS, type ImportSummary } from '../../lambdas/contract/workflow-payloads.js';
 import { writeModeEntry } from '../../lambdas/write/write-modes.js';
 
 import { EXIT_OK, EXIT_REJECTS } from './cli-error.js';
@@ -38,8 +38,16 @@ export function exitCodeOf(summary: ImportSummary): number {
   return summary.rejected > 0 ? EXIT_REJECTS : EXIT_OK;
 }
 
+/**
+ * Every count and flag of a summary with the value it reads as when a recorded summary lacks it: an execution's
+ * output is a record (`status` and `start --follow` read it back) that may predate a field, so the reader starts from
+ * these and every field is set, without a case per field. A new count is a name in NO_IMPORT_COUNTS.
+ */
+const SUMMARY_ZEROS = { ...NO_IMPORT_COUNTS, mode: 'put', dryRun: false } as const satisfies Partial<ImportSummary>;
+
 /** Prints the finished import: one line, or with --json one JSON object as the last stdout line. */
-export function printSummary(summary: ImportSummary, context: SummaryContext, output: Output): void {
+export function printSummary(recorded: ImportSummary, context: SummaryContext, output: Output): void {
+  const summary: ImportSummary = { ...SUMMARY_ZEROS, ...recorded };
   const { durationMs, servicesReadyMs, rejectsDir, executionArn } = context;
   const diff = summary.diffKey ? { diffKey: summary.diffKey, diffDir: context.diffDir ?? null } : {};
   if (context.json) {
@@ -48,17 +56,8 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
       ...(executionArn ? { executionArn } : {}),
       ...(servicesReadyMs === undefined ? {} : { servicesReadyMs }),
     };
-    // Summaries of executions from before write modes have no skipped, deleted, mode or dryRun: 0, put, false.
-    const modes = {
-      skipped: summary.skipped ?? 0,
-      deleted: summary.deleted ?? 0,
-      added: summary.added ?? 0,
-      changed: summary.changed ?? 0,
-      unchanged: summary.unchanged ?? 0,
-      mode: summary.mode ?? 'put',
-      dryRun: summary.dryRun ?? false,
-      writeUnits: summary.writeUnits ?? 0,
-    };
+    const { skipped, deleted, added, changed, unchanged, mode, dryRun, writeUnits } = summary;
+    const modes = { skipped, deleted, added, changed, unchanged, mode, dryRun, writeUnits };
     output.out(
       JSON.stringify({
         status,
@@ -86,12 +85,12 @@ export function printSummary(summary: ImportSummary, context: SummaryContext, ou
 
 /**
  * `SUCCEEDED: 1000 rows, 990 written, 8 skipped, 2 rejected, 3 chunks into T (insert) in 1.2 s (825 items/s)`: it
- * starts as it did before write modes, so what reads `SUCCEEDED: N rows, N written` still does; `update` has no
+ * starts as the first releases' line did, so what reads `SUCCEEDED: N rows, N written` still does; `update` has no
  * skipped, `delete` counts deleted, `sync` added, changed and unchanged. Its items/s counts the rows the mode's counts
  * name, skipped aside. A dry run starts with DRY RUN and says what it would have done.
  */
 function summaryLine(summary: ImportSummary, durationMs: number): string {
-  const mode = summary.mode ?? 'put';
+  const { mode } = summary;
   const where = `${summary.chunks} chunks into ${summary.table} (${mode}${summary.dryRun ? ', dry run' : ''})`;
   const timed = (n: number) =>
     `in ${seconds(durationMs)} (${Math.round(n / Math.max(durationMs / 1000, 0.001))} items/s)`;
@@ -104,8 +103,8 @@ function summaryLine(summary: ImportSummary, durationMs: number): string {
     );
   }
   const counted = entry.reports.filter((name) => name !== 'skipped');
-  const counts = entry.reports.map((name) => `${summary[name] ?? 0} ${name}`).join(', ');
-  const done = counted.reduce((sum, name) => sum + (summary[name] ?? 0), 0);
+  const counts = entry.reports.map((name) => `${summary[name]} ${name}`).join(', ');
+  const done = counted.reduce((sum, name) => sum + summary[name], 0);
   if (summary.dryRun) {
     // A mode that reads the table first (sync) says what it found: what it would add, change and leave.
     return (

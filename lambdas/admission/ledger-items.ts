@@ -1,6 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { LaneCounts, LaneHolder } from './lane-admission.js';
 
+type Item = Record<string, AttributeValue>;
+/** An item as read: any attribute may be missing, which an index signature's type does not say. */
+export type ReadItem = Readonly<Partial<Item>>;
+
 /** The ledger table's one key attribute; every item is named by it. */
 export const LEDGER_KEY_ATTRIBUTE = 'pk';
 
@@ -18,7 +22,7 @@ export const importKey = (execution: string) =>
   ({ pk: { S: `${IMPORT_PREFIX}${execution}` } }) satisfies Record<string, AttributeValue>;
 
 /** The execution an item belongs to, or null when it is not an import's item. */
-export const executionOf = (item: Item): string | null =>
+export const executionOf = (item: ReadItem): string | null =>
   item.pk?.S?.startsWith(IMPORT_PREFIX) ? item.pk.S.slice(IMPORT_PREFIX.length) : null;
 
 /**
@@ -54,9 +58,7 @@ export interface LiveSettings {
   readonly rows?: number;
 }
 
-type Item = Record<string, AttributeValue>;
-
-export function liveSettingsOf(execution: string, item: Item): LiveSettings {
+export function liveSettingsOf(execution: string, item: ReadItem): LiveSettings {
   return {
     execution,
     table: item.table?.S ?? '',
@@ -68,7 +70,7 @@ export function liveSettingsOf(execution: string, item: Item): LiveSettings {
 }
 
 /** The counts of the lanes item for `table`; zeros when no import was admitted in this ledger yet. */
-export function countsOf(item: Item | undefined, table: string): LaneCounts {
+export function countsOf(item: ReadItem | undefined, table: string): LaneCounts {
   const n = (name: string) => Number(item?.[name]?.N ?? 0);
   return {
     poolHeld: n(LANES_ATTRIBUTES.poolHeld),
@@ -83,7 +85,10 @@ export function countsOf(item: Item | undefined, table: string): LaneCounts {
  * The lanes an import's item says it holds, or null for an item the lanes item does not count: one written before
  * the counters (no `capped` attribute), whose lanes were counted in the old `pool` item.
  */
-export function holderOf(item: Item): LaneHolder | null {
+/** When an import's lease runs out, in epoch ms (0 for an item without one). */
+export const leaseUntilOf = (item: ReadItem): number => Number(item.leaseUntil?.N ?? 0);
+
+export function holderOf(item: ReadItem): LaneHolder | null {
   if (item.capped?.BOOL === undefined) return null;
   return { table: item.table?.S ?? '', lanes: Number(item.lanes?.N ?? 0), capped: item.capped.BOOL };
 }

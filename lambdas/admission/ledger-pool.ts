@@ -177,7 +177,9 @@ const RETRIED_CODES = new Set(['TransactionConflict', 'ThrottlingError', 'Provis
  * the message lists them too ("... [ConditionalCheckFailed, None]"), read when the property is missing.
  */
 export function cancellationCodes(error: unknown): string[] | null {
-  const { name, message, CancellationReasons } = error as Error & { CancellationReasons?: { Code?: string }[] };
+  const { name, message, CancellationReasons } = error as Partial<Error> & {
+    CancellationReasons?: { Code?: string }[];
+  };
   if (name !== 'TransactionCanceledException') return null;
   if (CancellationReasons) return CancellationReasons.map((reason) => reason.Code ?? 'None');
   const listed = /\[([^\]]*)\]\s*$/.exec(message ?? '');

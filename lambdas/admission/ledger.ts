@@ -145,7 +145,7 @@ export class ImportLedger {
     return Object.fromEntries(
       items.map(({ execution, item }) => {
         const { table, lanes } = liveSettingsOf(execution, item);
-        return [execution, { table, lanes, capped: item.capped?.BOOL === true }];
+        return [execution, { table, lanes, capped: holderOf(item)?.capped === true }];
       }),
     );
   }

@@ -1,34 +1,36 @@
 import type { ImportLedger, LiveSettings } from './ledger.js';
-import { LEASE_RENEW_MS } from './ledger.js';
 
 /**
- * A paused chunk asks again after 10 s, then 20 s, ... up to 5 minutes (the workflow's PausedWait): each ask costs
- * its child execution 9+ history events, so the cap keeps a long pause within the child's 25,000
- * (test/lib/history-limits.test.ts); a resumed lane starts within its current wait.
+ * A paused chunk asks again after its first wait (environment/config.ts pausedFirstWaitSeconds, 10 s), then twice the
+ * last, up to 5 minutes (the workflow's PausedWait): each ask costs its child execution 9+ history events, so the cap
+ * keeps a long pause within the child's 25,000 (test/lib/history-limits.test.ts); a resumed lane starts within its
+ * current wait.
  */
-export const FIRST_PAUSED_WAIT_SECONDS = 10;
 export const MAX_PAUSED_WAIT_SECONDS = 300;
 
 /** The next PausedWait: the first, or twice the last up to the cap. */
-export function nextPausedWait(last: number | undefined, first = FIRST_PAUSED_WAIT_SECONDS): number {
+export function nextPausedWait(last: number | undefined, first: number): number {
   return last === undefined ? first : Math.min(MAX_PAUSED_WAIT_SECONDS, last * 2);
 }
 
 export interface LiveSettingsOptions {
   /** Called with the import's live rate (items/s, 0 = uncapped) whenever the ledger has one. */
   readonly onRate: (maxWriteRate: number) => void;
-  /** How often the lease is renewed and the settings read. @default LEASE_RENEW_MS */
-  readonly intervalMs?: number;
+  /** How often the lease is renewed and the settings read (environment/config.ts liveSettingsIntervalMs). */
+  readonly intervalMs: number;
   /** The rows handled since the last call: each renewal reports them (the import's live count). @default - none */
   readonly rowsSince?: () => number;
 }
 
-/** The live settings as the last renewal read them. */
+/**
+ * The live settings as the last renewal read them. Methods, not properties: each call reads what the renewals left
+ * now, and TypeScript narrows a property once read as if it could not change.
+ */
 export interface LiveSettingsFollower {
-  readonly paused: boolean;
+  isPaused(): boolean;
   readonly settings: LiveSettings | null;
   /** The import held lanes when the invocation started and holds none now: the lane must stop (LaneLeaseLostError). */
-  readonly leaseLost: boolean;
+  isLeaseLost(): boolean;
   stop(): void;
 }
 
@@ -41,7 +43,7 @@ export interface LiveSettingsFollower {
  *
  * @example
  * const live = await followLiveSettings(ledger, execution, { onRate: (rate) => limiter.setRate(rate / lanes) });
- * if (live.paused) return checkpoint;
+ * if (live.isPaused()) return checkpoint;
  */
 export async function followLiveSettings(
   ledger: Pick<ImportLedger, 'renew'>,
@@ -62,19 +64,15 @@ export async function followLiveSettings(
     // Renewals run beside the import; one that fails is tried again at the next tick (the lease lasts 15 minutes).
     timer = setInterval(() => {
       renewOrNull(ledger, execution, options.rowsSince?.() ?? 0).then(apply, () => undefined);
-    }, options.intervalMs ?? LEASE_RENEW_MS);
+    }, options.intervalMs);
     timer.unref();
   }
   return {
-    get paused() {
-      return settings?.paused === true;
-    },
+    isPaused: () => settings?.paused === true,
     get settings() {
       return settings;
     },
-    get leaseLost() {
-      return leaseLost;
-    },
+    isLeaseLost: () => leaseLost,
     stop: () => clearInterval(timer),
   };
 }

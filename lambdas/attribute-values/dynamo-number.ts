@@ -16,10 +16,10 @@ export type NumberCheck =
 export function checkDynamoNumber(text: string): NumberCheck {
   if (plainIntegerDigits(text) > 0) return { ok: true, canonical: plainIntegerCanonical(text) };
   const match = NUMBER_SYNTAX.exec(text);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
+  // The fraction and exponent groups are optional: undefined when absent, whatever the match's type says.
+  const [, sign, whole, fraction = '', exponentText = '0'] = match ?? [];
+  if (!match || (whole === '' && fraction === ''))
     return { ok: false, reason: `not a number: ${JSON.stringify(text)}` };
-  }
-  const [, sign, whole, fraction = '', exponentText = '0'] = match;
   const digits = (whole + fraction).replace(/^0+/, '');
   const significant = digits.replace(/0+$/, '');
   if (significant === '') return { ok: true, canonical: '0' };

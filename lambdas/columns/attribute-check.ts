@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../contract/errors.js';
 import { hasHeaderColumns } from '../contract/format-traits.js';
-import type { ResolvedRequest } from '../contract/import-request.js';
+import type { ColumnType, ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import type { DataStart } from '../formats/record-format.js';
 import { parseTemplates } from '../request/attribute-template.js';
@@ -45,7 +45,8 @@ export function checkComputedAttributes(
   const problems: string[] = [];
   const isComputed = (name: string) => Object.hasOwn(attributes, name);
   for (const key of keys) {
-    const declared = request.types[key.name];
+    // A column the request gives no type has none: the index signature's type does not say so.
+    const declared = request.types[key.name] as ColumnType | undefined;
     if (exclude.includes(key.name) && !isComputed(key.name)) {
       problems.push(`exclude: ${JSON.stringify(key.name)} is the table's ${key.role} key; an item needs it`);
     } else if (isComputed(key.name) && declared && declared !== key.type) {

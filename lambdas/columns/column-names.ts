@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../contract/errors.js';
 import { hasHeaderColumns } from '../contract/format-traits.js';
 import { checkColumnNames } from '../request/field-values.js';
-import { type ResolvedRequest } from '../contract/import-request.js';
+import { type ColumnType, type ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import { knownNames } from './attribute-check.js';
 import type { ObjectStart } from './object-headers.js';
@@ -51,7 +51,8 @@ export function resolveColumns(
   const computed = request.attributes ?? {};
   for (const key of keys) {
     if (Object.hasOwn(computed, key.name)) continue; // not a column: checked with the templates (attribute-check.ts)
-    const declared = request.types[key.name];
+    // A column the request gives no type has none: the index signature's type does not say so.
+    const declared = request.types[key.name] as ColumnType | undefined;
     if (!columns.includes(key.name)) {
       problems.push(
         `columns: key attribute ${JSON.stringify(key.name)} (${key.role}, ${key.type}) is not among the columns [${columns.join(', ')}]`,
@@ -93,6 +94,7 @@ export function checkHeadersAgree(headers: readonly NamedHeader[]): string[] | n
     });
     throw new InvalidRequestError([`header: the objects' headers disagree: ${described.join('; ')}`]);
   }
+  if (groups.size === 0) return null;
   const [first] = groups.keys();
-  return first === undefined ? null : (JSON.parse(first) as string[]);
+  return JSON.parse(first) as string[];
 }

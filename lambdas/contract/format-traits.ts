@@ -92,5 +92,5 @@ export function formatTraits(format: { readonly type: FormatType }): FormatTrait
  * format outside FORMAT_TRAITS (a test's own), whose records name their own attributes.
  */
 export function hasHeaderColumns(format: { readonly type: string }): boolean {
-  return (FORMAT_TRAITS as FormatTraitsTable)[format.type]?.headerColumns ?? false;
+  return (FORMAT_TRAITS as Partial<FormatTraitsTable>)[format.type]?.headerColumns ?? false;
 }

@@ -1,5 +1,6 @@
 import type { ResolvedRequest } from './import-request.js';
-import type { ChunkResult, ChunkResultArray, KeyAttribute } from './workflow-payloads.js';
+import type { ChunkResult, ChunkResultArray } from './chunk-counts.js';
+import type { KeyAttribute } from './key-attribute.js';
 
 /**
  * The payloads of a mirror's workflow states (statemachine/import.asl.json, after ImportChunks): MirrorPlan, the Maps

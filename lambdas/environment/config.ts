@@ -1,3 +1,4 @@
+import { LEASE_RENEW_MS } from '../admission/ledger.js';
 import { DEFAULT_WRITE_RETRY, type RetryPolicy } from '../retry/backoff.js';
 import { readSettings, resolveSettings, type SettingValues } from './settings.js';
 
@@ -51,10 +52,21 @@ export interface CallerSettings {
 /** The first wait for lanes; each next one doubles, up to preflight/import-queue.ts QUEUE_MAX_WAIT_SECONDS. */
 export const QUEUE_FIRST_WAIT_SECONDS = 5;
 
-/** A LambdaConfig with every default applied (resolveLambdaConfig): code that reads one applies none again. */
-export type ResolvedLambdaConfig = LambdaConfig &
-  SettingValues &
-  Required<Pick<CallerSettings, 'queueFirstWaitSeconds' | 'write'>>;
+/**
+ * A paused chunk asks again after 10 s first (then twice the last, up to admission/live-settings.ts
+ * MAX_PAUSED_WAIT_SECONDS): each ask costs its child execution 9+ history events.
+ */
+export const FIRST_PAUSED_WAIT_SECONDS = 10;
+
+/**
+ * Parts of 8 MiB for the rejects files' uploads: an object written this way holds what one invocation rejected or one
+ * rejects file rewritten, and 10,000 parts (S3's most, https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html)
+ * x 8 MiB = 80 GB is far more than one invocation can read in 15 minutes.
+ */
+export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+
+/** A LambdaConfig with every default applied (resolveLambdaConfig): its fields are all set, code applies none again. */
+export type ResolvedLambdaConfig = LambdaConfig & SettingValues & Required<CallerSettings>;
 
 /**
  * Applies the defaults of every setting a caller left out, once, where the handlers are built (the smithy way:
@@ -70,7 +82,10 @@ export function resolveLambdaConfig(input: LambdaConfig): ResolvedLambdaConfig {
     ...input,
     ...settings,
     stagingPrefix: settings.stagingPrefix.replace(/\/+$/, ''),
+    liveSettingsIntervalMs: input.liveSettingsIntervalMs ?? LEASE_RENEW_MS,
+    pausedFirstWaitSeconds: input.pausedFirstWaitSeconds ?? FIRST_PAUSED_WAIT_SECONDS,
     queueFirstWaitSeconds: input.queueFirstWaitSeconds ?? QUEUE_FIRST_WAIT_SECONDS,
+    rejectsPartBytes: input.rejectsPartBytes ?? DEFAULT_PART_BYTES,
     write: input.write ?? DEFAULT_WRITE_CONFIG,
   };
 }

@@ -141,23 +141,46 @@ export function resolveSettings(given: Partial<SettingValues>): SettingValues {
 }
 
 /**
+ * How a value becomes its variable's text. The construct passes CDK's own (Fn.join, Stack.toJsonString,
+ * Tokenization.stringifyNumber: its values may be deploy-time tokens, which plain JavaScript would mangle).
+ */
+export interface SettingText {
+  /** A list of names (ALLOWED_TABLES), read back comma-separated. */
+  list(items: readonly string[]): string;
+  /** A list of records (SOURCE_BUCKETS), read back as JSON. */
+  json(value: unknown): string;
+  number(value: number): string;
+}
+
+/** Plain JavaScript text: for values known now (local runs, tests). */
+export const PLAIN_SETTING_TEXT: SettingText = {
+  list: (items) => items.join(','),
+  json: (value) => JSON.stringify(value),
+  number: (value) => String(value),
+};
+
+/**
  * The environment variables a deployment sets for `values` (the construct's side of the table): each value as its
- * variable's text, lists joined by commas; settings with no variable, or left out, set none.
+ * variable's text, lists joined by commas; settings with no variable, or left out, or null, set none.
  * @example
  * settingsEnvironment({ ledgerTable: 'imports-ledger' }); // { LEDGER_TABLE: 'imports-ledger' }
  */
-export function settingsEnvironment(values: Partial<SettingValues>): Record<string, string> {
+export function settingsEnvironment(
+  values: Partial<SettingValues>,
+  text: SettingText = PLAIN_SETTING_TEXT,
+): Record<string, string> {
   const entries = (Object.keys(values) as SettingName[]).flatMap((name) => {
     const { variable } = SETTINGS[name];
     const value = values[name];
     if (variable === null || value === undefined || value === null) return [];
-    return [[variable, environmentText(value)]];
+    return [[variable, environmentText(value, text)]];
   });
   return Object.fromEntries(entries);
 }
 
 /** A value as its variable's text: a list of names joined by commas, a list of records as JSON (SOURCE_BUCKETS). */
-function environmentText(value: unknown): string {
+function environmentText(value: unknown, text: SettingText): string {
+  if (typeof value === 'number') return text.number(value);
   if (!Array.isArray(value)) return String(value);
-  return value.every((item) => typeof item === 'string') ? value.join(',') : JSON.stringify(value);
+  return value.every((item) => typeof item === 'string') ? text.list(value as string[]) : text.json(value);
 }

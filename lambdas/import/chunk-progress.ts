@@ -5,7 +5,7 @@ import {
   type ChunkProgress,
   type ImportCounts,
 } from '../contract/workflow-payloads.js';
-import type { LambdaConfig } from '../environment/config.js';
+import type { ResolvedLambdaConfig } from '../environment/config.js';
 import { nextPausedWait } from '../admission/live-settings.js';
 
 /**
@@ -19,7 +19,7 @@ export function addCounts(progress: ChunkProgress | undefined, counts: ImportCou
 export function pausedProgress(
   progress: ChunkProgress | undefined,
   from: Checkpoint,
-  config: LambdaConfig,
+  config: Pick<ResolvedLambdaConfig, 'pausedFirstWaitSeconds'>,
 ): ChunkProgress {
   const waitSeconds = nextPausedWait(progress?.pausedWaitSeconds, config.pausedFirstWaitSeconds);
   const lines = progress?.lines === undefined ? {} : { lines: progress.lines };

@@ -20,16 +20,17 @@ export interface ImportChunkIo {
 
 /** How the rejects files are stored: the bucket's KMS key (aws-io.ts `sseKmsFields`) and the upload's part size. */
 export interface RejectsStorage {
-  readonly kmsKeyArn?: string | null;
-  readonly partBytes?: number;
+  readonly kmsKeyArn: string | null;
+  /** The resolved setting (environment/config.ts rejectsPartBytes). */
+  readonly partBytes: number;
 }
 
 /**
  * ImportChunk's calls bound to SDK clients: GETs on the S3 client, the write calls of every mode on the lean DynamoDB
  * transport (dynamodb-transport/write-transport.ts), rejects as streamed multipart uploads.
  */
-export function importChunkIo(s3: S3Client, writeCalls: WriteCalls, rejects: RejectsStorage = {}): ImportChunkIo {
-  const target = { contentType: 'text/csv', kmsKeyArn: rejects.kmsKeyArn ?? null, partBytes: rejects.partBytes };
+export function importChunkIo(s3: S3Client, writeCalls: WriteCalls, rejects: RejectsStorage): ImportChunkIo {
+  const target = { contentType: 'text/csv', kmsKeyArn: rejects.kmsKeyArn, partBytes: rejects.partBytes };
   return {
     getObject: sendGetObject(s3),
     writeCalls,

@@ -9,10 +9,10 @@ const SCAN_PAGE_ITEMS_AT_LEAST = 25;
 /** How a mirror invocation's lane follows the ledger: when to renew, and the first wait of a pause. */
 export interface MirrorPaceOptions {
   readonly ledger: Pick<ImportLedger, 'renew'>;
-  /** @default LEASE_RENEW_MS (5 s) */
-  readonly intervalMs?: number;
-  /** @default FIRST_PAUSED_WAIT_SECONDS (10 s) */
-  readonly pausedFirstWaitSeconds?: number;
+  /** How often the lease is renewed and the settings read (environment/config.ts liveSettingsIntervalMs). */
+  readonly intervalMs: number;
+  /** The first PausedWait of a pause (environment/config.ts pausedFirstWaitSeconds). */
+  readonly pausedFirstWaitSeconds: number;
 }
 
 /** One mirror invocation's governor: the live rate's share, the pause, the lease; `stop()` when the invocation ends. */
@@ -58,15 +58,15 @@ export async function followMirrorPace(job: MirrorJob, items: number, options: M
   void limiter.take(Number.POSITIVE_INFINITY);
   const live = await followLiveSettings(options.ledger, job.executionName, {
     onRate: (maxWriteRate) => limiter.setRate((rate = mirrorRate(job, items, maxWriteRate))),
-    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    intervalMs: options.intervalMs,
   });
   // A lease can be lost only if it was held: outside the ledger the invocation runs on the request's settings.
   const leased = live.settings !== null;
   return {
     limiter,
     pageItems: () => (rate > 0 ? Math.max(SCAN_PAGE_ITEMS_AT_LEAST, Math.ceil(rate)) : undefined),
-    held: () => live.paused || (leased && live.leaseLost),
-    pausedWait: (last) => (live.paused ? nextPausedWait(last, options.pausedFirstWaitSeconds) : undefined),
+    held: () => live.isPaused() || (leased && live.isLeaseLost()),
+    pausedWait: (last) => (live.isPaused() ? nextPausedWait(last, options.pausedFirstWaitSeconds) : undefined),
     stop: live.stop,
   };
 }
@@ -74,12 +74,7 @@ export async function followMirrorPace(job: MirrorJob, items: number, options: M
 /** The pacing settings of a mirror handler, from its resolved configuration (tests and local runs shorten them). */
 export function mirrorPaceOptions(
   ledger: Pick<ImportLedger, 'renew'>,
-  config: { readonly liveSettingsIntervalMs?: number; readonly pausedFirstWaitSeconds?: number },
+  config: { readonly liveSettingsIntervalMs: number; readonly pausedFirstWaitSeconds: number },
 ): MirrorPaceOptions {
-  const { liveSettingsIntervalMs: intervalMs, pausedFirstWaitSeconds } = config;
-  return {
-    ledger,
-    ...(intervalMs === undefined ? {} : { intervalMs }),
-    ...(pausedFirstWaitSeconds === undefined ? {} : { pausedFirstWaitSeconds }),
-  };
+  return { ledger, intervalMs: config.liveSettingsIntervalMs, pausedFirstWaitSeconds: config.pausedFirstWaitSeconds };
 }

@@ -37,7 +37,7 @@ export async function runPreflight(
 }
 
 /** Whether the Preflight task's input is its own earlier output (a later invocation), not the request. */
-export function isPlanningState(input: PreflightEvent['input']): input is PlanningState {
+export function isPlanningState(input: unknown): input is PlanningState {
   return typeof input === 'object' && input !== null && 'checkpoint' in input && 'request' in input;
 }
 

@@ -18,8 +18,8 @@ const FILES_AT_ONCE = 4;
 /** Where the rewritten files go and how they are stored. */
 export interface RewriteTarget {
   readonly kmsKeyArn: string | null;
-  /** @default DEFAULT_PART_BYTES (wiring/s3-stream-upload.ts) */
-  readonly partBytes?: number;
+  /** The resolved setting (environment/config.ts rejectsPartBytes). */
+  readonly partBytes: number;
   /** The bucket the rejects are in (the stack's). @default - the request's bucket */
   readonly outputBucket?: string;
 }

@@ -2,6 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { DEFAULT_PART_BYTES } from '../environment/config.js';
 import { sseKmsFields } from './aws-io.js';
 
 /**
@@ -9,11 +10,6 @@ import { sseKmsFields } from './aws-io.js';
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html). lib-storage refuses a smaller `partSize`.
  */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
-/**
- * Parts of 8 MiB: an object written this way holds what one invocation rejected or one rejects file rewritten, and
- * 10,000 parts (S3's most, same page) x 8 MiB = 80 GB is far more than one invocation can read in 15 minutes.
- */
-export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
 /** Bytes the pipe between the writer and the upload holds before `write` waits for the upload to take them. */
 const PIPE_BYTES = 64 * 1024;
 
@@ -23,7 +19,10 @@ export interface StreamUploadTarget {
   readonly key: string;
   readonly contentType: string;
   readonly kmsKeyArn: string | null;
-  /** @default DEFAULT_PART_BYTES; at least MIN_PART_BYTES */
+  /**
+   * At least MIN_PART_BYTES. Rejects files pass the resolved setting (environment/config.ts rejectsPartBytes).
+   * @default DEFAULT_PART_BYTES, for uploads no setting sizes
+   */
   readonly partBytes?: number;
 }
 

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { LEDGER_KEY_ATTRIBUTE } from '../../lambdas/admission/ledger-items.js';
 import { acknowledge } from '../nag-acknowledgments.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
+import { addSettings } from './pipeline-environment.js';
 
 /**
  * The ledger of running imports (lambdas/admission/ledger.ts): lanes held, a lease and the live settings of
@@ -33,7 +34,7 @@ export function createLedgerTable(scope: Construct): dynamodb.Table {
  * - summarize (and ReleaseLanes) releases: GetItem (its item), Delete + Update (gives the lanes back).
  */
 export function grantLedger(table: dynamodb.Table, { preflight, importer, summarize }: PipelineFunctions): void {
-  for (const fn of [preflight, importer, summarize]) fn.addEnvironment('LEDGER_TABLE', table.tableName);
+  addSettings([preflight, importer, summarize], { ledgerTable: table.tableName });
   table.grant(
     preflight,
     'dynamodb:GetItem',

@@ -6,6 +6,7 @@ import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import { writeModeActions } from '../../lambdas/contract/write-mode-traits.js';
 import type { PipelineFunctions } from './pipeline-functions.js';
 import type { PipelineSettings } from './pipeline-settings.js';
+import { addSettings } from './pipeline-environment.js';
 
 /**
  * A staged piece that is no longer current (its chunk's import deleted it, or the rule expired it) is never read again:
@@ -99,7 +100,7 @@ export function grantTableAccess(props: ImportPipelineProps, { preflight, import
     table.grant(importer, ...writeModeActions());
   }
   // Preflight refuses a request whose warmThroughput needs a raise it may not make (lambdas/environment/config.ts).
-  if (props.allowWarmThroughput) preflight.addEnvironment('WARM_THROUGHPUT_ALLOWED', 'true');
+  if (props.allowWarmThroughput) addSettings([preflight], { warmThroughputAllowed: true });
 }
 
 /**

@@ -1,10 +1,11 @@
-import { Duration, Tokenization } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
 import { PipelineFunction } from '../pipeline-function.js';
 import { TASK_HANDLER_FILES, type TaskStateName } from '../workflow-tasks.js';
 import type { PipelineSettings } from './pipeline-settings.js';
-import { DEFAULT_IMPORT_MEMORY_MB } from '../../lambdas/environment/config.js';
+import { DEFAULT_IMPORT_MEMORY_MB } from '../../lambdas/environment/settings.js';
+import { pipelineEnvironment } from './pipeline-environment.js';
 
 /** The workflow's Lambda functions. */
 export interface PipelineFunctions {
@@ -68,13 +69,11 @@ export function createPipelineFunctions(
     props.preflightMemorySize ?? DEFAULT_PREFLIGHT_MEMORY_MB,
     // Preflight refuses a Parquet row group too big for the import function's memory (IMPORT_MEMORY_MB), and fits the
     // lanes to the import function's reservation, known here, without asking the Lambda API (IMPORT_RESERVED_CONCURRENCY).
-    {
-      IMPORT_FUNCTION_NAME: importer.functionName,
-      IMPORT_MEMORY_MB: String(importMemory),
-      ...(settings.reserved === undefined
-        ? {}
-        : { IMPORT_RESERVED_CONCURRENCY: Tokenization.stringifyNumber(settings.reserved) }),
-    },
+    pipelineEnvironment(scope, {
+      importFunctionName: importer.functionName,
+      importMemoryMb: importMemory,
+      importReservedConcurrency: settings.reserved ?? null,
+    }),
   );
   const summarize = fn('SummarizeFunction', 'Summarize', 'Totals an import and writes its report', SUMMARIZE_MEMORY_MB);
   const failedChunk = fn(

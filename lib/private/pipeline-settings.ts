@@ -1,10 +1,11 @@
-import { Duration, Fn, Token } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../../lambdas/environment/config.js';
+import { DEFAULT_REJECTS_PREFIX, DEFAULT_STAGING_PREFIX } from '../../lambdas/environment/settings.js';
 import { DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY, MAX_LAMBDA_TIMEOUT_SECONDS } from '../../lambdas/contract/limits.js';
 import type { ImportPipelineProps } from '../import-pipeline-props.js';
-import { checkSameRegion, resolveSources, sourceBucketsEnvironment, type ResolvedSource } from '../import-source.js';
+import { checkSameRegion, resolveSources, sourceBucketsSetting, type ResolvedSource } from '../import-source.js';
+import { pipelineEnvironment } from './pipeline-environment.js';
 import { checkWatch, type WatchedPrefix } from '../watched-prefix.js';
 import { resolveWatches } from './pipeline-watches.js';
 
@@ -57,17 +58,17 @@ export function resolvePipelineSettings(scope: Construct, props: ImportPipelineP
     reserved: checkReservedConcurrency('importReservedConcurrency', props.importReservedConcurrency),
     bucketKey,
     stagingExpiration: checkStagingExpiration(props.stagingExpiration ?? DEFAULT_STAGING_EXPIRATION),
-    environment: {
-      REJECTS_PREFIX: rejectsPrefix,
-      STAGING_PREFIX: stagingPrefix,
-      ALLOWED_TABLES: Fn.join(',', tableNames),
+    environment: pipelineEnvironment(scope, {
+      rejectsPrefix,
+      stagingPrefix,
+      allowedTables: tableNames,
       // The roles hold grants on this bucket only: preflight refuses a request for another by name.
-      BUCKET_NAME: props.bucket.bucketName,
+      bucketName: props.bucket.bucketName,
       // Every PUT of the functions asks for SSE-KMS with this key (lambdas/wiring/aws-io.ts sseKmsFields).
-      ...(bucketKey ? { BUCKET_KMS_KEY_ARN: bucketKey.keyArn } : {}),
+      bucketKmsKeyArn: bucketKey?.keyArn ?? null,
       // The other buckets a request may name, and the account each must belong to (ExpectedBucketOwner).
-      ...sourceBucketsEnvironment(scope, sources),
-    },
+      ...(sources.length > 0 ? { sourceBuckets: sourceBucketsSetting(sources) } : {}),
+    }),
   };
 }
 

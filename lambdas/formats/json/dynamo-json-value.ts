@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_CONTAINER_DEPTH, setMember } from './attribute-rules.js';
 import { decodeBase64 } from '../base64.js';
 import { checkDynamoNumber } from '../../attribute-values/dynamo-number.js';
+import { show as showValue } from '../../request/field-values.js';
 
 /**
  * A typed value that DynamoDB would refuse. The attribute's document path (`m.list[2]`) is gathered on the
@@ -25,7 +26,7 @@ export class TypedValueError extends Error {
   }
 }
 
-const show = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 80);
+const show = (value: unknown) => showValue(value).slice(0, 80);
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 /** A value of the named type that is not one; no closure per value, since nearly every value is fine. */

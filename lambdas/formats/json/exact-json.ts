@@ -37,7 +37,16 @@ export function parseJsonAttribute(text: string, depth = 1): AttributeValue {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Readonly<Partial<Record<string, string>>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 /** A number with no exponent and at most 38 characters has at most 38 digits within 10^38: always storable. */
 const ALWAYS_STORABLE_LENGTH = 38;

@@ -26,5 +26,6 @@ export const PARQUET_PARSERS: Partial<ParquetParsers> = {
   timestampFromMicroseconds: (micros) => isoInstant(BigInt(micros), 1_000_000n, 6),
   timestampFromNanoseconds: (nanos) => isoInstant(BigInt(nanos), 1_000_000_000n, 9),
   dateFromDays: (days) => new Date(days * MS_PER_DAY).toISOString().slice(0, 10),
-  jsonFromBytes: (bytes) => bytes && utf8.decode(bytes),
+  // A null JSON value comes as no bytes, whatever the declared type says.
+  jsonFromBytes: (bytes: Uint8Array | undefined) => bytes && utf8.decode(bytes),
 };

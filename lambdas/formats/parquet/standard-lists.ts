@@ -37,7 +37,7 @@ export function standardLists(metadata: FileMetaData): FileMetaData {
     columns: group.columns.map((column) => {
       const meta = column.meta_data;
       const path = meta && paths.get(meta.path_in_schema.join('.'));
-      return path && meta ? { ...column, meta_data: { ...meta, path_in_schema: path } } : column;
+      return meta && path ? { ...column, meta_data: { ...meta, path_in_schema: path } } : column;
     }),
   }));
   return { ...metadata, schema: flatten(standard), row_groups };

@@ -196,7 +196,7 @@ describe('s3-ddb-import status --follow', () => {
 
   it.each([
     [
-      'every row landed',
+      'every row landed, recorded with the first counts only (the later counts read as 0, put, not a dry run)',
       { rejected: 0 },
       0,
       {
@@ -204,7 +204,7 @@ describe('s3-ddb-import status --follow', () => {
         rows: 100_000,
         written: 100_000,
         rejected: 0,
-        // The recorded execution is from before write modes: the summary's new counts read as 0, put.
+        // finishedExecution's recorded output holds the first counts only: the rest read as 0, put, not a dry run.
         skipped: 0,
         deleted: 0,
         mode: 'put',

@@ -68,6 +68,8 @@ describe('MirrorScanSegment against the engine', () => {
         bucket,
         context,
         ledger: NO_LANES,
+        intervalMs: 5_000,
+        pausedFirstWaitSeconds: 10,
       });
       invocations++;
     } while (progress.next);
