@@ -6,10 +6,6 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config({
   files: ['lambdas/**/*.ts'],
-  // Each still reads an attribute of a Record<string, AttributeValue> with `?.` (a key the index signature's type says
-  // is always there): their engineers own them (capacity: write/, mirror: mirror/). Remove each line once it types the
-  // lookup as possibly missing (e.g. `item[name] as AttributeValue | undefined`); the rule then holds lambdas/ whole.
-  ignores: ['lambdas/write/windowed-sender.ts', 'lambdas/mirror/key-parts.ts'],
   languageOptions: {
     parser: tseslint.parser,
     parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

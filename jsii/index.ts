@@ -10,4 +10,10 @@ export type { PipelineWatch, WatchedPrefix } from '../lib/watched-prefix.js';
 export type { ImportSource } from '../lib/import-source.js';
 export type { WatchStarter } from '../lib/watch-starter.js';
 export { PipelineDashboard, type PipelineDashboardProps } from '../lib/pipeline-dashboard.js';
-export type { CsvFormat, ImportOptions, ImportSettings, MirrorScope, RequestFormat } from '../lambdas/contract/import-request.js';
+export type {
+  CsvFormat,
+  ImportOptions,
+  ImportSettings,
+  MirrorScope,
+  RequestFormat,
+} from '../lambdas/contract/import-request.js';

@@ -90,9 +90,12 @@ async function scanPage(dynamodb: DynamoDBClient, request: KeyPageRequest, retry
   const failed = (error: unknown) =>
     new BatchReadFailedError(`${what} failed: ${(error as Error).message}`, { cause: error });
   const exhausted = (attempts: number, lastError: unknown) =>
-    new BatchReadFailedError(`${what} failed after ${attempts} attempts (last error: ${(lastError as Error)?.name})`, {
-      cause: lastError,
-    });
+    new BatchReadFailedError(
+      `${what} failed after ${attempts} attempts (last error: ${(lastError as Error | undefined)?.name})`,
+      {
+        cause: lastError,
+      },
+    );
   const pending = () => (page ? 0 : 1);
   await sendWithRetries({ pending, attempt, failed, exhausted }, { retry }, { afterError: 0, forLeftovers: 0 });
   return page!;

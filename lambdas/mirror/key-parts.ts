@@ -111,7 +111,7 @@ export function keyJson(
 ): Record<string, { S?: string; N?: string; B?: string }> {
   const out: Record<string, { S?: string; N?: string; B?: string }> = {};
   for (const { name, type } of keys) {
-    const value = key[name];
+    const value = key[name] as (typeof key)[string] | undefined;
     out[name] = type === 'B' && value?.B !== undefined ? { B: base64(value.B) } : (value as { S?: string; N?: string });
   }
   return out;

@@ -73,7 +73,8 @@ export class WindowedSender {
   /** Holds a row (`at`: its place in the file); returns a promise when the window is full (the caller waits). */
   add(item: Item, key: string, at?: RowMark): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
-    const value = item[this.hashKey];
+    // A row without its partition key fails at DynamoDB; here it only needs a window slot.
+    const value = item[this.hashKey] as Item[string] | undefined;
     const partitionKey = value?.S ?? value?.N ?? JSON.stringify(value);
     if (!at) this.rewindable = false;
     this.window.add({ key, partitionKey, item, ...(at ? { at } : {}) });
@@ -91,7 +92,9 @@ export class WindowedSender {
     if (this.failure) throw this.failure;
     if (!this.halted()) return;
     while (this.options.slots.inFlight.size > 0) await this.replied.wait();
-    if (this.failure) throw this.failure;
+    // Read again after the waits: a reply may have failed the writer meanwhile (TypeScript keeps the narrowing above).
+    const late = this.failure as Error | undefined;
+    if (late) throw late;
     const { span } = this.window;
     this.heldFrom = span.first();
     if (this.heldFrom) [this.options.tally.written, this.options.tally.replaced] = [span.written, span.combined];
