@@ -53,7 +53,7 @@ export interface CallerSettings {
 export const QUEUE_FIRST_WAIT_SECONDS = 5;
 
 /**
- * A paused chunk asks again after 10 s first (then twice the last, up to admission/live-settings.ts
+ * A paused chunk asks again after 10 s first (then twice the last, up to admission/live-settings-follower.ts
  * MAX_PAUSED_WAIT_SECONDS): each ask costs its child execution 9+ history events.
  */
 export const FIRST_PAUSED_WAIT_SECONDS = 10;

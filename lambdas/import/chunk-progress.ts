@@ -6,7 +6,7 @@ import {
   type ImportCounts,
 } from '../contract/workflow-payloads.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
-import { nextPausedWait } from '../admission/live-settings.js';
+import { nextPausedWait } from '../admission/live-settings-follower.js';
 
 /**
  * Counts of the chunk so far: the earlier invocations' (from the checkpoint loop; none on the first) plus this one's.

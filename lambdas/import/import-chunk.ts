@@ -5,7 +5,7 @@ import { createLiveLimiter } from '../write/rate-limiter.js';
 import { heldCheckpoint, planChunk } from './chunk-plan.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { chunkRate } from './import-sink.js';
-import { followLiveSettings } from '../admission/live-settings.js';
+import { followLiveSettings } from '../admission/live-settings-follower.js';
 import { pausedProgress } from './chunk-progress.js';
 import { finishInvocation, importRange, startInvocation, type ImportChunkOptions } from './chunk-invocation.js';
 

@@ -1,6 +1,6 @@
 import type { MirrorJob } from '../contract/mirror-payloads.js';
 import type { ImportLedger } from '../admission/ledger.js';
-import { followLiveSettings, nextPausedWait } from '../admission/live-settings.js';
+import { followLiveSettings, nextPausedWait } from '../admission/live-settings-follower.js';
 import { createLiveLimiter, type RateLimiter } from '../write/rate-limiter.js';
 
 /** A paced Scan page reads at least one BatchWriteItem's worth of items, as the limiter's least burst. */
@@ -41,7 +41,7 @@ export function mirrorRate(job: MirrorJob, items: number, maxWriteRate: number):
 }
 
 /**
- * Follows the import's ledger item as a chunk does (admission/live-settings.ts): renews the lease, takes a new rate
+ * Follows the import's ledger item as a chunk does (admission/live-settings-follower.ts): renews the lease, takes a new rate
  * at once, and turns `held` on when `s3-ddb-import pause` pauses the import, so the mirror's reads and deletes
  * are paced and paused by the same governor and ledger as the chunks' writes. Outside the ledger (no lanes: a bench
  * invocation) it runs on the request's maxWriteRate.

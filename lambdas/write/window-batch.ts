@@ -1,8 +1,12 @@
-import { sendWithRetries, type AttemptReply } from '../retry/retry-loop.js';
+import type { WriteRequest } from '@aws-sdk/client-dynamodb';
+import type { KeyAttribute } from '../contract/workflow-payloads.js';
+import type { CombineRows } from './combine-rows.js';
+import type { Item } from './item-sink.js';
+import type { RequestSlots } from './request-slots.js';
+import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts } from '../retry/retry-loop.js';
 import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
-import { leftoverEntries } from './leftovers.js';
+import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
 import type { PartitionWindow, WindowEntry } from './partition-window.js';
-import type { WindowedSenderOptions } from './windowed-sender.js';
 
 /**
  * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. Locally and in
@@ -13,6 +17,27 @@ import type { WindowedSenderOptions } from './windowed-sender.js';
  * (docs/performance.md, what was tried).
  */
 export const TABLE_FULL_SHARE = 0.1;
+
+/** What the BatchWriter hands its windowed path. */
+export interface WindowedSenderOptions {
+  readonly table: string;
+  readonly send: SendBatchWrite;
+  readonly toRequest: (item: Item) => WriteRequest;
+  readonly combine: CombineRows;
+  /** The table's key attributes: the partition key groups the window, the full key matches UnprocessedItems. */
+  readonly keys: readonly KeyAttribute[];
+  readonly slots: RequestSlots;
+  readonly retrying: RetryContext;
+  readonly retries: RetryCounts;
+  /** The writer's counts, kept up to date here. */
+  readonly tally: { written: number; replaced: number };
+  /** The clock of the back-offs in ms. @default performance.now */
+  readonly now?: () => number;
+  /** True once the lane must stop sending (WriterOptions.halt: a pause, a lost lease). @default - never */
+  readonly halt?: () => boolean;
+  /** Aborted at the invocation's deadline: the lane sends held rows for DEADLINE_DRAIN_MS more, then halts. */
+  readonly stopping?: AbortSignal;
+}
 
 /** What one batch of the window is sent with: the sender's options, its window, clock, back-off and halt. */
 export interface WindowBatchContext extends WindowedSenderOptions {

@@ -1,38 +1,13 @@
-import type { WriteRequest } from '@aws-sdk/client-dynamodb';
 import { fullJitterDelay, sleep as realSleep } from '../retry/backoff.js';
 import { BATCH_SIZE } from '../retry/batch-retry.js';
-import type { CombineRows } from './combine-rows.js';
 import type { Item, RowMark } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
 import { KEYS_AHEAD, MAX_LOOK_AHEAD, MAX_SPAN_BYTES, MAX_SPAN_ROWS, MIN_LOOK_AHEAD } from './look-ahead.js';
-import type { RequestSlots } from './request-slots.js';
-import type { RetryContext, RetryCounts } from '../retry/retry-loop.js';
-import type { SendBatchWrite } from './leftovers.js';
 import { WakeUp } from './wake-up.js';
 import { DEADLINE_DRAIN_MS } from './stop-margin.js';
-import { sendWindowBatch } from './window-batch.js';
-import type { KeyAttribute } from '../contract/workflow-payloads.js';
+import { sendWindowBatch, type WindowedSenderOptions } from './window-batch.js';
 
-/** What the BatchWriter hands its windowed path. */
-export interface WindowedSenderOptions {
-  readonly table: string;
-  readonly send: SendBatchWrite;
-  readonly toRequest: (item: Item) => WriteRequest;
-  readonly combine: CombineRows;
-  /** The table's key attributes: the partition key groups the window, the full key matches UnprocessedItems. */
-  readonly keys: readonly KeyAttribute[];
-  readonly slots: RequestSlots;
-  readonly retrying: RetryContext;
-  readonly retries: RetryCounts;
-  /** The writer's counts, kept up to date here. */
-  readonly tally: { written: number; replaced: number };
-  /** The clock of the back-offs in ms. @default performance.now */
-  readonly now?: () => number;
-  /** True once the lane must stop sending (WriterOptions.halt: a pause, a lost lease). @default - never */
-  readonly halt?: () => boolean;
-  /** Aborted at the invocation's deadline: the lane sends held rows for DEADLINE_DRAIN_MS more, then halts. */
-  readonly stopping?: AbortSignal;
-}
+export type { WindowedSenderOptions } from './window-batch.js';
 
 /**
  * The BatchWriter's path when it knows the table's partition key (every put and delete import does): rows wait in a

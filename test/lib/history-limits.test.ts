@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_CHUNKS } from '../../lambdas/contract/limits.js';
 import { QUEUE_FIRST_WAIT_SECONDS, QUEUE_MAX_WAIT_SECONDS } from '../../lambdas/preflight/import-queue.js';
-import { MAX_PAUSED_WAIT_SECONDS } from '../../lambdas/admission/live-settings.js';
+import { MAX_PAUSED_WAIT_SECONDS } from '../../lambdas/admission/live-settings-follower.js';
 import {
   HISTORY_EVENT_LIMIT,
   MAX_LAMBDA_TIMEOUT_SECONDS,
