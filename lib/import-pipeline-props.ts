@@ -97,9 +97,10 @@ export interface ImportPipelineProps {
    * How long staged pieces a failed import left behind are kept: a lifecycle rule on the staging prefix, added
    * when `bucket` is an `s3.Bucket` of this app (an imported bucket cannot be changed here: add such a rule to it
    * yourself, as the README's Troubleshooting shows). Whole days, at least 14: a failed import can be redriven for
-   * 14 days after it ends. A redrive re-runs no chunk of a Map whose failure the workflow caught (README, "Redrive does
-   * not resume failed chunks"); should one re-run (a Map failure no Catch matched), its chunks read their pieces
-   * again, holding no lanes; the default adds the longest import (lib/private/pipeline-settings.ts shows the sum). The rule also removes a noncurrent piece (a versioned bucket
+   * 14 days after it ends, and a redriven chunk reads its piece again. Whether a redrive re-runs the chunks of a Map
+   * whose failure the workflow caught is not documented by AWS (docs/guides/aws.md, "Redrive"); if it does, each
+   * re-run chunk asks the ledger for its import's lanes again before it writes. The default adds the longest import
+   * (lib/private/pipeline-settings.ts shows the sum). The rule also removes a noncurrent piece (a versioned bucket
    * keeps one for every piece deleted) a day after it stops being current.
    * @default Duration.days(21)
    */

@@ -48,6 +48,12 @@ export interface LaneAsk {
   readonly poolLanes: number | null;
   /** Lanes the imports into one table may hold at once. */
   readonly tableLanes: number;
+  /**
+   * Grant all `want` lanes or none: a redriven Map runs its chunks at the MaxConcurrency it started with, so a chunk
+   * asking again for its import's lanes (import/chunk-admission.ts) takes them only when that many are free.
+   * @default false
+   */
+  readonly whole?: boolean;
 }
 
 /** The decision: lanes granted (0 = wait), and why, in words the console shows. */
@@ -72,6 +78,8 @@ export function decideLanes(counts: LaneCounts, ask: LaneAsk): LaneDecision {
     const full = tableFree <= 0 ? `${ask.table}'s ${ask.tableLanes} lanes` : `the ${ask.poolLanes} Lambda lanes`;
     return { granted, reason: `waiting: ${full} are held by ${counts.poolImports} running import(s)` };
   }
+  if (ask.whole && granted < ask.want)
+    return { granted: 0, reason: `waiting: ${ask.want} lanes to run its chunks again, ${granted} free` };
   const limits = [`${ask.want} wanted`, `${tableFree} free on ${ask.table}`];
   if (ask.poolLanes !== null) limits.push(`${poolFree} of ${ask.poolLanes} Lambda lanes free`);
   return { granted, reason: `${granted} lanes (${limits.join(', ')})` };

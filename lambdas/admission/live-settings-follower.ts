@@ -59,7 +59,8 @@ export async function followLiveSettings(
     settings = next;
     if (next) options.onRate(next.maxWriteRate);
   };
-  apply(settings);
+  // Only renewals apply null: an invocation that starts without lanes has lost nothing (chunk-admission.ts asks again).
+  if (settings) options.onRate(settings.maxWriteRate);
   if (settings) {
     // Renewals run beside the import; one that fails is tried again at the next tick (the lease lasts 15 minutes).
     timer = setInterval(() => {

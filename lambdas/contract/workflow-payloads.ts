@@ -152,6 +152,13 @@ export interface ImportJob {
    * which execution history and redrive keep.
    */
   readonly maxConcurrency: number;
+  /**
+   * The lanes the import was admitted with (`$.lanes`, which the ImportChunks ItemSelector copies): a chunk whose
+   * import holds no lanes (a redrive after ReleaseLanes gave them back) asks the ledger for them again before it
+   * writes (import/chunk-admission.ts). Absent only for a chunk invoked outside the workflow (the bench), which runs
+   * without the ledger.
+   */
+  readonly lanes?: Lanes;
   readonly chunkCount: number;
   readonly dataBytes: number;
   /** The state machine's name (`$$.StateMachine.Name`): the dimension of the import's metrics. */
@@ -257,6 +264,12 @@ export interface Lanes {
   /** What the Map uses: what the ledger granted (at most the chunks, the table's free lanes, the free Lambda lanes). */
   readonly granted: number;
   readonly reason: string;
+  /**
+   * The lanes all imports may hold at once when it was admitted (admission/lane-admission.ts `poolLanes`): a chunk
+   * that finds its import holding no lanes asks again within the same bound (import/chunk-admission.ts).
+   * @default - no bound: not admitted yet, no chunks, or a local run
+   */
+  readonly pool?: number | null;
 }
 
 /**

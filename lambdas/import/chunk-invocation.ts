@@ -7,7 +7,7 @@ import {
   type ImportChunkEvent,
 } from '../contract/workflow-payloads.js';
 import { recordFileKeys, type FileKeyRecorder } from '../mirror/file-keys.js';
-import type { ImportLedger } from '../admission/ledger.js';
+import type { ChunkLedger } from './chunk-admission.js';
 import type { ResolvedLambdaConfig } from '../environment/config.js';
 import type { LambdaContextLike, StopDeadline } from '../environment/lambda-context.js';
 import { invocationLogger, type Logger } from '../observability/logger.js';
@@ -35,8 +35,8 @@ import type { RejectedRow } from './rejects.js';
 export interface ImportChunkOptions {
   /** Every default applied (environment/config.ts resolveLambdaConfig), as the handler resolves it once. */
   readonly config: ResolvedLambdaConfig;
-  /** The ledger the invocation renews its lease in and reads live settings from (live-settings.ts). */
-  readonly ledger: Pick<ImportLedger, 'renew'>;
+  /** The ledger: lease renewals, live settings, and lanes asked for again (chunk-admission.ts). */
+  readonly ledger: ChunkLedger;
   /** The invocation's Lambda context: its remaining time sets the stop deadline. */
   readonly context: LambdaContextLike;
   /** The container's logger and metrics (one per container; the invocation's keys go with each line). */

@@ -5,7 +5,7 @@ import { createLiveLimiter } from '../write/rate-limiter.js';
 import { heldCheckpoint, planChunk } from './chunk-plan.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { chunkRate } from './import-sink.js';
-import { followLiveSettings } from '../admission/live-settings-follower.js';
+import { followAdmitted } from './chunk-admission.js';
 import { pausedProgress } from './chunk-progress.js';
 import { finishInvocation, importRange, startInvocation, type ImportChunkOptions } from './chunk-invocation.js';
 
@@ -42,7 +42,7 @@ export async function runImportChunk(
     counted.reported = now;
     return since;
   };
-  const live = await followLiveSettings(options.ledger, job.executionName, {
+  const live = await followAdmitted(options.ledger, job, {
     onRate: (maxWriteRate) => limiter.setRate(chunkRate(job, chunk, maxWriteRate)),
     intervalMs: config.liveSettingsIntervalMs,
     rowsSince,

@@ -68,5 +68,9 @@ export async function admitLanes(
     return { ...state, queue: waitAgain(state.queue, decision.reason, options.queueFirstWaitSeconds) };
   }
   const reason = pool.lanes === null ? decision.reason : `${decision.reason}; Lambda lanes: ${pool.reason}`;
-  return { ...state, queue: admitted(state.queue), lanes: { configured, granted: decision.granted, reason } };
+  return {
+    ...state,
+    queue: admitted(state.queue),
+    lanes: { configured, granted: decision.granted, reason, pool: pool.lanes },
+  };
 }

@@ -24,25 +24,27 @@ export function createLedgerTable(scope: Construct): dynamodb.Table {
   return table;
 }
 
+/** What `ImportLedger.admit` calls (GetItem, Scan, the transaction's Put, Update and Delete). */
+const ADMISSION_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:Scan',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
+
 /**
  * Each function gets the ledger's name and exactly the calls it makes (lambdas/admission/ledger.ts). Admission
  * and release are TransactWriteItems, whose Put, Update and Delete need the PutItem, UpdateItem and DeleteItem
  * actions (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html):
  * - preflight admits: GetItem (the lanes item; its own item after a repeated ask), Put + Update (takes lanes with
  *   its item), Scan (the holders, when the lanes are full) and Delete + Update (holders whose lease ran out);
- * - import renews its lease and reads the live settings: UpdateItem;
+ * - import renews its lease and reads the live settings: UpdateItem; and, when its import holds no lanes (a chunk a
+ *   redrive re-runs after ReleaseLanes gave them back, lambdas/import/chunk-admission.ts), admits as preflight does;
  * - summarize (and ReleaseLanes) releases: GetItem (its item), Delete + Update (gives the lanes back).
  */
 export function grantLedger(table: dynamodb.Table, { preflight, importer, summarize }: PipelineFunctions): void {
   addSettings([preflight, importer, summarize], { ledgerTable: table.tableName });
-  table.grant(
-    preflight,
-    'dynamodb:GetItem',
-    'dynamodb:PutItem',
-    'dynamodb:Scan',
-    'dynamodb:UpdateItem',
-    'dynamodb:DeleteItem',
-  );
-  table.grant(importer, 'dynamodb:UpdateItem');
+  for (const admits of [preflight, importer]) table.grant(admits, ...ADMISSION_ACTIONS);
   table.grant(summarize, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
 }

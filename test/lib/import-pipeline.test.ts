@@ -223,9 +223,14 @@ describe('ImportPipeline in S3DdbImportStack', () => {
       'dynamodb:BatchGetItem': tableArns,
       'dynamodb:PartiQLInsert': tableArns,
       'dynamodb:PartiQLUpdate': tableArns,
-      'dynamodb:PutItem': tableArns,
+      'dynamodb:PutItem': [...tableArns, ledgerArn],
       // Its lease and live settings in the ledger; update's merges in the tables.
       'dynamodb:UpdateItem': [...tableArns, ledgerArn],
+      // A chunk whose import holds no lanes (a redrive after ReleaseLanes) admits as preflight does
+      // (lambdas/import/chunk-admission.ts): the lanes item, the holders, a transaction taking lanes.
+      'dynamodb:GetItem': [ledgerArn],
+      'dynamodb:Scan': [ledgerArn],
+      'dynamodb:DeleteItem': [ledgerArn],
     });
     // Summarize reads no source: the Map results it totals arrive in its input. It lists, reads and deletes the
     // lanes' relative rejects files under the rejects prefix, which it rewrites with absolute lines.

@@ -13,6 +13,7 @@ import { dynamodb, listKeys, putText, s3 } from '../harness.js';
 import { gzipSync } from 'node:zlib';
 import { MAX_STATEMENT_BYTES } from '../../../lambdas/write/partiql-statements.js';
 import { letterFile, NGRAM_TYPES as LETTER_TYPES } from '../sources/letters.js';
+import { redrivenChunkReadmits } from './recorded-redrive.js';
 
 /** Where the recorded imports run: one bucket and the tables the stack under test is configured with. */
 export interface ImportTargets {
@@ -348,4 +349,5 @@ export async function runRecordedImports(t: ImportTargets): Promise<void> {
   await tableDeleted(t);
   await tableNotAllowed(t);
   await staleLeaseReclaimed(t);
+  await redrivenChunkReadmits(t);
 }

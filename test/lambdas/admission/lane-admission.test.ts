@@ -29,6 +29,9 @@ describe.each<[string, Record<string, LaneHolder>, LaneAsk, number]>([
   ['a capped import behind an uncapped one', { a: holder('t', 1) }, ask({ capped: true }), 0],
   ['an uncapped import behind a capped one', { a: holder('t', 1, true) }, ask(), 0],
   ['a capped import, its table free', { a: holder('u', 1, true) }, ask({ capped: true }), 8],
+  // A redriven chunk asks for all its Map's lanes or none (import/chunk-admission.ts): 40 - 35 = 5 free < 8 wanted.
+  ['a whole ask, too few free', { a: holder('t', 35) }, ask({ whole: true }), 0],
+  ['a whole ask, enough free', { a: holder('t', 32) }, ask({ whole: true }), 8],
 ])('decideLanes with %s', (_, holders, lanesAsk, granted) => {
   it(`grants ${granted}`, () => {
     const decision = decideLanes(countLanes(holders, lanesAsk.table), lanesAsk);
