@@ -1,6 +1,10 @@
 import type { Admit, ImportLedger } from '../admission/ledger.js';
 import type { ImportJob, Lanes } from '../contract/workflow-payloads.js';
-import { followLiveSettings, type LiveSettingsFollower, type LiveSettingsOptions } from '../admission/live-settings-follower.js';
+import {
+  followLiveSettings,
+  type LiveSettingsFollower,
+  type LiveSettingsOptions,
+} from '../admission/live-settings-follower.js';
 
 /** The ledger calls a chunk makes: renew its import's lease, and ask for lanes again when it holds none. */
 export type ChunkLedger = Pick<ImportLedger, 'renew' | 'admit'>;
