@@ -60,8 +60,8 @@ export async function followLiveSettings(
     if (next) options.onRate(next.maxWriteRate);
   };
   // Only renewals apply null: an invocation that starts without lanes has lost nothing (chunk-admission.ts asks again).
-  if (settings) options.onRate(settings.maxWriteRate);
   if (settings) {
+    options.onRate(settings.maxWriteRate);
     // Renewals run beside the import; one that fails is tried again at the next tick (the lease lasts 15 minutes).
     timer = setInterval(() => {
       renewOrNull(ledger, execution, options.rowsSince?.() ?? 0).then(apply, () => undefined);

@@ -60,12 +60,10 @@ export async function followMirrorPace(job: MirrorJob, items: number, options: M
     onRate: (maxWriteRate) => limiter.setRate((rate = mirrorRate(job, items, maxWriteRate))),
     intervalMs: options.intervalMs,
   });
-  // A lease can be lost only if it was held: outside the ledger the invocation runs on the request's settings.
-  const leased = live.settings !== null;
   return {
     limiter,
     pageItems: () => (rate > 0 ? Math.max(SCAN_PAGE_ITEMS_AT_LEAST, Math.ceil(rate)) : undefined),
-    held: () => live.isPaused() || (leased && live.isLeaseLost()),
+    held: () => live.isPaused() || live.isLeaseLost(),
     pausedWait: (last) => (live.isPaused() ? nextPausedWait(last, options.pausedFirstWaitSeconds) : undefined),
     stop: live.stop,
   };

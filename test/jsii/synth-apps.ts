@@ -4,6 +4,7 @@ import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { promisify } from 'node:util';
 import { cacheDir } from '../../cli/services/cache-dir.js';
 
@@ -141,7 +142,11 @@ async function filesOf(dir: string): Promise<Record<string, string>> {
   return files;
 }
 
-/** Each of the pipeline's functions (an asset of ours), by logical id: the files of its staged asset. */
+/**
+ * Each of the pipeline's functions (an asset of ours), keyed as `builtBundles` keys them: its logical id without the
+ * hash of its construct path (`ImportPreflightFunction53F7658F` is `ImportPreflightFunction`), to the files of its
+ * staged asset.
+ */
 export async function deployedBundles({
   cdkOut,
   template,
@@ -150,9 +155,16 @@ export async function deployedBundles({
   for (const [id, resource] of Object.entries(template.Resources)) {
     const key = (resource.Properties?.Code as { S3Key?: string } | undefined)?.S3Key;
     if (resource.Type !== 'AWS::Lambda::Function' || !key || !id.startsWith('Import')) continue;
-    bundles[id] = await filesOf(join(cdkOut, `asset.${key.replace(/\.zip$/, '')}`));
+    bundles[id.replace(/[0-9A-F]{8}$/, '')] = await filesOf(join(cdkOut, `asset.${key.replace(/\.zip$/, '')}`));
   }
   return bundles;
+}
+
+/** The two templates hold the same resources, each equal (named on failure), and are equal as a whole. */
+export function expectSameTemplate(ours: Template, theirs: Template): void {
+  expect(Object.keys(ours.Resources).sort()).toEqual(Object.keys(theirs.Resources).sort());
+  for (const [id, resource] of Object.entries(theirs.Resources)) expect(ours.Resources[id], id).toEqual(resource);
+  expect(ours).toEqual(theirs);
 }
 
 /**
