@@ -170,5 +170,5 @@ export async function mirrorFigure(ctx: MirrorContext) {
     runs.push(await mirrorOnce(ctx, items));
     ctx.log(`mirror: ${JSON.stringify(runs.at(-1))}`); // each size as it ends: a long run's earlier sizes survive it
   }
-  return { sizes: runs, droppedShare: 0.05 };
+  return { sizes: runs, droppedShare: 0.05, stepHeapMiB: Number(process.env.BENCH_STEP_HEAP_MIB ?? 0) || null };
 }
