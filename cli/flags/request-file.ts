@@ -37,6 +37,19 @@ export async function readRequestFile(path: string): Promise<Record<string, unkn
   return value as Record<string, unknown>;
 }
 
+/**
+ * `--request` (when given) read first, so a bad file is named even when the source is missing too; then the source
+ * placed (`place` gives its bucket and key or prefix); then the request built over both (buildRequest).
+ */
+export async function readAndBuildRequest(
+  flags: RequestFlags,
+  path: string | undefined,
+  place: () => Promise<Location>,
+): Promise<BuiltRequest> {
+  const file = path ? await readRequestFile(path) : {};
+  return buildRequest(flags, file, await place());
+}
+
 /** A request as the CLI sends it (the execution input) and as the handlers' validator resolved it, once. */
 export interface BuiltRequest {
   readonly input: ImportRequest;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LOCAL_BUCKET, ensureBucket, ensureTable } from './local-stack.js';
 import { planUpload, uploadPlanned, type UploadPlan } from './local-upload.js';
 import { createProgressPrinter } from './progress-printer.js';
-import { buildRequest, readRequestFile, type BuiltRequest } from '../flags/request-file.js';
+import { readAndBuildRequest, type BuiltRequest } from '../flags/request-file.js';
 import type { TableKeys } from '../flags/local-flags.js';
 import type { RequestFlags } from '../flags/request-flags.js';
 import { runLocalImport } from './runner.js';
@@ -78,10 +78,12 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
  * server starts, with the key or prefix the upload will have, so a bad request costs nothing.
  */
 async function checkBeforeServers(command: LocalCommand): Promise<{ plan: UploadPlan; request: BuiltRequest }> {
-  // The payload first: a bad --request file is named even when the source is missing too (as before the move).
-  const file = command.requestFile ? await readRequestFile(command.requestFile) : {};
-  const plan = await planUpload(command.file);
-  return { plan, request: buildRequest(command.request, file, { bucket: LOCAL_BUCKET, ...plan.location }) };
+  let plan: UploadPlan | undefined;
+  const request = await readAndBuildRequest(command.request, command.requestFile, async () => {
+    plan = await planUpload(command.file);
+    return { bucket: LOCAL_BUCKET, ...plan.location };
+  });
+  return { plan: plan as UploadPlan, request };
 }
 
 /** Upload, table, the safety notice, the workflow, the summary: the import on the started servers. */

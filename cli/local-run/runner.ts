@@ -61,7 +61,11 @@ export async function runLocalImport(request: ImportRequest, options: LocalRunOp
     },
     context: execution.context,
   });
-  if (options.onStateEvent) forwardStateEvents(run.eventLogs, options.onStateEvent);
+  const { onStateEvent } = options;
+  if (onStateEvent)
+    void (async () => {
+      for await (const event of run.eventLogs) onStateEvent(event as StateEvent);
+    })();
   try {
     return (await run.result) as unknown as ImportSummary;
   } catch (error) {
@@ -96,11 +100,4 @@ function localExecution(request: ImportRequest, name: string) {
       StateMachine: { Id: LOCAL_STATE_MACHINE_ARN, Name: LOCAL_STATE_MACHINE_NAME },
     },
   };
-}
-
-async function forwardStateEvents(
-  events: AsyncIterable<unknown>,
-  onStateEvent: (event: StateEvent) => void,
-): Promise<void> {
-  for await (const event of events) onStateEvent(event as StateEvent);
 }

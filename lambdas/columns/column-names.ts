@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../contract/errors.js';
 import { hasHeaderColumns } from '../contract/format-traits.js';
-import { checkColumnNames } from '../request/field-values.js';
+import { checkColumnNames } from '../request/column-checks.js';
 import { type ColumnType, type ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
 import { knownNames } from './attribute-check.js';

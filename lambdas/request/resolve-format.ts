@@ -10,7 +10,8 @@ import {
 } from '../contract/import-request.js';
 import type { FormatTraits, FormatTraitsTable } from '../contract/format-traits.js';
 import type { DetectedFormat } from './detect-format.js';
-import { checkColumnNames, isObject, show } from './field-values.js';
+import { checkColumnNames } from './column-checks.js';
+import { isObject, show } from './field-values.js';
 
 const KNOWN_FORMAT_FIELDS = ['type', 'delimiter', 'header', 'columns', 'quote', 'compression'];
 const CSV_ONLY_FIELDS = ['delimiter', 'header', 'columns', 'quote'];
