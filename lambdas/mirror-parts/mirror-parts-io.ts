@@ -1,4 +1,5 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { listPages } from '../source/s3-listing.js';
 import { putObject } from '../wiring/aws-io.js';
 import { startStreamUpload, type StreamUpload } from '../wiring/s3-stream-upload.js';
 import type { WriteCalls } from '../write/write-mode.js';
@@ -22,17 +23,13 @@ export interface MirrorPartsIo {
 
 /** The calls bound to SDK clients; objects encrypted with the bucket's KMS key when there is one. */
 export function mirrorPartsIo(s3: S3Client, writeCalls: WriteCalls, kmsKeyArn: string | null): MirrorPartsIo {
+  const pages = listPages(s3); // the SDK's paginator (async/sdk-pages.ts), not a loop of our own
   return {
     async listKeys(bucket, prefix) {
       const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const page = await s3.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-        );
+      for await (const page of pages(bucket, prefix)) {
         for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
+      }
       return keys;
     },
     async firstKeys(bucket, prefix) {
