@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { capacityRows, capacityTsv, type CapacityFile } from './capacity-files.js';
 import { startCapacityProxy } from './capacity-proxy.js';
+import { capacityCommand, capacityTable, type CapacityCase, type ContenderFigure } from './capacity-table.js';
 import { countItems, ddbimportBinary } from './peer-figures.js';
 
 const run = promisify(execFile);
@@ -80,7 +81,7 @@ export async function capacityFigure(ctx: CapacityContext, engineUrl: string) {
   const names = CONTENDERS.filter((name) => all[name]);
   const placeholder = { partitions: 1, unitsPerSecond: 1, burstSeconds: 1, table: '', hashKey: 'ngram' };
   const proxy = await startCapacityProxy(engineUrl, placeholder);
-  const cases: Record<string, unknown>[] = [];
+  const cases: CapacityCase[] = [];
   try {
     for (const partitions of PARTITIONS) {
       const files: CapacityFile[] = [
@@ -98,9 +99,12 @@ export async function capacityFigure(ctx: CapacityContext, engineUrl: string) {
   } finally {
     await proxy.close();
   }
+  const table = capacityTable(cases, TABLE_UNITS, capacityCommand(process.env));
+  ctx.log(`capacity:\n${table}`);
   return {
     model: { tableUnits: TABLE_UNITS, burstSeconds: BURST_SECONDS, padBytes: PAD_BYTES, seconds: SECONDS },
     cases,
+    table,
   };
 }
 
@@ -112,10 +116,10 @@ async function runCase(
   file: CapacityFile,
   names: string[],
   all: Record<string, Command>,
-) {
+): Promise<CapacityCase> {
   const path = await caseFile(ctx, file);
   const unitsPerSecond = TABLE_UNITS / file.partitions;
-  const byContender: Record<string, unknown> = {};
+  const byContender: Record<string, ContenderFigure> = {};
   for (const name of names) {
     const table = await ctx.newTable();
     proxy.reset({ partitions: file.partitions, unitsPerSecond, burstSeconds: BURST_SECONDS, table, hashKey: 'ngram' });

@@ -7,13 +7,15 @@ import type { ImportRequest, WriteMode } from '../lambdas/contract/import-reques
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
 import { createWiring } from '../lambdas/wiring/wiring.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../lambdas/write/write-modes.js';
+import { stepProcesses, type StepPeaks } from './step-processes.js';
 
 /**
  * The mirror figure (issue 36): a table of N items, then a mirror of a file that dropped 5% of them, against a put
- * of the whole file, at two sizes (BENCH_MIRROR_SIZES, default 250,000 and 1,000,000). Memory is the process's
- * high-water mark (sampled every 20 ms), for the whole run and for each top-level state while it ran (the chunks,
- * MirrorScanSegments, MirrorCompareParts, MirrorDeleteParts, ...): locally every step runs in this one process, so a
- * phase's peak bounds what any one of its steps used, with the Map's concurrent steps and the runner added in.
+ * of the whole file, at two sizes (BENCH_MIRROR_SIZES, default 250,000 and 1,000,000). Memory, two ways: each
+ * ImportChunk, MirrorScan and MirrorParts invocation runs in a process of its own (step-processes.ts), so `steps`
+ * gives the largest peak RSS any one step of each function reached, as its Lambda sandbox would hold it: the figure
+ * that must not grow with the table. The runner's process (the interpreter, Preflight, Summarize) is sampled every
+ * 20 ms, overall and by top-level state, as before.
  */
 export interface MirrorContext {
   readonly bucket: string;
@@ -79,9 +81,13 @@ interface PlanSeen {
   parts: number;
 }
 
+/** The functions whose steps run each in a process of its own: the ones that grow with the file or the table. */
+const STEPS_APART = ['ImportChunk', 'MirrorScan', 'MirrorParts'] as const;
+
 /** Runs the import through the workflow file, telling `enter` each top-level state it enters. */
-async function runImport(request: ImportRequest, enter: (phase: string) => void, plan?: PlanSeen) {
+async function runImport(request: ImportRequest, enter: (phase: string) => void, steps: StepPeaks, plan?: PlanSeen) {
   const wiring = { ...createWiring(), writeModes: MODES };
+  const { invokers, peaks } = stepProcesses(STEPS_APART);
   const onStateEvent = (event: StateEvent) => {
     const name = event.state?.name;
     if (event.type === 'StateEntered' && name && TOP_LEVEL_STATES.has(name)) enter(name);
@@ -94,9 +100,10 @@ async function runImport(request: ImportRequest, enter: (phase: string) => void,
   try {
     return await runLocalImport(
       { chunkMiB: 2, allowWithoutBackup: true, ...request },
-      { wiring, maxConcurrency: DEFAULT_MAX_CONCURRENCY, onStateEvent, onEvent },
+      { wiring, maxConcurrency: DEFAULT_MAX_CONCURRENCY, onStateEvent, onEvent, invokers },
     );
   } finally {
+    Object.assign(steps, peaks);
     wiring.writeTransport.destroy();
   }
 }
@@ -112,7 +119,8 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
   try {
     ctx.log(`mirror: put of ${items} rows`);
     const all = { bucket: ctx.bucket, key: `mirror-${items}-all.csv`, table };
-    const putRun = await withPeakMemory((enter) => runImport(all, enter));
+    const putSteps: StepPeaks = {};
+    const putRun = await withPeakMemory((enter) => runImport(all, enter, putSteps));
     ctx.log(`mirror: mirror of ${kept.length} rows over ${items} items`);
     const request = {
       bucket: ctx.bucket,
@@ -122,7 +130,8 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
       mirror: true,
     };
     const plan: PlanSeen = { segments: 0, parts: 0 };
-    const mirrorRun = await withPeakMemory((enter) => runImport(request, enter, plan));
+    const mirrorSteps: StepPeaks = {};
+    const mirrorRun = await withPeakMemory((enter) => runImport(request, enter, mirrorSteps, plan));
     const deleted = mirrorRun.result.deleted;
     if (deleted !== items - kept.length) throw new Error(`mirror deleted ${deleted} of ${items - kept.length}`);
     return {
@@ -133,6 +142,7 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
         rssMiB: putRun.rssMiB,
         heapMiB: putRun.heapMiB,
         phases: putRun.phases,
+        steps: putSteps,
       },
       mirror: {
         seconds: round(mirrorRun.seconds, 1),
@@ -141,6 +151,7 @@ async function mirrorOnce(ctx: MirrorContext, items: number) {
         rssMiB: mirrorRun.rssMiB,
         heapMiB: mirrorRun.heapMiB,
         phases: mirrorRun.phases,
+        steps: mirrorSteps,
         ...plan,
         itemsPerPart: round(items / Math.max(1, plan.parts)),
       },
@@ -159,5 +170,5 @@ export async function mirrorFigure(ctx: MirrorContext) {
     runs.push(await mirrorOnce(ctx, items));
     ctx.log(`mirror: ${JSON.stringify(runs.at(-1))}`); // each size as it ends: a long run's earlier sizes survive it
   }
-  return { sizes: runs, droppedShare: 0.05 };
+  return { sizes: runs, droppedShare: 0.05, stepHeapMiB: Number(process.env.BENCH_STEP_HEAP_MIB ?? 0) || null };
 }

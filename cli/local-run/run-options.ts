@@ -90,7 +90,19 @@ export interface LocalRunOptions {
   readonly waitOverridesMs?: { readonly WaitForLanes?: number; readonly PausedWait?: number };
   /** The interpreter's own events (StateEntered, StateRetried, MapIterationStarted, ...), for tests and tracing. */
   readonly onStateEvent?: (event: StateEvent) => void;
+  /**
+   * Tasks whose invocations run another way than in this process, given the input and the time left: the bench
+   * runs each mirror step in a process of its own, so each step's peak memory is its own, as in a Lambda sandbox.
+   * Timeouts, error names and reports apply as to any invocation. @default - every task in this process
+   */
+  readonly invokers?: { readonly [T in TaskStateName]?: TaskInvoker<T> };
 }
+
+/** Runs one invocation of task `T` outside the runner's process (LocalRunOptions.invokers). */
+export type TaskInvoker<T extends TaskStateName> = (
+  input: TaskPayloads[T]['event'],
+  remainingMs: number,
+) => Promise<TaskPayloads[T]['result']>;
 
 /** One event of aws-local-stepfunctions' execution log, as much of it as callers read. */
 export interface StateEvent {

@@ -10,13 +10,14 @@ import { localConcurrency } from './local-concurrency.js';
 import { ensureLedgerTable } from './local-stack.js';
 import type { LocalRunOptions } from './run-options.js';
 import { runningTask } from './running-task.js';
-import type { TaskReports } from './run-options.js';
+import type { TaskInvoker, TaskReports } from './run-options.js';
 
 /** How each task's invocations are run: its timeout, its clock (lambda-clock.ts), and what it reports. */
 interface InvocationSettings {
   readonly timeoutsMs: Record<TaskStateName, number>;
   readonly clocks: NonNullable<LocalRunOptions['clocks']>;
   readonly reports: TaskReports;
+  readonly invokers: NonNullable<LocalRunOptions['invokers']>;
 }
 
 /** The handler of one Task state, as the interpreter calls it. */
@@ -54,8 +55,11 @@ function taskHandler<T extends TaskStateName>(task: T, wiring: TaskWiring, setti
   let built: Promise<TaskHandler<T>> | undefined;
   const timeoutMs = settings.timeoutsMs[task];
   const report = settings.reports[task];
+  const invoker = settings.invokers[task] as TaskInvoker<T> | undefined;
+  const elsewhere: TaskHandler<T> | undefined =
+    invoker && ((input, context) => invoker(input, context.getRemainingTimeInMillis()));
   return async (input: Parameters<TaskHandler<T>>[0]) => {
-    const handler = await (built ??= loadHandlerFactory(task).then((factory) => factory(wiring)));
+    const handler = elsewhere ?? (await (built ??= loadHandlerFactory(task).then((factory) => factory(wiring))));
     report?.before?.(input);
     const context = invocationContext(timeoutMs, settings.clocks[task]);
     const output = await runningTask.run(task, () =>
@@ -100,6 +104,7 @@ function invocationSettings(options: LocalRunOptions, reports: TaskReports): Inv
     timeoutsMs: Object.fromEntries(timeouts) as Record<TaskStateName, number>,
     clocks: options.clocks ?? {},
     reports,
+    invokers: options.invokers ?? {},
   };
 }
 
