@@ -6,8 +6,8 @@ import { cloudCli, jsonOut } from '../cli.js';
 import { executionsOf, waitFor } from '../executions.js';
 import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
 import { putPartnerObject } from '../partner-bucket.js';
+import { rejectedRows } from '../rejected-rows.js';
 import { PARTNER_BUCKET } from '../tier-stack.js';
-import { rejectedRows } from './bad-rows.js';
 
 /**
  * Issue 38's sources, deployed: the tier's cdk.json lists PARTNER_BUCKET in `sources` (with its owner, this engine's
