@@ -2,10 +2,9 @@
 export const PACE_EPOCH_MS = 200;
 /** An epoch whose replies refused more than this share of the rows sent offered more than the table takes. */
 export const REFUSED_HIGH = 0.05;
-/**
- * How much more an epoch that refused at most REFUSED_HIGH lets the next offer: ~1.6x a second, so a table that
- * grows is found again soon.
- */
+/** An epoch that refused less than this share may offer more. */
+export const REFUSED_LOW = 0.02;
+/** How much more a clean epoch lets the next offer: ~1.6x a second, so a table that grows is found again soon. */
 export const PACE_GROWTH = 1.1;
 /** After a cut that did not lower the refused share (refusals that come at any rate), no cut for this long. */
 export const RATE_BLIND_MS = 5_000;
@@ -23,8 +22,8 @@ interface Epoch {
  * The rate a lane offers the table, learnt from what the table refuses (issue 37). Requests in flight alone cannot
  * pace a lane at a small table: one request at a time, answered in a few ms, offers thousands of rows a second, and
  * every row refused costs a seat in a later request. So while replies refuse rows, the lane offers what the table
- * took: an epoch that refused more than REFUSED_HIGH of its rows sets the rate to the rows it wrote a second, any other
- * raises it by PACE_GROWTH (while the lane used the rate), so the offer stays where the table refuses a few rows, and a lane never refused stays unpaced. Refusals that a
+ * took: an epoch that refused more than REFUSED_HIGH of its rows sets the rate to the rows it wrote a second, a clean
+ * one raises it by PACE_GROWTH (while the lane used the rate), and a lane never refused stays unpaced. Refusals that a
  * lower rate does not lower (scattered throttles that come at any load) undo the cut and stop cutting for
  * RATE_BLIND_MS, so such a table is not offered less and less. Pure: time comes in as `now` (ms).
  *
@@ -88,7 +87,7 @@ export class TablePace {
       this.cut = { rate: this.rate, share };
       this.rate = Math.max(MIN_PACE, (sent - refused) / seconds);
       [this.tokens, this.last] = [0, now]; // the rows of the cut epoch were offered already: no burst on top
-    } else if (share <= REFUSED_HIGH && Number.isFinite(this.rate) && sent / seconds >= 0.8 * this.rate) {
+    } else if (share < REFUSED_LOW && Number.isFinite(this.rate) && sent / seconds >= 0.8 * this.rate) {
       this.rate *= PACE_GROWTH;
     }
   }
