@@ -7,7 +7,6 @@ import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts
 import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
 import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
 import type { PartitionWindow, WindowEntry } from './partition-window.js';
-import type { TablePace } from './table-pace.js';
 
 /**
  * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. Locally and in
@@ -46,8 +45,6 @@ export interface WindowBatchContext extends WindowedSenderOptions {
   readonly now: () => number;
   /** A partition's back-off on the retry ladder's rung. */
   readonly delay: (rung: number) => number;
-  /** Told of every reply's rows sent and refused: the lane's rate follows the table's (table-pace.ts). */
-  readonly pace?: TablePace;
   /** True once the lane stops sending (a pause, its deadline): the batch's rows go back to the window unsent. */
   readonly halted: () => boolean;
 }
@@ -99,12 +96,10 @@ async function sendOnce(pending: readonly WindowEntry[], context: WindowBatchCon
   const input = { RequestItems: { [table]: pending.map((entry) => toRequest(entry.item)) } };
   const output = await send(input).catch((error: unknown) => {
     retrying.limit?.replied(ticket, true); // the loop classifies the error; a throttle or a failure, it wrote nothing
-    context.pace?.replied(pending.length, pending.length, context.now());
     throw error;
   });
   const left = output.UnprocessedItems?.[table] ?? [];
   const refused = leftoverEntries(pending, left, keys, (entry) => toRequest(entry.item));
-  context.pace?.replied(pending.length, refused.length, context.now());
   context.tally.written += pending.length - refused.length;
   retrying.limit?.replied(ticket, refused.length > TABLE_FULL_SHARE * pending.length);
   return refused;

@@ -3,7 +3,6 @@ import { BATCH_SIZE } from '../retry/batch-retry.js';
 import type { Item, RowMark } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
 import { KEYS_AHEAD, MAX_LOOK_AHEAD, MAX_SPAN_BYTES, MAX_SPAN_ROWS, MIN_LOOK_AHEAD } from './look-ahead.js';
-import { TablePace } from './table-pace.js';
 import { WakeUp } from './wake-up.js';
 import { DEADLINE_DRAIN_MS } from './stop-margin.js';
 import { sendWindowBatch, type WindowedSenderOptions } from './window-batch.js';
@@ -35,14 +34,11 @@ export class WindowedSender {
   private readonly now: () => number;
   /** Signalled when a request settles. */
   private readonly replied = new WakeUp();
-  /** The rate the table takes, learnt from its refusals (table-pace.ts). */
-  private readonly pace: TablePace;
 
   constructor(private readonly options: WindowedSenderOptions) {
     this.window = new PartitionWindow(options.combine);
     this.hashKey = options.keys.find((key) => key.role === 'HASH')!.name;
     this.now = options.now ?? (() => performance.now());
-    this.pace = new TablePace(this.now());
     const { stopping } = options;
     const atDeadline = () => void (this.deadlineAt ??= this.now());
     if (stopping?.aborted) atDeadline();
@@ -112,11 +108,6 @@ export class WindowedSender {
         await this.replied.wait();
         continue;
       }
-      const paced = this.deadlineAt === undefined ? this.pace.waitMs(BATCH_SIZE, this.now()) : 0;
-      if (paced > 0) {
-        await Promise.race([this.replied.wait(), (this.options.retrying.sleep ?? realSleep)(paced)]);
-        continue;
-      }
       // Past the deadline the lane drains in file order: what it writes before it halts moves its checkpoint on.
       const batch = this.window.take(BATCH_SIZE, this.now(), this.deadlineAt !== undefined && this.rewindable);
       // A short batch (the other keys back off or are in flight) waits for a reply while one may come.
@@ -138,9 +129,8 @@ export class WindowedSender {
   }
 
   private sendBatch(batch: WindowEntry[]): void {
-    const { window, now, delay, pace } = this;
-    pace.spend(batch.length, now());
-    const sent = sendWindowBatch(batch, { ...this.options, window, now, delay, pace, halted: () => this.halted() });
+    const { window, now, delay } = this;
+    const sent = sendWindowBatch(batch, { ...this.options, window, now, delay, halted: () => this.halted() });
     this.options.slots.track(
       sent,
       (error) => void (this.failure ??= error),
