@@ -1,6 +1,7 @@
 import type { Node } from 'constructs';
 import type { WatchedPrefix } from './watched-prefix.js';
 import type { S3DdbImportStackProps } from './s3-ddb-import-stack.js';
+import type { StackSource } from './stack-source.js';
 
 type ContextProps = Pick<
   S3DdbImportStackProps,
@@ -12,12 +13,14 @@ type ContextProps = Pick<
   | 'importReservedConcurrency'
   | 'failedExecutionAlarm'
   | 'allowWarmThroughput'
+  | 'sources'
 >;
 
 /**
  * Reads the stack configuration from CDK context (cdk.json, or `-c key=value`, where every value is a
  * string): `bucketName`, `bucketKmsKeyArn`, `tableNames` (array or 'a,b'), `watches` (array or JSON text),
- * `maxConcurrency`, `importReservedConcurrency`, `failedExecutionAlarm` and `allowWarmThroughput` (true or 'true').
+ * `maxConcurrency`, `importReservedConcurrency`, `failedExecutionAlarm` and `allowWarmThroughput` (true or 'true'),
+ * `sources` (array or JSON text of `{ bucketName, expectedOwner?, kmsKeyArn? }`).
  * The construct checks the values themselves; this only checks their shape.
  */
 export function stackPropsFromContext(node: Node): ContextProps {
@@ -30,6 +33,7 @@ export function stackPropsFromContext(node: Node): ContextProps {
     importReservedConcurrency: readNumber('importReservedConcurrency', node.tryGetContext('importReservedConcurrency')),
     failedExecutionAlarm: readBoolean('failedExecutionAlarm', node.tryGetContext('failedExecutionAlarm')),
     allowWarmThroughput: readBoolean('allowWarmThroughput', node.tryGetContext('allowWarmThroughput')),
+    sources: readSources(node.tryGetContext('sources')),
   };
 }
 
@@ -73,6 +77,25 @@ export function readWatches(value: unknown): WatchedPrefix[] | undefined {
     throw new Error(`context watches must be a list of { prefix, table, ... }, got ${JSON.stringify(value)}`);
   }
   return watches as WatchedPrefix[];
+}
+
+function readSources(value: unknown): StackSource[] | undefined {
+  if (value === undefined) return undefined;
+  const sources = typeof value === 'string' ? parseJson('sources', value) : value;
+  const optional = (v: unknown) => v === undefined || typeof v === 'string';
+  const valid = (s: Partial<Record<keyof StackSource, unknown>> | null) =>
+    typeof s === 'object' &&
+    s !== null &&
+    typeof s.bucketName === 'string' &&
+    s.bucketName !== '' &&
+    optional(s.expectedOwner) &&
+    optional(s.kmsKeyArn);
+  if (!Array.isArray(sources) || !sources.every(valid)) {
+    throw new Error(
+      `context sources must be a list of { bucketName, expectedOwner?, kmsKeyArn? }, got ${JSON.stringify(value)}`,
+    );
+  }
+  return sources as StackSource[];
 }
 
 function readNumber(name: string, value: unknown): number | undefined {

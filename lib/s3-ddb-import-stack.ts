@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -6,6 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ImportPipeline, type WatchedPrefix } from './import-pipeline.js';
 import { acknowledge, LAMBDA_BASIC_EXECUTION_POLICY } from './nag-acknowledgments.js';
+import { checkKeyArn, importSources, type StackSource } from './stack-source.js';
 
 /** How long S3 server access logs of a new bucket are kept: a year covers an annual audit. */
 const ACCESS_LOG_RETENTION = Duration.days(365);
@@ -42,6 +43,11 @@ export interface S3DdbImportStackProps extends StackProps {
    * @default false - a request whose warmThroughput needs a raise fails before any write
    */
   readonly allowWarmThroughput?: boolean;
+  /**
+   * Other buckets imports may read (the construct's `sources`), read only; the watched prefixes stay on the bucket.
+   * @default - none: a request naming another bucket is refused
+   */
+  readonly sources?: StackSource[];
 }
 
 /** The deployable app: a bucket (new or existing), existing tables, and the import pipeline. */
@@ -67,6 +73,7 @@ export class S3DdbImportStack extends Stack {
       dashboardName: `${this.stackName}-imports`,
       failedExecutionAlarm: props.failedExecutionAlarm,
       allowWarmThroughput: props.allowWarmThroughput,
+      sources: importSources(this, props.sources),
     });
 
     // Output names are public contract: `s3-ddb-import start/status/rate/...` find the stack's parts by them.
@@ -76,7 +83,7 @@ export class S3DdbImportStack extends Stack {
   /** The named bucket; with a key ARN, the bucket carries it so the pipeline grants its use. */
   private existingBucket(bucketName: string, keyArn: string | undefined): s3.IBucket {
     if (keyArn === undefined) return s3.Bucket.fromBucketName(this, 'Bucket', bucketName);
-    checkKeyArn(keyArn);
+    checkKeyArn('bucketKmsKeyArn', keyArn);
     const encryptionKey = kms.Key.fromKeyArn(this, 'BucketKey', keyArn);
     return s3.Bucket.fromBucketAttributes(this, 'Bucket', { bucketName, encryptionKey });
   }
@@ -120,19 +127,4 @@ export class S3DdbImportStack extends Stack {
     }
     return bucket;
   }
-}
-
-/**
- * An IAM policy names a KMS key by its key ARN only: "You cannot use a key id, alias name, or alias ARN to
- * identify a KMS key in an IAM policy statement"
- * (https://docs.aws.amazon.com/kms/latest/developerguide/cmks-in-iam-policies.html).
- */
-const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
-
-function checkKeyArn(arn: string): void {
-  if (Token.isUnresolved(arn) || KMS_KEY_ARN.test(arn)) return;
-  throw new Error(
-    `bucketKmsKeyArn must be a KMS key ARN like arn:aws:kms:us-east-1:111122223333:key/1234abcd-..., got '${arn}' ` +
-      '(an alias or key id cannot name a key in an IAM policy)',
-  );
 }

@@ -108,24 +108,34 @@ export class WindowedSender {
         await this.replied.wait();
         continue;
       }
+      // One reading of the clock for the take and the wait below: read twice, a key could stop backing off between
+      // them, so the take passed it over and the wait found nothing backing off, and waited for a reply with none in
+      // flight, forever (a lane stalled with its last rows held: docs/performance.md).
+      const now = this.now();
       // Past the deadline the lane drains in file order: what it writes before it halts moves its checkpoint on.
-      const batch = this.window.take(BATCH_SIZE, this.now(), this.deadlineAt !== undefined && this.rewindable);
+      const batch = this.window.take(BATCH_SIZE, now, this.deadlineAt !== undefined && this.rewindable);
       // A short batch (the other keys back off or are in flight) waits for a reply while one may come.
       if (batch.length === BATCH_SIZE || (batch.length > 0 && (flushing || slots.inFlight.size === 0))) {
         this.sendBatch(batch);
         continue;
       }
       this.window.restore(batch);
-      await this.changeOrReady();
+      await this.changeOrReady(now);
     }
     if (this.failure) throw this.failure;
   }
 
-  /** Waits for a reply, or for the first backing-off key to be ready. */
-  private changeOrReady(): Promise<void> {
-    const readyIn = this.window.nextReadyAt(this.now()) - this.now();
-    if (!Number.isFinite(readyIn)) return this.replied.wait();
-    return Promise.race([this.replied.wait(), (this.options.retrying.sleep ?? realSleep)(Math.max(1, readyIn))]);
+  /** Waits for a reply, or for the first backing-off key to be ready (as of `now`, when the take found none). */
+  private changeOrReady(now: number): Promise<void> {
+    const readyIn = this.window.nextReadyAt(now) - now;
+    if (Number.isFinite(readyIn)) {
+      return Promise.race([this.replied.wait(), (this.options.retrying.sleep ?? realSleep)(Math.max(1, readyIn))]);
+    }
+    // Nothing backs off, so only a reply can change what may go: with none in flight, none would ever come.
+    if (this.options.slots.inFlight.size === 0) {
+      throw new Error(`the write window holds ${this.window.size} rows and none can be sent (a writer bug)`);
+    }
+    return this.replied.wait();
   }
 
   private sendBatch(batch: WindowEntry[]): void {

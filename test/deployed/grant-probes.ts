@@ -6,6 +6,8 @@ import { cloudCli } from './cli.js';
 import { failedChildren, failedTaskCauses } from './executions.js';
 import type { GrantRemoval } from './grant-removals.js';
 import { ngramArgs, ngramFileWithBadRows } from './ngram-file.js';
+import { putPartnerObject } from './partner-bucket.js';
+import { PARTNER_BUCKET } from './tier-stack.js';
 
 export const PROBE_TABLE = 'bad-rows';
 const PLAIN = 'grants/plain/probe.tsv';
@@ -29,6 +31,11 @@ const FAILING_FIELD_BYTES = 16 * 1024 * 1024 + 1024;
  */
 const MIRROR = 'grants/mirror/probe.tsv';
 const MIRROR_FLAGS = ['--mode', 'sync', '--mirror', '--max-delete-percent', '100', '--allow-without-backup'];
+/**
+ * PLAIN's copy in the partner bucket (cdk.json's `sources`): the probe of each statement that names that bucket, a
+ * key import (HeadObject, GetObject) or, for `s3:ListBucket`, an import of its folder (ListObjectsV2).
+ */
+const PARTNER_PLAIN = 'grants/partner/probe.tsv';
 /** One chunk for the whole object: a single lane meets the long record from its start. */
 const ONE_CHUNK = ['--chunk-mib', '64'];
 
@@ -37,6 +44,8 @@ interface Probe {
   readonly key: string;
   readonly source?: 'prefix';
   readonly flags?: string[];
+  /** The bucket it reads. @default - the stack's */
+  readonly bucket?: string;
 }
 
 /** The probe that needs the statement, by `<function> <action>`; any other statement takes a plain import. */
@@ -63,15 +72,23 @@ const PROBES: Record<string, Probe> = {
 };
 
 export function probeFor(removal: GrantRemoval): Probe {
+  if (removal.resource.includes(`:s3:::${PARTNER_BUCKET}`)) {
+    const list = removal.actions.includes('s3:ListBucket');
+    return { key: PARTNER_PLAIN, bucket: PARTNER_BUCKET, ...(list ? { source: 'prefix' as const } : {}) };
+  }
   const named = removal.actions.map((action) => PROBES[`${removal.fn} ${action}`]).find(Boolean);
   return named ?? { key: PLAIN };
 }
 
-/** Puts the probes' objects: a small TSV with rejects, and a gzipped one big enough to be staged. */
+/**
+ * Puts the probes' objects: a small TSV with rejects (in the stack's bucket and the partner's), and a gzipped one big
+ * enough to be staged.
+ */
 export async function putProbeObjects(): Promise<void> {
   const { BucketName: Bucket } = await stackOutputs();
   const plain = ngramFileWithBadRows(300, 9);
   await s3.send(new PutObjectCommand({ Bucket, Key: PLAIN, Body: plain.text }));
+  await putPartnerObject(PARTNER_PLAIN, plain.text);
   const good = plain.items
     .slice(0, 200)
     .map((item) => [item.ngram.S, item.year.N, item.match_count.N, item.volume_count.N]);
@@ -100,8 +117,8 @@ export async function clearLedger(): Promise<void> {
  * and the denial stays in the Task's TaskFailed event).
  */
 export async function runProbe(probe: Probe, name: string): Promise<{ code: number; text: string }> {
-  const { BucketName } = await stackOutputs();
-  const source = `s3://${BucketName}/${probe.source === 'prefix' ? probe.key.replace(/[^/]+$/, '') : probe.key}`;
+  const bucket = probe.bucket ?? (await stackOutputs()).BucketName;
+  const source = `s3://${bucket}/${probe.source === 'prefix' ? probe.key.replace(/[^/]+$/, '') : probe.key}`;
   const args = [source, ...ngramArgs(PROBE_TABLE), '--chunk-mib', '1', ...(probe.flags ?? []), '--name', name];
   const follow = await cloudCli(['start', ...args, '--follow', '--poll-s', '1']);
   const arn = /^started (\S+)$/m.exec(follow.stderr)?.[1];

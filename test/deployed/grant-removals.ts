@@ -7,6 +7,8 @@ export interface GrantRemoval {
   readonly policy: string;
   readonly index: number;
   readonly actions: string[];
+  /** The statement's Resource as JSON text: which bucket (the stack's or a source) or table it names. */
+  readonly resource: string;
 }
 
 /** The pipeline's functions: `Pipeline<Name>Function<hash>`, their roles `Pipeline<Name>FunctionRole<hash>`. */
@@ -33,8 +35,7 @@ export function grantRemovals(template: Template, table: string): GrantRemoval[]
             !resource.includes(':table/') ||
             resource.includes(`:table/${table}"`) ||
             resource.includes(`:table/${table}/`),
-        )
-        .map(({ resource: _, ...removal }) => removal);
+        );
     })
     .filter((removal) => !removal.actions.every((action) => action.startsWith('logs:')));
 }

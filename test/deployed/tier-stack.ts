@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   deployAssembly,
@@ -11,6 +12,10 @@ import {
 export const STACK = 'S3DdbImport';
 /** This folder: its cdk.json runs bin/app.ts with the tier's context (tables, a watched prefix). */
 export const APP_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+/** The tier's other source bucket: the one `sources` entry of this folder's cdk.json (it need not exist to deploy). */
+export const PARTNER_BUCKET: string = JSON.parse(readFileSync(new URL('cdk.json', import.meta.url), 'utf8')).context
+  .sources[0].bucketName;
 
 /**
  * The import function's timeout in this tier: short, so a chunk of a small file stops at its deadline and the

@@ -3,6 +3,8 @@
 import './cases/empty-object.js';
 import './cases/bad-rows.js';
 import './cases/watched-prefix.js';
+import './cases/special-keys-start.js';
+import './cases/second-bucket.js';
 import './cases/failing-chunk.js';
 import './cases/live-settings.js';
 import './cases/grants.js';

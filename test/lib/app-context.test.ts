@@ -30,6 +30,15 @@ describe('stackPropsFromContext', () => {
   });
 
   it.each([
+    ['a list', [{ bucketName: 'partner', expectedOwner: '222222222222' }]],
+    ['JSON text', '[{"bucketName":"partner","expectedOwner":"222222222222"}]'],
+  ])('reads sources from %s', (_, sources) => {
+    expect(read({ tableNames: 'a', sources }).sources).toEqual([
+      { bucketName: 'partner', expectedOwner: '222222222222' },
+    ]);
+  });
+
+  it.each([
     [true, true],
     ['true', true],
     ['false', false],
@@ -59,6 +68,8 @@ describe('stackPropsFromContext', () => {
     ['bucketKmsKeyArn is empty', { tableNames: 'a', bucketKmsKeyArn: '' }, 'context bucketKmsKeyArn must be a KMS key'],
     ['bucketKmsKeyArn is no string', { tableNames: 'a', bucketKmsKeyArn: 7 }, 'must be a KMS key ARN, got 7'],
     ['maxConcurrency is no number', { tableNames: 'a', maxConcurrency: 'x' }, 'context maxConcurrency must be'],
+    ['a source has no bucketName', { tableNames: 'a', sources: [{ expectedOwner: '1' }] }, 'context sources must be'],
+    ['sources is not JSON', { tableNames: 'a', sources: '[{' }, 'context sources must be JSON'],
   ])('fails when %s', (_, context, message) => {
     expect(() => read(context)).toThrow(message);
   });

@@ -1,21 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { ensureNgramTable, getText, listKeys, scanSorted, sortItems, stackOutputs } from '../aws.js';
+import { ensureNgramTable, scanSorted, sortItems, stackOutputs } from '../aws.js';
 import { cloudCli, jsonOut, workDir } from '../cli.js';
 import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
+import { rejectedRows } from '../rejected-rows.js';
 
 /** Enough rows for a few chunks of the smallest size, each looping at the tier's short import timeout. */
 const ROWS = 3_000;
-
-/** The rows of every rejects file under `folder` (report.json aside), by line. */
-export async function rejectedRows(bucket: string, folder: string): Promise<Array<Record<string, string>>> {
-  const keys = (await listKeys(bucket, folder)).filter((key) => key.endsWith('.csv'));
-  const files = await Promise.all(keys.map((key) => getText(bucket, key)));
-  const rows = files.flatMap((text) => parse(text, { columns: true }) as Array<Record<string, string>>);
-  return rows.sort((a, b) => Number(a.line) - Number(b.line));
-}
 
 describe('start --follow of a file with bad rows, through the deployed stack', () => {
   it('writes every good row as its item, rejects the bad ones to S3 with their lines, and exits 2', async () => {

@@ -4,7 +4,7 @@ import { ensureNgramTable } from '../aws.js';
 import { clearLedger, PROBE_TABLE, probeFor, putProbeObjects, runProbe } from '../grant-probes.js';
 import { grantRemovals, removeGrant, type GrantRemoval } from '../grant-removals.js';
 import { editedAssembly, ENGINE_ACTION_NAMES, readTemplate } from '../../../cli/local-deploy/index.js';
-import { redeploy, STACK } from '../tier-stack.js';
+import { PARTNER_BUCKET, redeploy, STACK } from '../tier-stack.js';
 
 /**
  * Grants == calls, on a deployment: each statement of a pipeline function's role, removed from the template and
@@ -40,7 +40,8 @@ function deniedEvidence(removal: GrantRemoval): string[] {
   return removal.fn === 'Preflight' && actions.includes('s3:GetObject') ? [...messages, headDenied] : messages;
 }
 
-const label = (r: GrantRemoval) => `${r.fn} ${r.actions.join(',')}`;
+const onPartner = (r: GrantRemoval) => (r.resource.includes(`:s3:::${PARTNER_BUCKET}`) ? ` on ${PARTNER_BUCKET}` : '');
+const label = (r: GrantRemoval) => `${r.fn} ${r.actions.join(',')}${onPartner(r)}`;
 const notShown = (r: GrantRemoval) => r.actions.map((a) => NOT_SHOWN[`${r.fn} ${a}`]).find(Boolean);
 
 describe('grants == calls: each statement of the Lambda roles removed in turn', () => {

@@ -65,6 +65,26 @@ describe('an import from a second bucket (issue 38, sources)', () => {
     expect(outputs.some((k) => k.endsWith('.csv'))).toBe(true);
   }, 120_000);
 
+  it('lists a folder of it with the owner header too, and lands every object item by item', async () => {
+    const [own, partner] = [await createBucket(), await createBucket()];
+    const files = ['a', 'b'].map((letter) => ({ key: `drop/${letter}.tsv`, file: letterFile(letter, 200) }));
+    for (const { key, file } of files) await putText(partner, key, file.text);
+    const table = await createTable(['ngram', 'S'], ['year', 'N']);
+    const { wiring, sent } = deployedWiring(own, partner);
+
+    const request = { bucket: partner, prefix: 'drop/', table, types: NGRAM_TYPES };
+    const { summary } = await runImport(request, { wiring, executionName: 'second-bucket-2' });
+
+    expect(summary).toMatchObject({ bucket: partner, objects: 2, written: 400, rejected: 0 });
+    await expectTableMatches(
+      table,
+      files.flatMap(({ file }) => file.rows),
+    );
+    const onPartner = sent.filter((s) => s.bucket === partner);
+    expect(new Set(onPartner.map((s) => s.command))).toContain('ListObjectsV2Command');
+    for (const call of onPartner) expect(call.owner, call.command).toBe(PARTNER_ACCOUNT);
+  }, 120_000);
+
   it('fails when the request names a bucket that is not among the sources, before any S3 call, naming those it may use', async () => {
     const [own, partner, stranger] = [await createBucket(), await createBucket(), await createBucket()];
     await putText(stranger, 'x.tsv', letterFile('x', 10).text);
