@@ -30,7 +30,8 @@ describe('the windowed sender and its clock', () => {
       // The first request: the table takes k1 and refuses k0 (UnprocessedItems); later ones take everything.
       const left: WriteRequest[] = calls === 1 ? sent.filter((r) => r.PutRequest!.Item!.pk.S === 'k0') : [];
       for (const r of sent) if (!left.includes(r)) applied.push(r.PutRequest!.Item!);
-      return { UnprocessedItems: left.length ? { [table]: left } : {}, $metadata: {} };
+      const unprocessed: Record<string, WriteRequest[]> = left.length ? { [table]: left } : {};
+      return { UnprocessedItems: unprocessed, $metadata: {} };
     };
     const tally = { written: 0, replaced: 0 };
     const sender = new WindowedSender({
