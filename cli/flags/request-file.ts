@@ -39,15 +39,17 @@ export async function readRequestFile(path: string): Promise<Record<string, unkn
 
 /**
  * `--request` (when given) read first, so a bad file is named even when the source is missing too; then the source
- * placed (`place` gives its bucket and key or prefix); then the request built over both (buildRequest).
+ * placed (`place` gives what it made and the bucket and key or prefix the request names); then the request built over
+ * both (buildRequest). Returns the request and what `place` made.
  */
-export async function readAndBuildRequest(
+export async function readAndBuildRequest<P>(
   flags: RequestFlags,
   path: string | undefined,
-  place: () => Promise<Location>,
-): Promise<BuiltRequest> {
+  place: () => Promise<{ placed: P; location: Location }>,
+): Promise<{ placed: P; request: BuiltRequest }> {
   const file = path ? await readRequestFile(path) : {};
-  return buildRequest(flags, file, await place());
+  const { placed, location } = await place();
+  return { placed, request: buildRequest(flags, file, location) };
 }
 
 /** A request as the CLI sends it (the execution input) and as the handlers' validator resolved it, once. */

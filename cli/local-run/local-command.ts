@@ -78,12 +78,11 @@ export async function runLocalCommand(command: LocalCommand, output: Output): Pr
  * server starts, with the key or prefix the upload will have, so a bad request costs nothing.
  */
 async function checkBeforeServers(command: LocalCommand): Promise<{ plan: UploadPlan; request: BuiltRequest }> {
-  let plan: UploadPlan | undefined;
-  const request = await readAndBuildRequest(command.request, command.requestFile, async () => {
-    plan = await planUpload(command.file);
-    return { bucket: LOCAL_BUCKET, ...plan.location };
+  const { placed: plan, request } = await readAndBuildRequest(command.request, command.requestFile, async () => {
+    const placed = await planUpload(command.file);
+    return { placed, location: { bucket: LOCAL_BUCKET, ...placed.location } };
   });
-  return { plan: plan as UploadPlan, request };
+  return { plan, request };
 }
 
 /** Upload, table, the safety notice, the workflow, the summary: the import on the started servers. */
