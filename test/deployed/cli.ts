@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { runCli, type CliRun } from '../e2e/cli-process.js';
+import { ngramArgs } from './ngram-file.js';
 
 /** A fresh folder under the run's scratch dir (removed at its end). */
 export const workDir = () => mkdtempSync(join(inject('deployed').scratchDir, 'cli-'));
@@ -17,3 +18,10 @@ export async function cloudCli(args: string[]): Promise<CliRun & { cwd: string }
 
 /** The last line on stdout parsed: `--json` output. */
 export const jsonOut = (run: CliRun) => JSON.parse(run.stdout.trim().split('\n').at(-1) as string);
+
+/**
+ * `start <source> --follow --json` of an n-gram file into `table` with the tier's types (ngram-file.ts), `extra` flags
+ * before the follow: the command most cases run.
+ */
+export const startFollowed = (source: string, table: string, ...extra: string[]) =>
+  cloudCli(['start', source, ...ngramArgs(table), ...extra, '--follow', '--poll-s', '1', '--json']);

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureNgramTable, scanSorted, sortItems, stackOutputs } from '../aws.js';
-import { cloudCli, jsonOut, workDir } from '../cli.js';
-import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
+import { jsonOut, startFollowed, workDir } from '../cli.js';
+import { ngramFileWithBadRows } from '../ngram-file.js';
 import { rejectedRows } from '../rejected-rows.js';
 
 /** Enough rows for a few chunks of the smallest size, each looping at the tier's short import timeout. */
@@ -17,17 +17,7 @@ describe('start --follow of a file with bad rows, through the deployed stack', (
     const dir = workDir();
     writeFileSync(join(dir, 'bad-rows.tsv'), file.text);
 
-    const run = await cloudCli([
-      'start',
-      join(dir, 'bad-rows.tsv'),
-      ...ngramArgs(table),
-      '--chunk-mib',
-      '1',
-      '--follow',
-      '--poll-s',
-      '1',
-      '--json',
-    ]);
+    const run = await startFollowed(join(dir, 'bad-rows.tsv'), table, '--chunk-mib', '1');
 
     expect(run.code, run.stderr).toBe(2);
     const summary = jsonOut(run);

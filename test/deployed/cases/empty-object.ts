@@ -2,8 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureNgramTable, scanSorted } from '../aws.js';
-import { cloudCli, jsonOut, workDir } from '../cli.js';
-import { ngramArgs } from '../ngram-file.js';
+import { jsonOut, startFollowed, workDir } from '../cli.js';
 
 /**
  * Runs first: the ledger is as a fresh deployment leaves it, with no pool item (nothing was admitted yet). An
@@ -19,15 +18,7 @@ describe('an empty object on a freshly deployed stack', () => {
     const dir = workDir();
     writeFileSync(join(dir, 'empty.tsv'), '');
 
-    const run = await cloudCli([
-      'start',
-      join(dir, 'empty.tsv'),
-      ...ngramArgs(table),
-      '--follow',
-      '--poll-s',
-      '1',
-      '--json',
-    ]);
+    const run = await startFollowed(join(dir, 'empty.tsv'), table);
 
     expect(run.stderr).not.toContain('AccessDenied');
     expect(run.code, run.stderr).toBe(0);

@@ -2,7 +2,7 @@ import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DescribeExecutionCommand, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { describe, expect, it } from 'vitest';
 import { ensureNgramTable, listKeys, s3, scanSorted, sfn, sortItems, stackOutputs } from '../aws.js';
-import { cloudCli, jsonOut } from '../cli.js';
+import { cloudCli, jsonOut, startFollowed } from '../cli.js';
 import { executionsOf, waitFor } from '../executions.js';
 import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
 import { putPartnerObject } from '../partner-bucket.js';
@@ -43,17 +43,7 @@ describe('an import from a second bucket (sources), through the deployed stack',
     await putPartnerObject(KEY, file.text);
 
     const source = `s3://${PARTNER_BUCKET}/${KEY}`;
-    const run = await cloudCli([
-      'start',
-      source,
-      ...ngramArgs(TABLE),
-      '--chunk-mib',
-      '1',
-      '--follow',
-      '--poll-s',
-      '1',
-      '--json',
-    ]);
+    const run = await startFollowed(source, TABLE, '--chunk-mib', '1');
 
     expect(run.code, run.stderr).toBe(2);
     const summary = jsonOut(run);

@@ -2,8 +2,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { ensureNgramTable, s3, scanSorted, sfn, sortItems, stackOutputs } from '../aws.js';
-import { cloudCli, jsonOut } from '../cli.js';
-import { ngramArgs, ngramFileWithBadRows } from '../ngram-file.js';
+import { jsonOut, startFollowed } from '../cli.js';
+import { ngramFileWithBadRows } from '../ngram-file.js';
 
 /**
  * Issue 38 risk 6 through `start`, next to the rule's case (watched-prefix.ts): a key with a space, "+", "%25" (which
@@ -22,7 +22,7 @@ describe('start of a key with a space, +, % and non-ASCII, through the deployed 
     await s3.send(new PutObjectCommand({ Bucket: BucketName, Key: KEY, Body: file.text }));
 
     const source = `s3://${BucketName}/${KEY}`;
-    const run = await cloudCli(['start', source, ...ngramArgs(TABLE), '--follow', '--poll-s', '1', '--json']);
+    const run = await startFollowed(source, TABLE);
 
     expect(run.code, run.stderr).toBe(2);
     const summary = jsonOut(run);
