@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { resolveImportRequest } from '../lambdas/request/resolve-request.js';
-import type { ImportChunkEvent } from '../lambdas/contract/workflow-payloads.js';
+import type { ChunkProgress, ImportChunkEvent } from '../lambdas/contract/workflow-payloads.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
-import { handlerBundlePath } from '../cli/local-run/handler-bundles.js';
 import { runLocalImport } from '../cli/local-run/runner.js';
+import { invokeInChild } from './step-processes.js';
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
@@ -79,21 +76,15 @@ export async function importInChild(table: string, bucket: string, key: string, 
     chunk: { object: 0, start: header, end: Math.min(chunkEnd, size), line: 2 },
     chunkIndex: 0,
   };
-  const child = fileURLToPath(new URL('./import-child.mjs', import.meta.url));
-  const job = JSON.stringify({ bundle: handlerBundlePath('ImportChunk'), event, timeoutMs: 64_000 });
-  const { stdout } = await promisify(execFile)(process.execPath, [child, job], { env: process.env, maxBuffer: 1e6 });
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
-    rows: number;
-    written: number;
-    finished: boolean;
-    cpuSeconds: number;
-    peakRssMB: number;
-  };
+  const result = await invokeInChild('ImportChunk', event, 64_000);
+  if (result.error) throw Object.assign(new Error(result.error.message), { name: result.error.name });
+  const progress = result.output as ChunkProgress;
+  const written = progress.written;
   return {
     chunkMiB: round((Math.min(chunkEnd, size) - header) / 1024 / 1024, 1),
-    rows: result.rows,
-    finished: result.finished,
-    cpuSecondsPer100k: round((result.cpuSeconds / result.written) * 100_000, 2),
+    rows: progress.rows,
+    finished: progress.next === null,
+    cpuSecondsPer100k: round((result.cpuSeconds / written) * 100_000, 2),
     peakRssMB: round(result.peakRssMB),
   };
 }

@@ -5,13 +5,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { handlerBundlePath } from '../cli/local-run/handler-bundles.js';
-import type { ImportChunkEvent } from '../lambdas/contract/workflow-payloads.js';
+import type { ChunkProgress, ImportChunkEvent } from '../lambdas/contract/workflow-payloads.js';
 import { readParquetFooter } from '../lambdas/formats/parquet/parquet-footer.js';
 import { IMPORT_BASE_MIB, ROW_GROUP_MEMORY_FACTOR } from '../lambdas/preflight/parquet-chunks.js';
 import { resolveImportRequest } from '../lambdas/request/resolve-request.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 import { timedImport } from './imports.js';
+import { invokeInChild } from './step-processes.js';
 
 const MIB = 1024 * 1024;
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
@@ -94,7 +94,7 @@ export async function parquetFigures(ctx: ParquetContext, text: string, rows: nu
 }
 
 /**
- * One import invocation of the first 1M-row group of a 2M-row file, in a process of its own (bench/import-child.mjs,
+ * One import invocation of the first 1M-row group of a 2M-row file, in a process of its own (bench/task-child.mjs,
  * the deployed bundle): its peak RSS against the budget preflight enforces, 3x the row group's compressed size + 200
  * MB. The child stops at its checkpoint after ~30 s, well after the row group is fetched and its slices decoded.
  */
@@ -126,23 +126,18 @@ async function memoryFigure(ctx: ParquetContext, dir: string) {
     chunk: { object: 0, start: group.start, end: group.end, line: 1 },
     chunkIndex: 0,
   };
-  const child = fileURLToPath(new URL('./import-child.mjs', import.meta.url));
-  const job = JSON.stringify({ bundle: handlerBundlePath('ImportChunk'), event, timeoutMs: 64_000 });
-  const { stdout } = await run(process.execPath, [child, job], { env: process.env, maxBuffer: 1e6 });
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
-    rows: number;
-    peakRssMB: number;
-    cpuSeconds: number;
-  };
+  const result = await invokeInChild('ImportChunk', event, 64_000);
+  if (result.error) throw Object.assign(new Error(result.error.message), { name: result.error.name });
+  const { rows } = result.output as ChunkProgress;
   const groupMiB = (group.end - group.start) / MIB;
   const budgetMB = ROW_GROUP_MEMORY_FACTOR * groupMiB + IMPORT_BASE_MIB;
   return {
     rowGroupRows: group.rows,
     rowGroupCompressedMiB: round(groupMiB, 1),
     rowGroupDecodedMiB: round(group.uncompressedBytes / MIB, 1),
-    rowsImported: result.rows,
+    rowsImported: rows,
     peakRssMB: round(result.peakRssMB),
     budgetMB: round(budgetMB),
-    cpuSecondsPer100k: round((result.cpuSeconds / Math.max(1, result.rows)) * 100_000, 2),
+    cpuSecondsPer100k: round((result.cpuSeconds / Math.max(1, rows)) * 100_000, 2),
   };
 }

@@ -14,15 +14,22 @@ const CHILD = fileURLToPath(new URL('./task-child.mjs', import.meta.url));
 const HEAP_MIB = process.env.BENCH_STEP_HEAP_MIB;
 const NODE_FLAGS = HEAP_MIB ? [`--max-old-space-size=${HEAP_MIB}`] : [];
 
-/** One invocation of `task`'s bundle in a child: its last line, the handler's output or error and the peak RSS. */
-async function runChild(task: TaskStateName, event: unknown, remainingMs: number) {
+/** What one invocation in a child printed: the handler's output or error, its CPU seconds, the peak RSS. */
+export interface ChildInvocation {
+  readonly output?: unknown;
+  readonly error?: { name: string; message: string };
+  readonly cpuSeconds: number;
+  readonly peakRssMB: number;
+}
+
+/**
+ * One invocation of `task`'s deployed bundle in a process of its own (task-child.mjs), its Lambda context's time left
+ * `remainingMs`: the bench's way to measure one step's memory and CPU apart from the runner's.
+ */
+export async function invokeInChild(task: TaskStateName, event: unknown, remainingMs: number) {
   const job = JSON.stringify({ bundle: handlerBundlePath(task), event, remainingMs });
   const run = promisify(execFile)(process.execPath, [...NODE_FLAGS, CHILD, job], { env: process.env, maxBuffer: 64e6 });
-  return JSON.parse((await run).stdout.trim().split('\n').at(-1)!) as {
-    output?: unknown;
-    error?: { name: string; message: string };
-    peakRssMB: number;
-  };
+  return JSON.parse((await run).stdout.trim().split('\n').at(-1)!) as ChildInvocation;
 }
 
 /** The largest peak RSS (MiB) any one invocation of each task reached, and how many invocations ran. */
@@ -51,7 +58,7 @@ export function stepProcesses(tasks: readonly TaskStateName[]) {
       errors[name] = (errors[name] ?? 0) + 1;
       return Object.assign(new Error(message), { name });
     };
-    const line = await runChild(task, event, remainingMs).catch((error: Error) => {
+    const line = await invokeInChild(task, event, remainingMs).catch((error: Error) => {
       // The process itself failed (out of memory under BENCH_STEP_HEAP_MIB, a crash): Lambda's name for it.
       throw fail('Runtime.ExitError', error.message.slice(0, 500));
     });
