@@ -6,7 +6,6 @@ import type { RunnerEvent, StateEvent } from '../cli/local-run/run-options.js';
 import type { ImportRequest, WriteMode } from '../lambdas/contract/import-request.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../lambdas/contract/limits.js';
 import { createWiring } from '../lambdas/wiring/wiring.js';
-import { WRITE_MODE_TABLE, type WriteModeTable } from '../lambdas/write/write-modes.js';
 import { stepProcesses, type StepPeaks } from './step-processes.js';
 
 /**
@@ -26,8 +25,6 @@ export interface MirrorContext {
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 const MIB = 1024 * 1024;
-/** `sync` until the sync mode is in the table of modes: a put, as the mirror's key recording does not depend on it. */
-const MODES: WriteModeTable = WRITE_MODE_TABLE; // sync is a built-in mode now
 
 /** Peak RSS and heap by the top-level state running when sampled (the workflow's phases). */
 type PhasePeaks = Record<string, { rssMiB: number; heapMiB: number }>;
@@ -86,7 +83,7 @@ const STEPS_APART = ['ImportChunk', 'MirrorScan', 'MirrorParts'] as const;
 
 /** Runs the import through the workflow file, telling `enter` each top-level state it enters. */
 async function runImport(request: ImportRequest, enter: (phase: string) => void, steps: StepPeaks, plan?: PlanSeen) {
-  const wiring = { ...createWiring(), writeModes: MODES };
+  const wiring = createWiring();
   const { invokers, peaks } = stepProcesses(STEPS_APART);
   const onStateEvent = (event: StateEvent) => {
     const name = event.state?.name;
