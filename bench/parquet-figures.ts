@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ChunkProgress, ImportChunkEvent } from '../lambdas/contract/workflow-payloads.js';
 import { readParquetFooter } from '../lambdas/formats/parquet/parquet-footer.js';
-import { IMPORT_BASE_MIB, ROW_GROUP_MEMORY_FACTOR } from '../lambdas/preflight/parquet-chunks.js';
+import { IMPORT_BASE_MIB, ROW_GROUP_MEMORY_FACTOR } from '../lambdas/chunk-layouts/parquet-chunks.js';
 import { resolveImportRequest } from '../lambdas/request/resolve-request.js';
 import { generateNgrams } from '../test/fixtures/ngrams.js';
 import { timedImport } from './imports.js';

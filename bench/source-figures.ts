@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { gzipSync } from 'node:zlib';
-import { stageObject } from '../lambdas/preflight/stager.js';
+import { stageObject } from '../lambdas/chunk-layouts/stager.js';
 import { sendGetObject } from '../lambdas/wiring/aws-io.js';
 import { putObject } from '../lambdas/wiring/aws-io.js';
 import { decompressedFrom } from '../lambdas/source/decompressed-reader.js';

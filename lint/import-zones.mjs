@@ -30,6 +30,7 @@ export const LAMBDAS_LAYERS = [
   ['source', 'write', 'environment', 'map-run'],
   ['formats', 'table-checks'],
   ['columns', 'mirror'],
+  ['chunk-layouts'],
   ['wiring'],
 ];
 

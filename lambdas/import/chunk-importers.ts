@@ -1,6 +1,6 @@
 import type { ChunkLayout } from '../contract/format-traits.js';
-import { importChunk, type ImportChunkParams, type ImportChunkResult } from './chunk-importer.js';
-import { importParquetChunk } from './parquet-chunk-importer.js';
+import { importChunk, type ImportChunkParams, type ImportChunkResult } from '../chunk-layouts/chunk-importer.js';
+import { importParquetChunk } from '../chunk-layouts/parquet-chunk-importer.js';
 
 /** Imports one invocation's share of a chunk. */
 export type ChunkImporter = (params: ImportChunkParams) => Promise<ImportChunkResult>;

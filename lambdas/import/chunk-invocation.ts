@@ -16,11 +16,11 @@ import type { RecordFormat } from '../formats/record-format.js';
 import { corruptSourceError } from '../source/object-data.js';
 import { type RateLimiter } from '../write/rate-limiter.js';
 import type { WriteModeTable } from '../write/write-modes.js';
-import { invocationFrom } from './byte-range.js';
+import { invocationFrom } from '../chunk-layouts/byte-range.js';
 import { importDeadline } from './import-deadline.js';
 import { CHUNK_IMPORTERS } from './chunk-importers.js';
-import type { ImportChunkResult } from './chunk-importer.js';
-import { chunkLines, heldCheckpoint, rejectsKey, type ChunkPlan } from './chunk-plan.js';
+import type { ImportChunkResult } from '../chunk-layouts/chunk-importer.js';
+import { chunkLines, heldCheckpoint, rejectsKey, type ChunkPlan } from '../chunk-layouts/chunk-plan.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { importMetricsPublisher } from './import-metrics.js';
@@ -29,7 +29,7 @@ import { addCounts } from './chunk-progress.js';
 import { RejectBudget } from './reject-budget.js';
 import { RejectsFile } from './rejects-file.js';
 import { diffFileKey } from '../sync-compare/diff-lines.js';
-import type { RejectedRow } from './rejects.js';
+import type { RejectedRow } from '../chunk-layouts/rejects.js';
 
 /** What ImportChunk runs with besides its event and its I/O: configuration, the ledger, logs and metrics. */
 export interface ImportChunkOptions {

@@ -1,7 +1,7 @@
 import type { Checkpoint } from '../contract/workflow-payloads.js';
 import { decompressedFrom, type Damage, type DecompressedStream } from '../source/decompressed-reader.js';
 import { readRange, type SendGetObject } from '../source/s3-range-reader.js';
-import type { ChunkPlan } from './chunk-plan.js';
+import type { ChunkPlan } from '../chunk-layouts/chunk-plan.js';
 
 /** How one chunk's bytes are read (ChunkPlan.source). */
 export interface ChunkReader {

@@ -2,7 +2,7 @@ import { LaneLeaseLostError } from '../contract/errors.js';
 import { outputBucketOf } from '../request/deployment-scope.js';
 import { type ChunkProgress, type ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { createLiveLimiter } from '../write/rate-limiter.js';
-import { heldCheckpoint, planChunk } from './chunk-plan.js';
+import { heldCheckpoint, planChunk } from '../chunk-layouts/chunk-plan.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { chunkRate } from './import-sink.js';
 import { followAdmitted } from './chunk-admission.js';

@@ -1,5 +1,5 @@
 import { RunUpload, type PieceUpload } from '../async/run-upload.js';
-import { formatRejectRow, objectField, REJECTS_HEADER, type RejectedRow } from './rejects.js';
+import { formatRejectRow, objectField, REJECTS_HEADER, type RejectedRow } from '../chunk-layouts/rejects.js';
 
 /**
  * One invocation's rejects file (rejects.ts format), written while the import runs: rows go to a streamed upload

@@ -1,11 +1,11 @@
-import { resolvePlanning, type Planning } from './planning-inputs.js';
+import { resolvePlanning, type Planning } from '../chunk-layouts/planning-inputs.js';
 import { NOT_QUEUED } from './import-queue.js';
 import { recordNames, type ObjectStarts } from './record-names.js';
 import { findSources, type FoundSources, type SourceIo } from './source-resolution.js';
 import { checkStateSize } from './state-size.js';
 import { checkTableSafety, type TableSafetyIo } from '../table-checks/table-safety-check.js';
 import { warmThroughputToSet, type TargetTable, type WarmThroughputIo } from './warm-throughput.js';
-import type { FooterIo } from './parquet-objects.js';
+import type { FooterIo } from '../chunk-layouts/parquet-objects.js';
 import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';
 import { checkDeploymentScope, type DeploymentScope } from '../request/deployment-scope.js';
 import { requestTarget } from '../request/request-target.js';

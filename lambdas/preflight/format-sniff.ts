@@ -2,7 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import type { SourceSet } from '../contract/workflow-payloads.js';
 import { namesFormat, PARQUET_MAGIC } from '../request/detect-format.js';
 import { objectKey, sourceObject } from '../source/source-set.js';
-import type { FooterIo } from './parquet-objects.js';
+import type { FooterIo } from '../chunk-layouts/parquet-objects.js';
 
 const MAGIC_BYTES = PARQUET_MAGIC.length;
 

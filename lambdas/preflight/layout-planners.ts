@@ -1,7 +1,7 @@
 import type { ChunkLayout } from '../contract/format-traits.js';
-import type { LayoutPlanner } from './layout-planner.js';
-import { RECORD_PLANNER } from './record-layout.js';
-import { ROW_GROUP_PLANNER } from './row-group-layout.js';
+import type { LayoutPlanner } from '../chunk-layouts/layout-planner.js';
+import { RECORD_PLANNER } from '../chunk-layouts/record-layout.js';
+import { ROW_GROUP_PLANNER } from '../chunk-layouts/row-group-layout.js';
 
 /**
  * The planner of each chunk layout (contract/format-traits.ts), as import/chunk-importers.ts holds each layout's

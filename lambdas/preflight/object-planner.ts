@@ -1,8 +1,8 @@
 import type { Checkpoint, Chunk, PlanningCheckpoint } from '../contract/workflow-payloads.js';
-import type { PlanObjectsParams } from './layout-planner.js';
+import type { PlanObjectsParams } from '../chunk-layouts/layout-planner.js';
 import { LAYOUT_PLANNERS } from './layout-planners.js';
 
-export type { PlanIo, PlanObjectsParams } from './layout-planner.js';
+export type { PlanIo, PlanObjectsParams } from '../chunk-layouts/layout-planner.js';
 
 export interface PlanObjectsResult {
   readonly chunks: Chunk[];

@@ -2,7 +2,7 @@ import { beginPlanning, type BeginIo, type BeginOptions, type PlanningStep } fro
 import { admitLanes, type AdmissionOptions } from './lanes.js';
 import type { PlanIo } from './object-planner.js';
 import { planChunks, type PlanChunksOptions } from './plan-chunks.js';
-import { resolvePlanning } from './planning-inputs.js';
+import { resolvePlanning } from '../chunk-layouts/planning-inputs.js';
 import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';
 
 /** The I/O preflight needs, passed in so tests drive it against real servers without patching (preflight-io.ts). */

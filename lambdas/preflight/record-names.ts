@@ -1,9 +1,9 @@
 import { checkComputedAttributes } from '../columns/attribute-check.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { KeyAttribute } from '../contract/workflow-payloads.js';
-import type { ObjectStarts, PlanIo } from './layout-planner.js';
+import type { ObjectStarts, PlanIo } from '../chunk-layouts/layout-planner.js';
 import { LAYOUT_PLANNERS } from './layout-planners.js';
-import type { Planning } from './planning-inputs.js';
+import type { Planning } from '../chunk-layouts/planning-inputs.js';
 
 export type { ObjectStarts };
 

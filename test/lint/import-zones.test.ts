@@ -45,7 +45,7 @@ describe('the import-zone rule (npm run lint)', () => {
     ['lambdas/source/x.ts', "import { BATCH_SIZE } from '../write/write-units.js';", 'imports sideways into'],
     // Cross-handler, and the CLI into a handler's folder: a handler folder is private.
     ['lambdas/import/x.ts', "import { runPreflight } from '../preflight/preflight.js';", "handler's private folder"],
-    ['cli/cloud/x.ts', "import { MAX_CHUNKS } from '../../lambdas/preflight/chunk-budget.js';", 'private folder'],
+    ['cli/cloud/x.ts', "import { checkStateSize } from '../../lambdas/preflight/state-size.js';", 'private folder'],
     ['lambdas/contract/x.ts', "export * from '../summarize/summarize.js';", "handler's private folder"],
     // Up the top-level layers, by a dynamic import too.
     ['lambdas/wiring/x.ts', "const m = await import('../../cli/local-run/runner.js');", 'may not import cli/'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRejects, type RejectedRow } from '../../../lambdas/import/rejects.js';
+import { formatRejects, type RejectedRow } from '../../../lambdas/chunk-layouts/rejects.js';
 import { rejectsRowEnding } from '../../../lambdas/contract/relative-rejects.js';
 import { LineRenumbering, renumberRejects } from '../../../lambdas/summarize/absolute-lines.js';
 

@@ -3,7 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { relativeRejectsKey } from '../../../lambdas/contract/relative-rejects.js';
 import type { SummarizeEvent } from '../../../lambdas/contract/workflow-payloads.js';
-import { formatRejects, type RejectedRow } from '../../../lambdas/import/rejects.js';
+import { formatRejects, type RejectedRow } from '../../../lambdas/chunk-layouts/rejects.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import { makeRejectsAbsolute } from '../../../lambdas/summarize/relative-rejects-io.js';
 import { MIN_PART_BYTES } from '../../../lambdas/wiring/s3-stream-upload.js';

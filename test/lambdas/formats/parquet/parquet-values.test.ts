@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { columnValue, decimalText, leafValue } from '../../../../lambdas/formats/parquet/parquet-values.js';
 import { PARQUET_PARSERS } from '../../../../lambdas/formats/parquet/parquet-parsers.js';
 import { createParquetRowMapper } from '../../../../lambdas/formats/parquet/parquet-row-mapper.js';
-import { planRowGroupChunks } from '../../../../lambdas/preflight/parquet-chunks.js';
+import { planRowGroupChunks } from '../../../../lambdas/chunk-layouts/parquet-chunks.js';
 
 const leaf = (element: Partial<SchemaElement>): SchemaElement => ({
   name: 'c',

@@ -5,10 +5,10 @@ import {
   importChunk as importRecords,
   type ImportChunkParams,
   type ImportChunkResult,
-} from '../../../lambdas/import/chunk-importer.js';
-import { planChunk, type ReadEnd } from '../../../lambdas/import/chunk-plan.js';
+} from '../../../lambdas/chunk-layouts/chunk-importer.js';
+import { planChunk, type ReadEnd } from '../../../lambdas/chunk-layouts/chunk-plan.js';
 import { createRecordFormat } from '../../../lambdas/formats/record-formats.js';
-import type { RejectedRow } from '../../../lambdas/import/rejects.js';
+import type { RejectedRow } from '../../../lambdas/chunk-layouts/rejects.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { Checkpoint, Chunk, ImportJob } from '../../../lambdas/contract/workflow-payloads.js';
 import type { RequestFormat } from '../../../lambdas/contract/import-request.js';

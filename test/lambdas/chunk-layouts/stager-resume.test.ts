@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SLOW_SKIP_MS, failIfSkipTookTheInvocation } from '../../../lambdas/preflight/stager.js';
+import { SLOW_SKIP_MS, failIfSkipTookTheInvocation } from '../../../lambdas/chunk-layouts/stager.js';
 
 async function* data() {
   yield Buffer.from('a\n');

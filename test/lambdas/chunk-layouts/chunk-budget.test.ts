@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PIECE_BYTES, chunkBudget, isStaged, pieceBytes } from '../../../lambdas/preflight/chunk-budget.js';
+import { MAX_PIECE_BYTES, chunkBudget, isStaged, pieceBytes } from '../../../lambdas/chunk-layouts/chunk-budget.js';
 import { MAX_CHUNKS } from '../../../lambdas/contract/limits.js';
 
 const MIB = 1024 * 1024;

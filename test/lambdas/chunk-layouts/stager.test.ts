@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stageObject, type StageParams } from '../../../lambdas/preflight/stager.js';
+import { stageObject, type StageParams } from '../../../lambdas/chunk-layouts/stager.js';
 import { scannerDialect } from '../../../lambdas/source/record-scanner.js';
 import { generateQuotedCsv } from '../../fixtures/quoted-csv.js';
 

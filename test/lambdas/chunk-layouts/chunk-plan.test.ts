@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldCheckpoint, planChunk, rejectsKey } from '../../../lambdas/import/chunk-plan.js';
+import { heldCheckpoint, planChunk, rejectsKey } from '../../../lambdas/chunk-layouts/chunk-plan.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import type { Chunk, ChunkProgress, ImportJob, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';
