@@ -1,7 +1,8 @@
 import type { Checkpoint, Chunk, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import { LAYOUT_TRAITS, type ChunkLayout } from '../contract/format-traits.js';
-import { sourceFormatOf, type SourceFormatTable } from '../formats/record-formats.js';
+import { sourceFormatOf } from '../formats/record-formats.js';
+import { BUILT_IN_TABLES, chunkLayoutOf, type ChunkTables } from './chunk-layouts.js';
+import type { ChunkLayoutEntry, LayoutTraits } from './chunk-layout.js';
 import { relativeRejectsKey } from '../contract/relative-rejects.js';
 import { compressionOf, type Compression } from '../source/compression.js';
 import type { SourceObject } from '../source/source-object.js';
@@ -63,7 +64,10 @@ export interface RejectsNaming {
 /** What one ImportChunk invocation reads and how, worked out once from its event; every step reads it from here. */
 export interface ChunkPlan {
   readonly chunk: Chunk;
-  readonly layout: ChunkLayout;
+  /** The name of the chunk's layout (FormatTraits.layout), as logs and tests read it. */
+  readonly layout: string;
+  /** Its layout's importer, from the wiring's table: reads this invocation's share of the chunk. */
+  readonly importer: ChunkLayoutEntry['importer'];
   /** The object's full key and `s3://` name, for rejects, errors and logs. */
   readonly key: string;
   readonly where: string;
@@ -82,13 +86,13 @@ export interface ChunkPlan {
 }
 
 /**
- * The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig), `formats` the
- * table the request's format is looked up in.
+ * The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig), `tables` those
+ * the request's format and its layout are looked up in.
  */
 export function planChunk(
   event: ImportChunkEvent,
   rejectsPrefix: string,
-  formats?: SourceFormatTable,
+  tables: ChunkTables = BUILT_IN_TABLES,
   outputBucket: string = event.job.request.bucket,
 ): ChunkPlan {
   const { job, chunk, chunkIndex } = event;
@@ -96,23 +100,25 @@ export function planChunk(
   const entry = job.sources.objects[chunk.object];
   const key = objectKey(job.sources, chunk.object);
   const compression = compressionOf(entry.key, format.compression);
-  const { layout } = sourceFormatOf(format, formats).traits;
+  const traits = sourceFormatOf(format, tables.formats).traits;
+  const { importer, traits: layoutTraits } = chunkLayoutOf(traits, tables.layouts);
   const lines = chunk.line === undefined ? 'relative' : 'absolute';
   return {
     chunk,
-    layout,
+    layout: traits.layout,
+    importer,
     key,
     where: s3Url(bucket, key),
     size: entry.size,
     compression,
-    ...sourceAndEnd(event, compression, layout, outputBucket),
+    ...sourceAndEnd(event, compression, layoutTraits, outputBucket),
     start: invocationStart(event),
     lines,
     rejects: {
       bucket: outputBucket,
       folder: executionOutputPrefix(rejectsPrefix, job.executionName),
       objectPrefix: job.sources.objects.length > 1 ? `${chunk.object}-` : '',
-      withLine: LAYOUT_TRAITS[layout].offsetsRepeat,
+      withLine: layoutTraits.offsetsRepeat,
       relativeChunk: lines === 'relative' ? chunkIndex : null,
     },
   };
@@ -121,7 +127,7 @@ export function planChunk(
 function sourceAndEnd(
   { job, chunk }: ImportChunkEvent,
   compression: Compression,
-  layout: ChunkLayout,
+  layout: LayoutTraits,
   outputBucket: string,
 ): Pick<ChunkPlan, 'source' | 'readEnd'> {
   const { bucket } = job.request;
@@ -129,7 +135,7 @@ function sourceAndEnd(
   if (compression === 'none') {
     const { size } = job.sources.objects[chunk.object];
     // Row groups lie whole inside their chunk; a byte range's last record may end past it.
-    const readEnd: ReadEnd = LAYOUT_TRAITS[layout].lastRecordPastEnd
+    const readEnd: ReadEnd = layout.lastRecordPastEnd
       ? { kind: 'last-record-past-end', end: chunk.end, size }
       : { kind: 'chunk-end', end: chunk.end };
     return { source: { kind: 'ranges', object }, readEnd };

@@ -51,9 +51,8 @@ export interface PlanObjectsParams {
 }
 
 /**
- * How preflight plans the objects of one chunk layout (contract/format-traits.ts): what names their records hold,
- * and how one object is cut into chunks. Picked from layout-planners.ts LAYOUT_PLANNERS, as the importers of a layout
- * are from import/chunk-importers.ts.
+ * How preflight plans the objects of one chunk layout (FormatTraits.layout names it): what names their records hold,
+ * and how one object is cut into chunks. The planner of a layout's entry (chunk-layouts.ts), beside its importer.
  */
 export interface LayoutPlanner {
   /** Reads every object's start (a few at a time) and the names its records hold, checked against the table's keys. */

@@ -15,7 +15,7 @@ export interface ObjectPlan {
 /**
  * Cuts a plain object's data [from, size) into byte ranges of `chunkBytes` from its size alone: no byte of it is
  * read, so preflight ends in one invocation whatever the size and the Map starts at once. No range has a `line`:
- * each lane owns the records that start in it (import/byte-range.ts), the first one from the data start, and
+ * each lane owns the records that start in it (byte-range.ts), the first one from the data start, and
  * counts lines from its first record; Summarize numbers them from the import's `dataLine` (PlanningState). An
  * object holds at most ceil(size / chunkBytes) ranges: the chunk budget (chunk-budget.ts) sizes `chunkBytes` so
  * that all of them stay within MAX_CHUNKS.

@@ -1,36 +1,14 @@
 import type { FormatType } from './import-request.js';
 
-/** What a chunk layout means for reading its chunks, as the importers and the CLI's sample read it. */
-export interface LayoutTraits {
-  /** Its records are byte records a scanner dialect finds: a byte sample of an object holds whole records. */
-  readonly byteRecords: boolean;
-  /** A chunk's last record may end past the chunk's end (a byte range's); else records lie whole inside it. */
-  readonly lastRecordPastEnd: boolean;
-  /** Checkpoints inside a chunk may share an offset (a row group's), so the line tells them apart. */
-  readonly offsetsRepeat: boolean;
-}
-
-/**
- * How a format's objects are cut into chunks and read: `records`, byte records found by a scanner dialect (every
- * text format: one planner cuts byte ranges, one importer reads them); `row-groups`, whole Parquet row groups found
- * from the footer (their own planner and importer). The planner of each is in preflight/layout-planners.ts, the
- * importer in import/chunk-importers.ts.
- * @example
- * LAYOUT_TRAITS[FORMAT_TRAITS.parquet.layout].offsetsRepeat; // true
- */
-export const LAYOUT_TRAITS = {
-  records: { byteRecords: true, lastRecordPastEnd: true, offsetsRepeat: false },
-  'row-groups': { byteRecords: false, lastRecordPastEnd: false, offsetsRepeat: true },
-} as const satisfies Record<string, LayoutTraits>;
-
-/** A chunk layout's name. */
-export type ChunkLayout = keyof typeof LAYOUT_TRAITS;
-
 /** What a format is, as every layer may read it: the request's checks, the planners, the importers. */
 export interface FormatTraits {
   /** The format's name in messages. */
   readonly title: string;
-  readonly layout: ChunkLayout;
+  /**
+   * The name of its chunk layout in the wiring's table (chunk-layouts/chunk-layouts.ts CHUNK_LAYOUTS): how its objects
+   * are cut into chunks and read. A name, not the entry: the layouts' planners and importers sit layers above.
+   */
+  readonly layout: string;
   /**
    * Its records carry their own types: the request's `types` may only type computed `attributes` or give `TTL`
    * (and `S` where `textColumns`).
@@ -58,8 +36,8 @@ const TEXT_RECORDS = {
 /**
  * The traits of every built-in format: data only, at the bottom of the layers, so request/ checks a request by them
  * (the CLI's and the construct's checks; preflight passes the traits of its wiring's table). The readers of the
- * formats are registered in formats/record-formats.ts SOURCE_FORMATS, the planners and importers of a layout in
- * preflight/ and import/ (import/chunk-importers.ts).
+ * formats are registered in formats/record-formats.ts SOURCE_FORMATS, each layout's traits, planner and importer in
+ * chunk-layouts/chunk-layouts.ts CHUNK_LAYOUTS.
  */
 export const FORMAT_TRAITS: Readonly<Record<FormatType, FormatTraits>> = {
   csv: { ...TEXT_RECORDS, title: 'CSV', typedRecords: false, headerColumns: true },

@@ -10,8 +10,8 @@ import type { FormatType, ResolvedCsvFormat, ResolvedFormat } from '../contract/
 export type RecordFormatFactory = (format: ResolvedFormat) => RecordFormat;
 
 /**
- * One source format as the pipeline reads it: what it is (its traits: the layout picks the planner and importer of
- * its chunks) and, for a format of byte records, their reader and mapper, which the one line-oriented planner and
+ * One source format as the pipeline reads it: what it is (its traits: the chunk layout they name cuts and reads its
+ * chunks) and, for a format of byte records, their reader and mapper, which the one line-oriented planner and
  * importer use.
  */
 export interface SourceFormat {

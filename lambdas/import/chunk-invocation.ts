@@ -18,8 +18,8 @@ import { type RateLimiter } from '../write/rate-limiter.js';
 import type { WriteModeTable } from '../write/write-modes.js';
 import { invocationFrom } from '../chunk-layouts/byte-range.js';
 import { importDeadline } from './import-deadline.js';
-import { CHUNK_IMPORTERS } from './chunk-importers.js';
 import type { ImportChunkResult } from '../chunk-layouts/chunk-importer.js';
+import type { ChunkLayoutTable } from '../chunk-layouts/chunk-layouts.js';
 import { chunkLines, heldCheckpoint, rejectsKey, type ChunkPlan } from '../chunk-layouts/chunk-plan.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
@@ -44,6 +44,8 @@ export interface ImportChunkOptions {
   readonly metrics: Metrics;
   /** The source formats by `format.type`. @default SOURCE_FORMATS */
   readonly formats?: SourceFormatTable;
+  /** The chunk layouts by name (FormatTraits.layout), each with its importer. @default CHUNK_LAYOUTS */
+  readonly layouts?: ChunkLayoutTable;
   /** The write modes by `mode` (the wiring's). @default WRITE_MODE_TABLE */
   readonly modes?: WriteModeTable;
 }
@@ -131,7 +133,8 @@ export function importRange(invocation: Invocation, paused: () => boolean): Prom
     shouldStop: () => deadline.reached() || paused() || budget.spent(),
     reject: (row: RejectedRow) => (budget.rejected(row.reason), rejects.add(row)),
   };
-  return CHUNK_IMPORTERS[plan.layout](params)
+  return plan
+    .importer(params)
     .finally(() => deadline.dispose())
     .catch(async (error: unknown) => (await rejects.abort(), metrics.failed(error)));
 }

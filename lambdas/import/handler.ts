@@ -8,7 +8,7 @@ import { importChunkIo } from './import-chunk-io.js';
 import { runImportChunk } from './import-chunk.js';
 
 /** ImportChunk task: import one chunk from its checkpoint; counts add up over checkpoint loops. */
-export function createImportHandler({ s3, writeTransport, writeModes, sourceFormats, ledger, ...wiring }: Wiring) {
+export function createImportHandler({ s3, writeTransport, ledger, ...wiring }: Wiring) {
   const config = resolveLambdaConfig(wiring.config);
   const io = importChunkIo(s3, writeTransport, {
     kmsKeyArn: config.bucketKmsKeyArn,
@@ -16,8 +16,9 @@ export function createImportHandler({ s3, writeTransport, writeModes, sourceForm
   });
   const logger = createContainerLogger();
   const metrics = createImportMetrics();
+  const tables = { formats: wiring.sourceFormats, layouts: wiring.chunkLayouts, modes: wiring.writeModes };
   return (event: ImportChunkEvent, context: LambdaContextLike): Promise<ChunkProgress> =>
-    runImportChunk(event, io, { config, ledger, context, logger, metrics, formats: sourceFormats, modes: writeModes });
+    runImportChunk(event, io, { config, ledger, context, logger, metrics, ...tables });
 }
 
 /** The deployed handler: one wiring per container, from the function's environment. */

@@ -3,6 +3,7 @@ import { outputBucketOf } from '../request/deployment-scope.js';
 import { type ChunkProgress, type ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { createLiveLimiter } from '../write/rate-limiter.js';
 import { heldCheckpoint, planChunk } from '../chunk-layouts/chunk-plan.js';
+import { BUILT_IN_TABLES } from '../chunk-layouts/chunk-layouts.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { chunkRate } from './import-sink.js';
 import { followAdmitted } from './chunk-admission.js';
@@ -15,7 +16,7 @@ export type { ImportChunkOptions } from './chunk-invocation.js';
 /**
  * ImportChunk: imports one chunk from its checkpoint until it is done or the invocation nears its end, and returns
  * its progress; counts add up over the workflow's checkpoint loop. The invocation's plan (chunk-plan.ts) says what
- * to read and how; the chunk's layout picks its importer (chunk-importers.ts); a paused import returns at once.
+ * to read and how; the chunk's layout picks its importer (chunk-layouts/chunk-layouts.ts); a paused import returns at once.
  *
  * @example
  * const io = importChunkIo(s3, writeTransport, { kmsKeyArn: config.bucketKmsKeyArn, partBytes: config.rejectsPartBytes });
@@ -31,7 +32,8 @@ export async function runImportChunk(
 ): Promise<ChunkProgress> {
   const { job, chunk, progress } = event;
   const { config } = options;
-  const plan = planChunk(event, config.rejectsPrefix, options.formats, outputBucketOf(config, job.request.bucket));
+  const { formats = BUILT_IN_TABLES.formats, layouts = BUILT_IN_TABLES.layouts } = options;
+  const plan = planChunk(event, config.rejectsPrefix, { formats, layouts }, outputBucketOf(config, job.request.bucket));
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
   // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.

@@ -12,6 +12,7 @@ import { requestTarget } from '../request/request-target.js';
 import { resolveImportRequest } from '../request/resolve-request.js';
 import type { WriteModeTable } from '../write/write-modes.js';
 import { traitsOf, type SourceFormatTable } from '../formats/record-formats.js';
+import type { ChunkLayoutTable } from '../chunk-layouts/chunk-layouts.js';
 
 /** The I/O of the first invocation: finding the objects, reading their starts, checking and pre-warming the table. */
 export interface BeginIo extends SourceIo, FooterIo, WarmThroughputIo, TableSafetyIo {
@@ -30,6 +31,8 @@ export interface BeginOptions extends DeploymentScope {
   readonly writeModes: WriteModeTable;
   /** The source formats a request's `format.type` may name, planned by (the wiring's: formats/record-formats.ts). */
   readonly formats: SourceFormatTable;
+  /** The chunk layouts those formats name, each with its planner (the wiring's: chunk-layouts/chunk-layouts.ts). */
+  readonly layouts: ChunkLayoutTable;
 }
 
 /** A planning invocation's inputs: the state so far, what it plans from, and the objects' starts it read already. */
@@ -70,6 +73,7 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
     sources,
     `${options.stagingPrefix}/${event.executionName}`,
     options.formats,
+    options.layouts,
   );
   const names = await recordNames(request, planning, table.keys, io);
   const state: PlanningState = {

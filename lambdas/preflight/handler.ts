@@ -8,18 +8,18 @@ import { logPreflight } from './preflight-log.js';
 import { runPreflight } from './preflight.js';
 
 /** Preflight task: validate and plan into chunks, returning a checkpoint before the deadline. */
-export function createPreflightHandler({ s3, dynamodb, config, control, ledger, writeModes, sourceFormats }: Wiring) {
+export function createPreflightHandler({ s3, dynamodb, config, control, ledger, ...wiring }: Wiring) {
   const settings = resolveLambdaConfig(config);
   const io = preflightIo(s3, dynamodb, settings.bucketKmsKeyArn, settings.bucketName);
   const containerLogger = createContainerLogger();
+  const tables = { writeModes: wiring.writeModes, formats: wiring.sourceFormats, layouts: wiring.chunkLayouts };
   return async (event: PreflightEvent, context: LambdaContextLike): Promise<PlanningState> => {
     const state = await runPreflight(event, io, {
       ...settings,
       shouldStop: deadlineCheck(context),
       control,
       ledger,
-      writeModes,
-      formats: sourceFormats,
+      ...tables,
     });
     logPreflight(containerLogger, context, event, state);
     return state;

@@ -1,6 +1,5 @@
 import type { Checkpoint, Chunk, PlanningCheckpoint } from '../contract/workflow-payloads.js';
 import type { PlanObjectsParams } from '../chunk-layouts/layout-planner.js';
-import { LAYOUT_PLANNERS } from './layout-planners.js';
 
 export type { PlanIo, PlanObjectsParams } from '../chunk-layouts/layout-planner.js';
 
@@ -22,8 +21,10 @@ export async function planObjects(params: PlanObjectsParams): Promise<PlanObject
   let last: Checkpoint = from;
   for (let index = from.object; index < objects.length; index++) {
     const resume = index === from.object && from.offset > 0 ? from : null;
-    const planner = LAYOUT_PLANNERS[planning.format.traits.layout];
-    const result = await planner.planObject(params, objects[index], resume, [...params.earlier, ...chunks]);
+    const result = await planning.layout.planner.planObject(params, objects[index], resume, [
+      ...params.earlier,
+      ...chunks,
+    ]);
     chunks.push(...result.ranges.map((range) => ({ object: index, ...range })));
     if (result.next) return { chunks, checkpoint: { object: index, ...result.next }, complete: false };
     last = result.end;

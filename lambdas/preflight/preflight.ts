@@ -42,7 +42,8 @@ export function isPlanningState(input: unknown): input is PlanningState {
 }
 
 /** A later invocation plans from the state it returned: its objects as the first invocation marked them. */
-function resumed(state: PlanningState, { formats }: Pick<PreflightOptions, 'formats'>): PlanningStep {
-  const planning = resolvePlanning(state.request, state.sources, state.sources.staging ?? '', formats);
+function resumed(state: PlanningState, options: Pick<PreflightOptions, 'formats' | 'layouts'>): PlanningStep {
+  const staging = state.sources.staging ?? '';
+  const planning = resolvePlanning(state.request, state.sources, staging, options.formats, options.layouts);
   return { state, planning, starts: null };
 }

@@ -5,6 +5,7 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbWriteTransport } from '../dynamodb-transport/write-transport.js';
 import { WRITE_MODE_TABLE, type WriteModeTable } from '../write/write-modes.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
+import { CHUNK_LAYOUTS, type ChunkLayoutTable } from '../chunk-layouts/chunk-layouts.js';
 import { expectBucketOwners, nameRegionRedirects } from './bucket-owner.js';
 import { createDynamoDbClient, createS3Client, type ClientOptions } from './sdk-clients.js';
 import { readLambdaConfig, resolveLambdaConfig, type LambdaConfig } from '../environment/config.js';
@@ -36,6 +37,11 @@ export interface Wiring {
    * handler bundles from the wiring, and a bundle never sees a table edited in the caller's process.
    */
   readonly sourceFormats: SourceFormatTable;
+  /**
+   * The chunk layouts the formats name (chunk-layouts/chunk-layouts.ts CHUNK_LAYOUTS; tests add their own), each with
+   * its traits, planner and importer: preflight plans by it, ImportChunk reads by it. It travels here as the formats do.
+   */
+  readonly chunkLayouts: ChunkLayoutTable;
   readonly config: LambdaConfig;
   /** The Lambda concurrency the imports share, for preflight's lanes. */
   readonly control: ConcurrencySource;
@@ -65,6 +71,7 @@ export function createWiring(options: ClientOptions & { readonly config?: Lambda
     writeTransport: new DynamoDbWriteTransport(dynamodb, write.requestTimeoutMs),
     writeModes: WRITE_MODE_TABLE,
     sourceFormats: SOURCE_FORMATS,
+    chunkLayouts: CHUNK_LAYOUTS,
     config,
     control: deployTimeConcurrency(
       settings.importReservedConcurrency,

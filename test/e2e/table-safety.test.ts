@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ImportRequest } from '../../lambdas/contract/import-request.js';
 import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../lambdas/environment/config.js';
 import { WRITE_MODE_TABLE } from '../../lambdas/write/write-modes.js';
+import { CHUNK_LAYOUTS } from '../../lambdas/chunk-layouts/chunk-layouts.js';
 import { SOURCE_FORMATS } from '../../lambdas/formats/record-formats.js';
 import { createPreflightHandler } from '../../lambdas/preflight/handler.js';
 import { runPreflight } from '../../lambdas/preflight/preflight.js';
@@ -81,6 +82,7 @@ async function preflightOnly(request: ImportRequest) {
     shouldStop: () => false,
     writeModes: WRITE_MODE_TABLE,
     formats: SOURCE_FORMATS,
+    layouts: CHUNK_LAYOUTS,
     control: { importConcurrency: async () => null },
     ledger: { admit: async () => ({ granted: 0, reason: 'the test grants no lanes' }) },
   });

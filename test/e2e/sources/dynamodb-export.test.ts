@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runPreflight } from '../../../lambdas/preflight/preflight.js';
 import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../../lambdas/environment/config.js';
 import { WRITE_MODE_TABLE } from '../../../lambdas/write/write-modes.js';
+import { CHUNK_LAYOUTS } from '../../../lambdas/chunk-layouts/chunk-layouts.js';
 import { SOURCE_FORMATS } from '../../../lambdas/formats/record-formats.js';
 import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import type { PlanningState } from '../../../lambdas/contract/workflow-payloads.js';
@@ -30,6 +31,7 @@ async function preflight(request: ImportRequest): Promise<PlanningState> {
       shouldStop: () => false,
       writeModes: WRITE_MODE_TABLE,
       formats: SOURCE_FORMATS,
+      layouts: CHUNK_LAYOUTS,
       control: localConcurrency,
       ledger,
     });

@@ -4,6 +4,7 @@ import type { ImportRequest } from '../../../lambdas/contract/import-request.js'
 import type { PreflightEvent } from '../../../lambdas/contract/workflow-payloads.js';
 import { DEFAULT_REJECTS_PREFIX, resolveLambdaConfig } from '../../../lambdas/environment/config.js';
 import { WRITE_MODE_TABLE } from '../../../lambdas/write/write-modes.js';
+import { CHUNK_LAYOUTS } from '../../../lambdas/chunk-layouts/chunk-layouts.js';
 import { SOURCE_FORMATS } from '../../../lambdas/formats/record-formats.js';
 import { preflightIo } from '../../../lambdas/preflight/preflight-io.js';
 import { runPreflight, type PreflightIo } from '../../../lambdas/preflight/preflight.js';
@@ -34,6 +35,7 @@ function firstInvocation(input: ImportRequest, io: PreflightIo) {
     shouldStop: () => false,
     writeModes: WRITE_MODE_TABLE,
     formats: SOURCE_FORMATS,
+    layouts: CHUNK_LAYOUTS,
     control: { importConcurrency: async () => null },
     // The reads are under test: a ledger that always has lanes.
     ledger: { admit: async () => ({ granted: 4, reason: '4 lanes' }) },
