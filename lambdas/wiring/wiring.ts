@@ -39,7 +39,7 @@ export interface Wiring {
   readonly sourceFormats: SourceFormatTable;
   /**
    * The chunk layouts the formats name (chunk-layouts/chunk-layouts.ts CHUNK_LAYOUTS; tests add their own), each with
-   * its traits, planner and importer: preflight plans by it, ImportChunk reads by it. It travels here as the formats do.
+   * its traits, planner and importer: preflight plans by it, ImportChunk reads by it. It travels here as formats do.
    */
   readonly chunkLayouts: ChunkLayoutTable;
   readonly config: LambdaConfig;
