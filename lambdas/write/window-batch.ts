@@ -7,6 +7,7 @@ import { sendWithRetries, type AttemptReply, type RetryContext, type RetryCounts
 import { batchRetriesSpent, batchWriteFailed } from './batch-errors.js';
 import { leftoverEntries, type SendBatchWrite } from './leftovers.js';
 import type { PartitionWindow, WindowEntry } from './partition-window.js';
+import type { TablePace } from './table-pace.js';
 
 /**
  * A reply that refused more than this share of its rows counts as pushed back for the adaptive limit. Locally and in
@@ -45,6 +46,8 @@ export interface WindowBatchContext extends WindowedSenderOptions {
   readonly now: () => number;
   /** A partition's back-off on the retry ladder's rung. */
   readonly delay: (rung: number) => number;
+  /** Told of every reply that wrote some of its rows: the lane's rate follows the table's (table-pace.ts). */
+  readonly pace?: TablePace;
   /** True once the lane stops sending (a pause, its deadline): the batch's rows go back to the window unsent. */
   readonly halted: () => boolean;
 }
@@ -72,6 +75,7 @@ export async function sendWindowBatch(batch: WindowEntry[], context: WindowBatch
       retrying.onThrottle?.();
     }
     window.settled(pending, refused, context.now(), context.delay);
+    context.pace?.replied(pending.length, refused.length, context.now());
     context.tally.replaced = window.combined;
     pending = [];
     return { pushedBack: false, progressed: true };

@@ -3,6 +3,7 @@ import { BATCH_SIZE } from '../retry/batch-retry.js';
 import type { Item, RowMark } from './item-sink.js';
 import { PartitionWindow, type WindowEntry } from './partition-window.js';
 import { KEYS_AHEAD, MAX_LOOK_AHEAD, MAX_SPAN_BYTES, MAX_SPAN_ROWS, MIN_LOOK_AHEAD } from './look-ahead.js';
+import { TablePace } from './table-pace.js';
 import { WakeUp } from './wake-up.js';
 import { DEADLINE_DRAIN_MS } from './stop-margin.js';
 import { sendWindowBatch, type WindowedSenderOptions } from './window-batch.js';
@@ -13,7 +14,9 @@ export type { WindowedSenderOptions } from './window-batch.js';
  * The BatchWriter's path when it knows the table's partition key (every put and delete import does): rows wait in a
  * PartitionWindow sized to how many rows share a partition key (look-ahead.ts), a batch takes one row of each key in
  * turn, and rows a reply refused go back to the window, their key waiting a partition's refill, while the freed
- * slot carries other keys. A reply that wrote nothing keeps its batch on the retry ladder (see `attempt`).
+ * slot carries other keys. A reply that wrote nothing keeps its batch on the retry ladder (see `attempt`). Once
+ * replies refuse many rows, the lane sends at the rate the table takes (table-pace.ts) rather than as fast as its
+ * requests in flight allow, and keys whose rows were just refused go after the others (PartitionWindow.take).
  *
  * @example
  * ```ts
@@ -34,11 +37,14 @@ export class WindowedSender {
   private readonly now: () => number;
   /** Signalled when a request settles. */
   private readonly replied = new WakeUp();
+  /** The rate the table takes, learnt from its refusals (table-pace.ts). */
+  private readonly pace: TablePace;
 
   constructor(private readonly options: WindowedSenderOptions) {
     this.window = new PartitionWindow(options.combine);
     this.hashKey = options.keys.find((key) => key.role === 'HASH')!.name;
     this.now = options.now ?? (() => performance.now());
+    this.pace = new TablePace(this.now());
     const { stopping } = options;
     const atDeadline = () => void (this.deadlineAt ??= this.now());
     if (stopping?.aborted) atDeadline();
@@ -116,6 +122,14 @@ export class WindowedSender {
       const batch = this.window.take(BATCH_SIZE, now, this.deadlineAt !== undefined && this.rewindable);
       // A short batch (the other keys back off or are in flight) waits for a reply while one may come.
       if (batch.length === BATCH_SIZE || (batch.length > 0 && (flushing || slots.inFlight.size === 0))) {
+        // At the lane's rate (table-pace.ts), for the rows it carries: a short last batch does not wait for 25 rows'
+        // worth. Past the deadline the lane drains unpaced, as short as DEADLINE_DRAIN_MS is.
+        const paced = this.deadlineAt === undefined ? this.pace.waitMs(batch.length, now) : 0;
+        if (paced > 0) {
+          this.window.restore(batch);
+          await Promise.race([this.replied.wait(), (this.options.retrying.sleep ?? realSleep)(paced)]);
+          continue;
+        }
         this.sendBatch(batch);
         continue;
       }
@@ -139,8 +153,9 @@ export class WindowedSender {
   }
 
   private sendBatch(batch: WindowEntry[]): void {
-    const { window, now, delay } = this;
-    const sent = sendWindowBatch(batch, { ...this.options, window, now, delay, halted: () => this.halted() });
+    const { window, now, delay, pace } = this;
+    pace.spend(batch.length, now());
+    const sent = sendWindowBatch(batch, { ...this.options, window, now, delay, pace, halted: () => this.halted() });
     this.options.slots.track(
       sent,
       (error) => void (this.failure ??= error),

@@ -31,7 +31,29 @@ describe('PartitionWindow', () => {
     const sent = window.take(3, 0); // a|0, b|0, c|0
     window.settled(sent, [sent[0]], 0, delay); // a|0 refused: key a waits 100 ms
     expect(keysOf(window.take(3, 50))).toEqual(['b|1', 'c|1', 'b|2']);
-    expect(keysOf(window.take(1, 100))).toEqual(['a|0']);
+    // Back from its back-off, a's refused row goes after c's, whose partition took its rows (the next test).
+    expect(keysOf(window.take(2, 100))).toEqual(['c|2', 'a|0']);
+  });
+
+  it('sends keys whose rows the table refused last after the others, until a row of theirs is written', () => {
+    const window = new PartitionWindow(keepLater);
+    for (const pk of ['a', 'b', 'c', 'd']) for (let sk = 0; sk < 3; sk++) window.add(row(pk, sk));
+    const sent = window.take(4, 0); // a|0, b|0, c|0, d|0
+    window.settled(sent, [sent[0], sent[1]], 0, delay); // a and b refused, c and d written
+    // After the back-off, a and b go only once c and d have no rows left to send...
+    const second = window.take(6, 100);
+    expect(keysOf(second)).toEqual(['c|1', 'd|1', 'c|2', 'd|2', 'a|0', 'b|0']);
+    // ...and once a row of theirs is written they go in turn again: before e, a key read after them.
+    window.settled(second, [], 100, delay);
+    window.add(row('e', 0));
+    expect(keysOf(window.take(3, 200))).toEqual(['a|1', 'b|1', 'e|0']);
+  });
+
+  it('does not hold back a key whose whole request was refused (the retry ladder paces it)', () => {
+    const window = sortedWindow();
+    const sent = window.take(3, 0);
+    window.settled(sent, sent, 0, delay); // a stall: every row refused, each key one rung up
+    expect(keysOf(window.take(3, 100))).toEqual(['a|0', 'b|0', 'c|0']);
   });
 
   it('does not send a row while an earlier row of its key is in flight', () => {
@@ -71,9 +93,10 @@ describe('PartitionWindow', () => {
 
   it("waits the ladder's foot without climbing when the reply wrote other rows", () => {
     const window = new PartitionWindow(keepLater);
-    for (const pk of ['a', 'b']) for (let sk = 0; sk < 3; sk++) window.add(row(pk, sk));
+    for (let sk = 0; sk < 3; sk++) window.add(row('a', sk));
     let now = 0;
     for (let i = 0; i < 3; i++) {
+      window.add(row('b', i));
       const sent = window.take(2, (now += 1000)); // a row of a and one of b; only a's is refused
       const refusedA = sent.filter((entry) => entry.partitionKey === 'a');
       expect(window.settled(sent, refusedA, now, delay)).toBe(0);
