@@ -2,12 +2,13 @@
 export const PACE_EPOCH_MS = 200;
 /**
  * An epoch whose partly written replies refused more than this share of their rows offered more than the table
- * takes: the rate is cut. Each row refused costs a seat in a later request, so at this share a row is sent 1.6 times,
- * 0.063 requests per row written at most; most epochs sit between the two bounds (docs/performance.md).
+ * takes: the rate is cut. Each row refused costs a seat in a later request, so at this share a row is sent 1.5 times,
+ * 0.059 requests per row written at most; most epochs sit between the two bounds (docs/performance.md: 0.28 and
+ * 0.12 sent fewer, 0.053-0.056 on random keys, but starved partitions on files sorted by key at P = 32).
  */
-export const REFUSED_HIGH = 0.36;
+export const REFUSED_HIGH = 0.32;
 /** An epoch that refused less than this share, having used its rate, may offer more. */
-export const REFUSED_LOW = 0.18;
+export const REFUSED_LOW = 0.16;
 /**
  * The first cut sets the rate to this times the rows the epoch wrote a second: the table took those while other
  * partitions were short of rows, so it takes more once the rows spread.
@@ -15,8 +16,12 @@ export const REFUSED_LOW = 0.18;
 export const FIRST_CUT_HEADROOM = 1.3;
 /** Each later cut multiplies the rate by this. */
 export const PACE_CUT = 0.8;
-/** Growth per epoch under REFUSED_LOW until the second cut (the first rate is a guess): ~7.6x a second. */
-export const PACE_START_GROWTH = 1.5;
+/**
+ * Growth per epoch under REFUSED_LOW until the first cut after a growth. The first rates are guesses: a lane's first
+ * replies may meet a table with nothing banked and write far less than it takes later (the bench's model: empty
+ * buckets at the first request), and the cuts before any growth follow that guess down.
+ */
+export const PACE_START_GROWTH = 2;
 /** Growth per epoch under REFUSED_LOW after it: ~1.6x a second, so a table that grows is found again soon. */
 export const PACE_GROWTH = 1.1;
 /** The least rate a cut sets, items/s: a lane always moves. */
@@ -50,7 +55,9 @@ export class TablePace {
   private tokens = 0;
   private last: number;
   private epoch: Epoch;
-  private cuts = 0;
+  /** Growing by PACE_START_GROWTH: no cut has come after a growth yet. */
+  private starting = true;
+  private grown = false;
 
   constructor(now: number) {
     this.last = now;
@@ -90,11 +97,13 @@ export class TablePace {
     this.epoch = { start: now, sent: 0, refused: 0 };
     if (share > REFUSED_HIGH) {
       const written = (sent - refused) / seconds;
-      this.rate = Math.max(MIN_PACE, this.cuts++ === 0 ? written * FIRST_CUT_HEADROOM : this.rate * PACE_CUT);
+      this.rate = Math.max(MIN_PACE, Number.isFinite(this.rate) ? this.rate * PACE_CUT : written * FIRST_CUT_HEADROOM);
+      if (this.grown) this.starting = false;
       // The rows of the epoch were offered already: no burst on top.
       [this.tokens, this.last] = [Math.min(this.tokens, 0), now];
     } else if (share < REFUSED_LOW && Number.isFinite(this.rate) && sent / seconds >= 0.8 * this.rate) {
-      this.rate *= this.cuts < 2 ? PACE_START_GROWTH : PACE_GROWTH;
+      this.rate *= this.starting ? PACE_START_GROWTH : PACE_GROWTH;
+      this.grown = true;
     }
   }
 

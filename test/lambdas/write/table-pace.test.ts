@@ -56,17 +56,28 @@ describe('TablePace: the rate a lane offers follows what the table takes', () =>
     expect(pace.waitMs(5, due)).toBeCloseTo((5 / rate) * 1000, 6); // a short batch waits for its own rows only
   });
 
-  it('grows by PACE_START_GROWTH until the second cut, then cuts by PACE_CUT and grows by PACE_GROWTH', () => {
+  it('grows by PACE_START_GROWTH until a cut comes after a growth, then cuts by PACE_CUT and grows by PACE_GROWTH', () => {
     const { pace, rate } = cutOnce();
     const every = (rate: number) => (25 / rate) * 1000; // replies at the rate: the epoch used it
     let now = replies(pace, 1_000, PACE_EPOCH_MS + every(rate), every(rate), 0); // clean: start growth
     const grown = rate * PACE_START_GROWTH;
     expect(pace.itemsPerSecond).toBeCloseTo(grown, 6);
-    now = replies(pace, now, PACE_EPOCH_MS + 5, 5, 15); // over REFUSED_HIGH again: the second cut
+    now = replies(pace, now, PACE_EPOCH_MS + 5, 5, 15); // over REFUSED_HIGH after a growth: starting ends
     expect(pace.itemsPerSecond).toBeCloseTo(grown * PACE_CUT, 6);
     const cut = pace.itemsPerSecond;
     replies(pace, now, PACE_EPOCH_MS + every(cut), every(cut), 0);
     expect(pace.itemsPerSecond).toBeCloseTo(cut * PACE_GROWTH, 6);
+  });
+
+  it('keeps growing by PACE_START_GROWTH after cuts that came before any growth (a first guess followed down)', () => {
+    // A table with nothing banked at first: the first epochs refuse most rows at any rate (the bench's model).
+    const first = cutOnce();
+    const { pace } = first;
+    const now = replies(pace, first.now, PACE_EPOCH_MS + 5, 5, 15); // refused again before any growth
+    const cut = pace.itemsPerSecond;
+    expect(cut).toBeCloseTo(first.rate * PACE_CUT, 6);
+    replies(pace, now, PACE_EPOCH_MS + (25 / cut) * 1000, (25 / cut) * 1000, 0);
+    expect(pace.itemsPerSecond).toBeCloseTo(cut * PACE_START_GROWTH, 6); // not PACE_GROWTH: still starting
   });
 
   it('holds the rate between REFUSED_LOW and REFUSED_HIGH, and does not grow on an epoch that left it unused', () => {
