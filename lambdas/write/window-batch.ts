@@ -14,8 +14,9 @@ import type { TablePace } from './table-pace.js';
  * AWS a reply comes back in milliseconds, so requests in flight set the rate offered: 16 x 25 rows every few ms is many
  * times a table at its capacity, and every row it refuses costs a seat in a later request. One hot partition refuses
  * only its own rows, a few of 25 (4% each): those alone do not cut. At 0.5 the limit hardly moved and random keys cost
- * 0.08-0.09 requests per item at P = 8 (2x the floor); at 0.1, 0.044-0.055 at the same share of capacity
- * (docs/performance.md, what was tried).
+ * 0.08-0.09 requests per item at P = 8 (2x the floor); at 0.1, 0.044-0.055 at the same share of capacity on a
+ * loaded machine, where the client was slower than the table. On a quiet one it was 0.12-0.14 until the lane's rate
+ * (table-pace.ts) paced the offer (docs/performance.md, what was tried).
  */
 export const TABLE_FULL_SHARE = 0.1;
 
