@@ -39,6 +39,8 @@ export class WindowedSender {
   private readonly replied = new WakeUp();
   /** The rate the table takes, learnt from its refusals (table-pace.ts). */
   private readonly pace: TablePace;
+  /** A request has been sent: from then on the lane reads its window full before sending. */
+  private sentAny = false;
 
   constructor(private readonly options: WindowedSenderOptions) {
     this.window = new PartitionWindow(options.combine);
@@ -83,10 +85,14 @@ export class WindowedSender {
 
   /**
    * The lane reads no further: the window holds KEYS_AHEAD partition keys it could send now (at least MIN_LOOK_AHEAD
-   * rows), or MAX_LOOK_AHEAD rows, or the lane has read its span's bound past its first unwritten row.
+   * rows), or MAX_LOOK_AHEAD rows, or the lane has read its span's bound past its first unwritten row; before its
+   * first request, once it holds a request's rows.
    */
   private full(): boolean {
     const { window } = this;
+    // The first request goes as soon as it can be full: a lane's first write does not wait for its window, which
+    // on a big file's many lanes sharing the CPU took seconds (docs/performance.md: time to the first write).
+    if (!this.sentAny && window.size >= BATCH_SIZE) return true;
     const { span } = window;
     if (window.size >= MAX_LOOK_AHEAD || span.length >= MAX_SPAN_ROWS || span.bytes >= MAX_SPAN_BYTES) return true;
     return window.size >= MIN_LOOK_AHEAD && window.readyKeys(this.now()) >= KEYS_AHEAD;
@@ -153,6 +159,7 @@ export class WindowedSender {
   }
 
   private sendBatch(batch: WindowEntry[]): void {
+    this.sentAny = true;
     const { window, now, delay, pace } = this;
     pace.spend(batch.length, now());
     const sent = sendWindowBatch(batch, { ...this.options, window, now, delay, pace, halted: () => this.halted() });

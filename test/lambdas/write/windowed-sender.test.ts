@@ -51,8 +51,25 @@ describe('BatchWriter with the table keys (the windowed path)', () => {
     const { send, requests } = scriptedTable(() => false);
     const writer = new BatchWriter({ table, send, keys, retry, maxInFlight: 1 });
     await writeAll(writer, sortedFile(40, 20)); // 800 rows: one window
-    expect(new Set(requests[0].map((item) => item.pk.S)).size).toBe(25);
+    // The first request went with the first 25 rows read (below); every later one spreads over 25 keys.
+    expect(new Set(requests[0].map(keyText))).toEqual(new Set(sortedFile(40, 20).slice(0, 25).map(keyText)));
+    for (const request of requests.slice(1, -1)) expect(new Set(request.map((item) => item.pk.S)).size).toBe(25);
     expect(writer.written).toBe(800);
+  });
+
+  it('sends its first request as soon as it holds 25 rows: the first write does not wait for the window', async () => {
+    const { send, requests } = scriptedTable(() => false);
+    const writer = new BatchWriter({ table, send, keys, retry, maxInFlight: 1 });
+    const file = sortedFile(40, 20);
+    for (const item of file.slice(0, 24)) expect(writer.add(item, keyText(item))).toBeUndefined();
+    expect(requests).toHaveLength(0);
+    await writer.add(file[24], keyText(file[24])); // the 25th row: a request's worth, sent at once
+    expect(requests.map((request) => new Set(request.map(keyText)))).toEqual([new Set(file.slice(0, 25).map(keyText))]);
+    // Then the lane reads its window full again before the next request (MIN_LOOK_AHEAD rows, 800 here).
+    for (const item of file.slice(25, 400)) await writer.add(item, keyText(item));
+    expect(requests).toHaveLength(1);
+    await writer.flush();
+    expect(writer.written).toBe(800 / 2);
   });
 
   it('sends other keys while a refused key backs off, and writes every row', async () => {
