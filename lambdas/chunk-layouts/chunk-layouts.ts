@@ -1,5 +1,3 @@
-import { InvalidRequestError } from '../contract/errors.js';
-import type { FormatTraits } from '../contract/format-traits.js';
 import { SOURCE_FORMATS, type SourceFormatTable } from '../formats/record-formats.js';
 import { importChunk } from './chunk-importer.js';
 import type { ChunkLayoutEntry } from './chunk-layout.js';
@@ -45,21 +43,3 @@ export interface ChunkTables {
 
 /** The built-in formats and layouts. */
 export const BUILT_IN_TABLES: ChunkTables = { formats: SOURCE_FORMATS, layouts: CHUNK_LAYOUTS };
-
-/**
- * The layout a format's traits name. A format whose layout the table lacks (a wiring given the format but not its
- * layout) fails as the request it is: before any write, in one line naming the format and the layouts there are.
- * @example
- * const { planner } = chunkLayoutOf(FORMAT_TRAITS.csv, CHUNK_LAYOUTS); // RECORD_PLANNER
- */
-export function chunkLayoutOf(
-  format: Pick<FormatTraits, 'title' | 'layout'>,
-  table: ChunkLayoutTable,
-): ChunkLayoutEntry {
-  const entry = Object.hasOwn(table, format.layout) ? table[format.layout] : undefined;
-  if (entry) return entry;
-  const known = Object.keys(table).join(', ');
-  throw new InvalidRequestError([
-    `format.type: ${format.title} objects are cut by chunk layout "${format.layout}", which is not one of ${known}`,
-  ]);
-}

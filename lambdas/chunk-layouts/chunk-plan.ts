@@ -1,8 +1,7 @@
 import type { Checkpoint, Chunk, ImportChunkEvent } from '../contract/workflow-payloads.js';
 import { executionOutputPrefix } from '../contract/workflow-payloads.js';
-import { sourceFormatOf } from '../formats/record-formats.js';
-import { BUILT_IN_TABLES, chunkLayoutOf, type ChunkTables } from './chunk-layouts.js';
-import type { ChunkLayoutEntry, LayoutTraits } from './chunk-layout.js';
+import { sourceFormatOf, type SourceFormatTable } from '../formats/record-formats.js';
+import { chunkLayoutOf, type LayoutTraits } from '../contract/format-traits.js';
 import { relativeRejectsKey } from '../contract/relative-rejects.js';
 import { compressionOf, type Compression } from '../source/compression.js';
 import type { SourceObject } from '../source/source-object.js';
@@ -66,8 +65,6 @@ export interface ChunkPlan {
   readonly chunk: Chunk;
   /** The name of the chunk's layout (FormatTraits.layout), as logs and tests read it. */
   readonly layout: string;
-  /** Its layout's importer, from the wiring's table: reads this invocation's share of the chunk. */
-  readonly importer: ChunkLayoutEntry['importer'];
   /** The object's full key and `s3://` name, for rejects, errors and logs. */
   readonly key: string;
   readonly where: string;
@@ -86,13 +83,22 @@ export interface ChunkPlan {
 }
 
 /**
+ * The tables a chunk's format and layout are looked up in (chunk-layouts.ts ChunkTables): only the layout's traits
+ * are read here, so a plan does not depend on the planners and importers that depend on it.
+ */
+export interface PlanTables {
+  readonly formats: SourceFormatTable;
+  readonly layouts: Readonly<Record<string, { readonly traits: LayoutTraits } | undefined>>;
+}
+
+/**
  * The plan of one invocation of `event`'s chunk; `rejectsPrefix` is the function's (LambdaConfig), `tables` those
  * the request's format and its layout are looked up in.
  */
 export function planChunk(
   event: ImportChunkEvent,
   rejectsPrefix: string,
-  tables: ChunkTables = BUILT_IN_TABLES,
+  tables: PlanTables,
   outputBucket: string = event.job.request.bucket,
 ): ChunkPlan {
   const { job, chunk, chunkIndex } = event;
@@ -101,12 +107,11 @@ export function planChunk(
   const key = objectKey(job.sources, chunk.object);
   const compression = compressionOf(entry.key, format.compression);
   const traits = sourceFormatOf(format, tables.formats).traits;
-  const { importer, traits: layoutTraits } = chunkLayoutOf(traits, tables.layouts);
+  const { traits: layoutTraits } = chunkLayoutOf(traits, tables.layouts);
   const lines = chunk.line === undefined ? 'relative' : 'absolute';
   return {
     chunk,
     layout: traits.layout,
-    importer,
     key,
     where: s3Url(bucket, key),
     size: entry.size,

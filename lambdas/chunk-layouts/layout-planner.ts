@@ -37,6 +37,8 @@ export interface LayoutNames {
 export interface PlanObjectsParams {
   readonly request: ResolvedRequest;
   readonly planning: Planning;
+  /** The planner of the format's layout: cuts each object (it is given these params back). */
+  readonly planner: LayoutPlanner;
   /** Where to resume: an object and a record boundary in it (offset 0: its start, header first). */
   readonly from: PlanningCheckpoint;
   /** The chunks cut by earlier calls (staged pieces count against the staged room). */

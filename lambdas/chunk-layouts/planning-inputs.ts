@@ -2,8 +2,6 @@ import { chunkBudget, isStaged, type ChunkBudget } from './chunk-budget.js';
 import type { ResolvedRequest } from '../contract/import-request.js';
 import type { RecordFormat } from '../formats/record-format.js';
 import { sourceFormatOf, type SourceFormat, type SourceFormatTable } from '../formats/record-formats.js';
-import { chunkLayoutOf, type ChunkLayoutTable } from './chunk-layouts.js';
-import type { ChunkLayoutEntry } from './chunk-layout.js';
 import type { SourceSet } from '../contract/workflow-payloads.js';
 import { checkDecompressible, compressionOf, type Compression } from '../source/compression.js';
 import type { SourceObject } from '../source/source-object.js';
@@ -29,8 +27,6 @@ export interface PlannedObject {
 export interface Planning {
   /** The request's format as the wiring's table of source formats holds it. */
   readonly format: SourceFormat;
-  /** The layout the format names, from the wiring's table of chunk layouts: its planner cuts the objects. */
-  readonly layout: ChunkLayoutEntry;
   /** The reader of its byte records (layout `records`); null for a layout read another way (Parquet's footer). */
   readonly records: RecordFormat | null;
   readonly objects: readonly PlannedObject[];
@@ -47,7 +43,7 @@ export function recordsOf(planning: Pick<Planning, 'format' | 'records'>): Recor
 }
 
 /**
- * Resolves the request's source format (from `formats`, the wiring's table) and its layout (from `layouts`), each object's compression (the
+ * Resolves the request's source format (from `formats`, the wiring's table), each object's compression (the
  * request's `format.compression`, else its key's suffix) and whether it is staged, once, for every step of the
  * invocation: the header reads, the budget and the chunk planning. `staging` names the folder staged pieces go to
  * (`<stagingPrefix>/<execution>`); the sources carry it only when some object is staged. Fails by name when this
@@ -58,10 +54,8 @@ export function resolvePlanning(
   sources: SourceSet,
   staging: string,
   formats: SourceFormatTable,
-  layouts: ChunkLayoutTable,
 ): Planning {
   const format = sourceFormatOf(request.format, formats);
-  const layout = chunkLayoutOf(format.traits, layouts);
   const requestedBytes = request.chunkMiB * MIB;
   const objects = sources.objects.map((entry, index): PlannedObject => {
     const where = s3Url(request.bucket, objectKey(sources, index));
@@ -83,7 +77,6 @@ export function resolvePlanning(
   const anyStaged = objects.some((o) => o.staged);
   return {
     format,
-    layout,
     records: format.records ? format.records(request.format) : null,
     objects,
     budget: chunkBudget(requestedBytes, objects),

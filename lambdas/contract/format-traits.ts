@@ -1,3 +1,4 @@
+import { InvalidRequestError } from './errors.js';
 import type { FormatType } from './import-request.js';
 
 /** What a format is, as every layer may read it: the request's checks, the planners, the importers. */
@@ -71,4 +72,33 @@ export function formatTraits(format: { readonly type: FormatType }): FormatTrait
  */
 export function hasHeaderColumns(format: { readonly type: string }): boolean {
   return (FORMAT_TRAITS as Partial<FormatTraitsTable>)[format.type]?.headerColumns ?? false;
+}
+
+/** What a chunk layout means for reading its chunks, as ImportChunk's plan and the CLI's sample read it. */
+export interface LayoutTraits {
+  /** Its records are byte records a scanner dialect finds: a byte sample of an object holds whole records. */
+  readonly byteRecords: boolean;
+  /** A chunk's last record may end past the chunk's end (a byte range's); else records lie whole inside it. */
+  readonly lastRecordPastEnd: boolean;
+  /** Checkpoints inside a chunk may share an offset (a row group's), so the line tells them apart. */
+  readonly offsetsRepeat: boolean;
+}
+
+/**
+ * The layout a format's traits name, from a table of layouts (chunk-layouts/chunk-layouts.ts CHUNK_LAYOUTS, or the
+ * wiring's): generic over the entry, so the plans that read only its traits need not know its planner or importer. A format whose layout the table lacks (a wiring given the format but not its
+ * layout) fails as the request it is: before any write, in one line naming the format and the layouts there are.
+ * @example
+ * const { planner } = chunkLayoutOf(FORMAT_TRAITS.csv, CHUNK_LAYOUTS); // RECORD_PLANNER
+ */
+export function chunkLayoutOf<Entry>(
+  format: Pick<FormatTraits, 'title' | 'layout'>,
+  table: Readonly<Record<string, Entry | undefined>>,
+): Entry {
+  const entry = Object.hasOwn(table, format.layout) ? table[format.layout] : undefined;
+  if (entry) return entry;
+  const known = Object.keys(table).join(', ');
+  throw new InvalidRequestError([
+    `format.type: ${format.title} objects are cut by chunk layout "${format.layout}", which is not one of ${known}`,
+  ]);
 }

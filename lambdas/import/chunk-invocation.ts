@@ -19,6 +19,7 @@ import type { WriteModeTable } from '../write/write-modes.js';
 import { invocationFrom } from '../chunk-layouts/byte-range.js';
 import { importDeadline } from './import-deadline.js';
 import type { ImportChunkResult } from '../chunk-layouts/chunk-importer.js';
+import type { ChunkImporter } from '../chunk-layouts/chunk-layout.js';
 import type { ChunkLayoutTable } from '../chunk-layouts/chunk-layouts.js';
 import { chunkLines, heldCheckpoint, rejectsKey, type ChunkPlan } from '../chunk-layouts/chunk-plan.js';
 import { chunkReader, type ChunkReader } from './chunk-reader.js';
@@ -120,8 +121,12 @@ function mirrorKeys(event: ImportChunkEvent, from: Checkpoint, rejectsPrefix: st
   return recordFileKeys(sink.sink, { outputPrefix, chunkIndex, from, keys: job.keys, dataBytes: job.dataBytes });
 }
 
-/** Runs the chunk's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
-export function importRange(invocation: Invocation, paused: () => boolean): Promise<ImportChunkResult> {
+/** Runs the chunk's layout's importer from the invocation's start; a failure stores no rejects and is counted, then thrown. */
+export function importRange(
+  invocation: Invocation,
+  importer: ChunkImporter,
+  paused: () => boolean,
+): Promise<ImportChunkResult> {
   const { event, plan, reader, from, recordFormat, write, rejects, deadline, metrics, budget } = invocation;
   const params = {
     job: event.job,
@@ -133,8 +138,7 @@ export function importRange(invocation: Invocation, paused: () => boolean): Prom
     shouldStop: () => deadline.reached() || paused() || budget.spent(),
     reject: (row: RejectedRow) => (budget.rejected(row.reason), rejects.add(row)),
   };
-  return plan
-    .importer(params)
+  return importer(params)
     .finally(() => deadline.dispose())
     .catch(async (error: unknown) => (await rejects.abort(), metrics.failed(error)));
 }

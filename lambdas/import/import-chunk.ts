@@ -4,6 +4,8 @@ import { type ChunkProgress, type ImportChunkEvent } from '../contract/workflow-
 import { createLiveLimiter } from '../write/rate-limiter.js';
 import { heldCheckpoint, planChunk } from '../chunk-layouts/chunk-plan.js';
 import { BUILT_IN_TABLES } from '../chunk-layouts/chunk-layouts.js';
+import { chunkLayoutOf } from '../contract/format-traits.js';
+import { sourceFormatOf } from '../formats/record-formats.js';
 import type { ImportChunkIo } from './import-chunk-io.js';
 import { chunkRate } from './import-sink.js';
 import { followAdmitted } from './chunk-admission.js';
@@ -34,6 +36,8 @@ export async function runImportChunk(
   const { config } = options;
   const { formats = BUILT_IN_TABLES.formats, layouts = BUILT_IN_TABLES.layouts } = options;
   const plan = planChunk(event, config.rejectsPrefix, { formats, layouts }, outputBucketOf(config, job.request.bucket));
+  // The plan reads the layout's traits; the invocation runs its importer.
+  const { importer } = chunkLayoutOf(sourceFormatOf(job.request.format, formats).traits, layouts);
   const rate = chunkRate(job, chunk);
   const limiter = createLiveLimiter(rate); // first, so the live settings set its rate from their first read
   // Each renewal carries the rows handled since the last one: the import's live count, in the ledger.
@@ -63,7 +67,8 @@ export async function runImportChunk(
     );
     counted.now = () => invocation.budget.rows();
     // The lease is renewed while records are read; the rejects and the staged piece are dealt with after.
-    const result = await importRange(invocation, () => live.isPaused() || live.isLeaseLost()).finally(live.stop);
+    const paused = () => live.isPaused() || live.isLeaseLost();
+    const result = await importRange(invocation, importer, paused).finally(live.stop);
     const done = await finishInvocation(invocation, result, io);
     if (result.next && live.isLeaseLost()) throw new LaneLeaseLostError(job.executionName, result.next);
     return result.next && live.isPaused() ? { ...pausedProgress(progress, result.next, config), ...done } : done;

@@ -1,4 +1,8 @@
 import { resolvePlanning, type Planning } from '../chunk-layouts/planning-inputs.js';
+import { chunkLayoutOf } from '../contract/format-traits.js';
+import type { LayoutPlanner } from '../chunk-layouts/layout-planner.js';
+import type { SourceSet } from '../contract/workflow-payloads.js';
+import type { ResolvedRequest } from '../contract/import-request.js';
 import { NOT_QUEUED } from './import-queue.js';
 import { recordNames, type ObjectStarts } from './record-names.js';
 import { findSources, type FoundSources, type SourceIo } from './source-resolution.js';
@@ -39,8 +43,24 @@ export interface BeginOptions extends DeploymentScope {
 export interface PlanningStep {
   readonly state: PlanningState;
   readonly planning: Planning;
+  /** The planner of the format's layout, from the wiring's table of chunk layouts. */
+  readonly planner: LayoutPlanner;
   /** What this invocation read of each object's start; null on later invocations (read again where needed). */
   readonly starts: ObjectStarts | null;
+}
+
+/**
+ * What every planning invocation plans from, resolved once: the planning inputs and the planner of the format's
+ * layout. A format whose layout the wiring lacks fails here as the request it is, before any write.
+ */
+export function resolveStep(
+  request: ResolvedRequest,
+  sources: SourceSet,
+  staging: string,
+  options: Pick<BeginOptions, 'formats' | 'layouts'>,
+): Pick<PlanningStep, 'planning' | 'planner'> {
+  const planning = resolvePlanning(request, sources, staging, options.formats);
+  return { planning, planner: chunkLayoutOf(planning.format.traits, options.layouts).planner };
 }
 
 const NOTHING_FOUND: FoundSources = {
@@ -68,14 +88,9 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
   ]);
   // Refuses a provisioned table, and a raise the deployment does not allow.
   const warmTo = warmThroughputToSet(request.table, request.warmThroughput, table, options.warmThroughputAllowed);
-  const planning = resolvePlanning(
-    request,
-    sources,
-    `${options.stagingPrefix}/${event.executionName}`,
-    options.formats,
-    options.layouts,
-  );
-  const names = await recordNames(request, planning, table.keys, io);
+  const staging = `${options.stagingPrefix}/${event.executionName}`;
+  const { planning, planner } = resolveStep(request, sources, staging, options);
+  const names = await recordNames(request, planning, planner, table.keys, io);
   const state: PlanningState = {
     request,
     executionName: event.executionName,
@@ -99,5 +114,5 @@ export async function beginPlanning(event: PreflightEvent, io: BeginIo, options:
   checkStateSize(state);
   // Once the request is known good, before the Map's first write (warm-throughput.ts).
   if (warmTo !== null) await io.raiseWarmThroughput(request.table, warmTo);
-  return { state, planning, starts: names.starts };
+  return { state, planning, planner, starts: names.starts };
 }

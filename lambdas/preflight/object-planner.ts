@@ -21,10 +21,7 @@ export async function planObjects(params: PlanObjectsParams): Promise<PlanObject
   let last: Checkpoint = from;
   for (let index = from.object; index < objects.length; index++) {
     const resume = index === from.object && from.offset > 0 ? from : null;
-    const result = await planning.layout.planner.planObject(params, objects[index], resume, [
-      ...params.earlier,
-      ...chunks,
-    ]);
+    const result = await params.planner.planObject(params, objects[index], resume, [...params.earlier, ...chunks]);
     chunks.push(...result.ranges.map((range) => ({ object: index, ...range })));
     if (result.next) return { chunks, checkpoint: { object: index, ...result.next }, complete: false };
     last = result.end;

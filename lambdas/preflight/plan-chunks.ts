@@ -19,6 +19,7 @@ export async function planChunks(step: PlanningStep, io: PlanIo, options: PlanCh
   const result = await planObjects({
     request: state.request,
     planning: step.planning,
+    planner: step.planner,
     from: state.checkpoint,
     earlier: state.chunks,
     starts: step.starts,

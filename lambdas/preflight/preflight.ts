@@ -1,8 +1,7 @@
-import { beginPlanning, type BeginIo, type BeginOptions, type PlanningStep } from './begin-planning.js';
+import { beginPlanning, resolveStep, type BeginIo, type BeginOptions, type PlanningStep } from './begin-planning.js';
 import { admitLanes, type AdmissionOptions } from './lanes.js';
 import type { PlanIo } from './object-planner.js';
 import { planChunks, type PlanChunksOptions } from './plan-chunks.js';
-import { resolvePlanning } from '../chunk-layouts/planning-inputs.js';
 import type { PlanningState, PreflightEvent } from '../contract/workflow-payloads.js';
 
 /** The I/O preflight needs, passed in so tests drive it against real servers without patching (preflight-io.ts). */
@@ -44,6 +43,5 @@ export function isPlanningState(input: unknown): input is PlanningState {
 /** A later invocation plans from the state it returned: its objects as the first invocation marked them. */
 function resumed(state: PlanningState, options: Pick<PreflightOptions, 'formats' | 'layouts'>): PlanningStep {
   const staging = state.sources.staging ?? '';
-  const planning = resolvePlanning(state.request, state.sources, staging, options.formats, options.layouts);
-  return { state, planning, starts: null };
+  return { state, ...resolveStep(state.request, state.sources, staging, options), starts: null };
 }

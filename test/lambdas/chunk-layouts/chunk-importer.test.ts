@@ -7,6 +7,7 @@ import {
   type ImportChunkResult,
 } from '../../../lambdas/chunk-layouts/chunk-importer.js';
 import { planChunk, type ReadEnd } from '../../../lambdas/chunk-layouts/chunk-plan.js';
+import { BUILT_IN_TABLES } from '../../../lambdas/chunk-layouts/chunk-layouts.js';
 import { createRecordFormat } from '../../../lambdas/formats/record-formats.js';
 import type { RejectedRow } from '../../../lambdas/chunk-layouts/rejects.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
@@ -115,7 +116,7 @@ function importChunk({
 }: Omit<ImportChunkParams, 'plan' | 'recordFormat'> & { chunk: Chunk; size?: number }) {
   const readEnd: ReadEnd =
     size === undefined ? { kind: 'chunk-end', end: chunk.end } : { kind: 'last-record-past-end', end: chunk.end, size };
-  const plan = { ...planChunk({ job: params.job, chunk, chunkIndex: 0 }, 'rejects'), readEnd };
+  const plan = { ...planChunk({ job: params.job, chunk, chunkIndex: 0 }, 'rejects', BUILT_IN_TABLES), readEnd };
   return importRecords({ ...params, plan, recordFormat: () => createRecordFormat(params.job.request.format) });
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_LAYOUTS, chunkLayoutOf } from '../../../lambdas/chunk-layouts/chunk-layouts.js';
+import { CHUNK_LAYOUTS } from '../../../lambdas/chunk-layouts/chunk-layouts.js';
+import { chunkLayoutOf } from '../../../lambdas/contract/format-traits.js';
 import { FORMAT_TRAITS } from '../../../lambdas/contract/format-traits.js';
 import { importChunk } from '../../../lambdas/chunk-layouts/chunk-importer.js';
 import { importParquetChunk } from '../../../lambdas/chunk-layouts/parquet-chunk-importer.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { heldCheckpoint, planChunk, rejectsKey } from '../../../lambdas/chunk-layouts/chunk-plan.js';
+import { BUILT_IN_TABLES } from '../../../lambdas/chunk-layouts/chunk-layouts.js';
 import { resolveImportRequest } from '../../../lambdas/request/resolve-request.js';
 import type { ImportRequest } from '../../../lambdas/contract/import-request.js';
 import type { Chunk, ChunkProgress, ImportJob, SourceEntry } from '../../../lambdas/contract/workflow-payloads.js';
@@ -23,7 +24,11 @@ function job(objects: SourceEntry[], request: Partial<ImportRequest> = {}, stagi
 
 const plain = job([{ key: 'data.csv', size: 1000, etag: ETAG }]);
 const plan = (j: ImportJob, chunk: Chunk, progress?: Partial<ChunkProgress>, chunkIndex = 2) =>
-  planChunk({ job: j, chunk, chunkIndex, ...(progress ? { progress: progress as ChunkProgress } : {}) }, 'rejects');
+  planChunk(
+    { job: j, chunk, chunkIndex, ...(progress ? { progress: progress as ChunkProgress } : {}) },
+    'rejects',
+    BUILT_IN_TABLES,
+  );
 
 describe('planChunk', () => {
   // A byte range after the first: it finds its first record, numbers lines from it and reads past its end.
