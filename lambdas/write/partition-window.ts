@@ -12,8 +12,17 @@ export interface WindowEntry extends Carrier {
   readonly at?: RowMark;
 }
 
+/**
+ * The order `take` gives seats in: `inTurn`, each key in turn, while the lane reads on (a key that finishes makes
+ * room for new keys of the file, which spreads the window over the partitions); `mostFirst`, the keys holding the
+ * most rows first, once it has read all it will (they then finish together); `fileOrder`, the oldest rows first, for
+ * a lane draining before it halts (what it writes moves its checkpoint on).
+ */
+export type TakeOrder = 'inTurn' | 'mostFirst' | 'fileOrder';
+
 /** The rows of one partition key not yet sent, oldest first (a head index: no O(n) shift). */
 interface KeyQueue {
+  readonly partitionKey: string;
   entries: WindowEntry[];
   head: number;
   /** The partition key's next send waits until then (ms on the writer's clock): its last items were refused. */
@@ -34,8 +43,8 @@ const heldIn = (queue: KeyQueue) => queue.entries.length - queue.head;
 
 /**
  * The rows a lane has read but not yet sent, by partition key: what lets the BatchWriter keep every partition busy.
- * A batch takes one row from each partition key, those holding the most rows first and ties in turn (so a file
- * sorted by key still sends 25 keys, spread over the partitions, in one request, and no key falls behind), skipping
+ * A batch takes one row from each partition key in the take's order (TakeOrder: so a file sorted by key still sends
+ * 25 keys, spread over the partitions, in one request), skipping
  * a key whose rows the table refused until its back-off ends and a row whose key has a row in flight (so a key's rows
  * are applied in file order). Rows of one key held together are combined by the mode's rule, as in a batch. Pure:
  * time comes in as `now`.
@@ -92,31 +101,29 @@ export class PartitionWindow {
     return this.heldKeys - cool;
   }
 
-  /**
-   * Up to `max` rows to send now, each key at most once; they are in flight until `settled`. `inFileOrder` (a lane
-   * draining before it halts) takes the oldest rows first instead of a row of each key in turn, so what it writes
-   * moves its checkpoint on (the first unwritten row) rather than spreading over every key.
-   */
-  take(max: number, now: number, inFileOrder = false): WindowEntry[] {
-    if (inFileOrder) return this.takeOldest(max, now);
+  /** Up to `max` rows to send now, in `order`, each key at most once; they are in flight until `settled`. */
+  take(max: number, now: number, order: TakeOrder = 'inTurn'): WindowEntry[] {
+    if (order === 'fileOrder') return this.takeOldest(max, now);
     const batch: WindowEntry[] = [];
     // Keys whose partition refused their rows last go only when the others leave seats: a paced lane (table-pace.ts)
     // has fewer seats than keys, and given to every key in turn they leave a partition with few keys in the window
     // short while a busy one refuses (issue 37: 0.87-0.94 of capacity at P = 32, 10 rows per key, without this).
-    // Keys holding the most rows go first: given in turn, the seats left a partition whose keys had been refused
-    // behind for good, its rows written alone at its own rate after the others' (0.92-0.99 of capacity on a file
-    // sorted with 40 rows per key at P = 32; docs/performance.md).
     for (let progress = true, skipRefused = true; progress && batch.length < max;) {
       progress = false;
       const taken = new Set<KeyQueue>();
-      for (const queue of this.tiers.mostFirst()) {
+      for (const queue of order === 'mostFirst' ? this.tiers.mostFirst() : this.queues.values()) {
         if (batch.length >= max) break;
-        if (taken.has(queue) || queue.coolUntil > now) continue;
+        if (taken.has(queue) || queue.coolUntil > now || heldIn(queue) === 0) continue;
         if (skipRefused && queue.partlyRefused) continue;
         if (this.inFlight.has(queue.entries[queue.head].key)) continue;
         batch.push(this.takeHead(queue));
         taken.add(queue);
         progress = true;
+      }
+      // To the end of the turn (a Map keeps insertion order): the next take starts with the keys not taken.
+      for (const queue of taken) {
+        this.queues.delete(queue.partitionKey);
+        this.queues.set(queue.partitionKey, queue);
       }
       if (skipRefused && !progress) [skipRefused, progress] = [false, true];
     }
@@ -237,7 +244,7 @@ export class PartitionWindow {
     if (!queue)
       this.queues.set(
         partitionKey,
-        (queue = { entries: [], head: 0, coolUntil: 0, refusals: 0, inFlight: 0, partlyRefused: false }),
+        (queue = { partitionKey, entries: [], head: 0, coolUntil: 0, refusals: 0, inFlight: 0, partlyRefused: false }),
       );
     return queue;
   }

@@ -124,8 +124,13 @@ export class WindowedSender {
       // them, so the take passed it over and the wait found nothing backing off, and waited for a reply with none in
       // flight, forever (a lane stalled with its last rows held: docs/performance.md).
       const now = this.now();
-      // Past the deadline the lane drains in file order: what it writes before it halts moves its checkpoint on.
-      const batch = this.window.take(BATCH_SIZE, now, this.deadlineAt !== undefined && this.rewindable);
+      // Past the deadline the lane drains in file order: what it writes before it halts moves its checkpoint on. Once
+      // it has read all it will, the keys holding the most rows go first: given in turn, a partition whose keys had
+      // been refused stayed behind, and its last rows went alone at its own rate after the others' (issue 37: 0.92-0.99
+      // of capacity on a file sorted with 40 rows per key at P = 32, 0.996-0.999 so). While it reads on, in turn: a key
+      // that finishes makes room for new keys (most rows first throughout, 10 rows per key at P = 32 fell to 0.87-0.93).
+      const order = this.deadlineAt !== undefined && this.rewindable ? 'fileOrder' : flushing ? 'mostFirst' : 'inTurn';
+      const batch = this.window.take(BATCH_SIZE, now, order);
       // A short batch (the other keys back off or are in flight) waits for a reply while one may come.
       if (batch.length === BATCH_SIZE || (batch.length > 0 && (flushing || slots.inFlight.size === 0))) {
         // At the lane's rate (table-pace.ts), for the rows it carries: a short last batch does not wait for 25 rows'

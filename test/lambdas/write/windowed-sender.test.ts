@@ -72,6 +72,24 @@ describe('BatchWriter with the table keys (the windowed path)', () => {
     expect(writer.written).toBe(800 / 2);
   });
 
+  it('once it has read all it will, sends first the keys holding the most rows, so they finish together', async () => {
+    const { send, requests } = scriptedTable(() => false);
+    const writer = new BatchWriter({ table, send, keys, retry, maxInFlight: 1 });
+    // 20 keys of one row, then k20 with 4: fewer than a request's 25 rows, so nothing goes before the flush.
+    const file = [...sortedFile(20, 1), ...Array.from({ length: 4 }, (_, sk) => itemOf('k20', sk))];
+    await writeAll(writer, file);
+    expect(requests).toHaveLength(1);
+    // k20 first (read last, but holding the most rows), then a row of each key in turn, then k20's others.
+    expect(requests[0].map((item) => item.pk.S)).toEqual([
+      'k20',
+      ...Array.from({ length: 20 }, (_, k) => `k${k}`),
+      'k20',
+      'k20',
+      'k20',
+    ]);
+    expect(writer.written).toBe(24);
+  });
+
   it('sends other keys while a refused key backs off, and writes every row', async () => {
     // The table refuses every row of k0 on the first 5 calls: the rows of the other keys go on meanwhile.
     const { send, applied, requests } = scriptedTable((item, call) => item.pk.S === 'k0' && call <= 5);
