@@ -43,11 +43,10 @@ const heldIn = (queue: KeyQueue) => queue.entries.length - queue.head;
 
 /**
  * The rows a lane has read but not yet sent, by partition key: what lets the BatchWriter keep every partition busy.
- * A batch takes one row from each partition key in the take's order (TakeOrder: so a file sorted by key still sends
- * 25 keys, spread over the partitions, in one request), skipping
- * a key whose rows the table refused until its back-off ends and a row whose key has a row in flight (so a key's rows
- * are applied in file order). Rows of one key held together are combined by the mode's rule, as in a batch. Pure:
- * time comes in as `now`.
+ * A batch takes one row from each partition key, in the take's order (TakeOrder), so a file sorted by key still
+ * sends 25 keys, spread over the partitions, in one request. It skips a key whose rows the table refused until its
+ * back-off ends, and a row whose key has a row in flight (so a key's rows are applied in file order). Rows of one key
+ * held together are combined by the mode's rule, as in a batch. Pure: time comes in as `now`.
  */
 export class PartitionWindow {
   /** Rows held (not in flight). */
