@@ -75,10 +75,10 @@ describe('a Parquet lane paused in the middle of its chunk', () => {
       if (e.type === 'chunk-start') starts.push(e.from!);
       if (e.type !== 'chunk-progress' || !('pausedWaitSeconds' in e) || stopped) return;
       // The halted invocation: read the table while the lane holds its checkpoint, then resume.
-      const { next, rows, written } = e;
+      const halted = { next: e.next!, rows: e.rows, written: e.written, requests };
       stopped = scanAll(table).then(async (items) => {
         await wiring.ledger.setPaused(execution, false);
-        return { next: next!, rows, written, requests, table: items };
+        return { ...halted, table: items };
       });
     };
 
