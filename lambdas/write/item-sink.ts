@@ -8,13 +8,16 @@ export type Item = Record<string, AttributeValue>;
  * is its first unwritten one, with the invocation's counts before it.
  */
 export interface RowMark {
-  /** The row's record: its first byte and its line (a checkpoint). */
+  /** The row's checkpoint: its record's first byte and line (Parquet: its row group's first byte, its row number). */
   readonly offset: number;
   readonly line: number;
   /** Rows, and rejected rows among them, this invocation handled before this one. */
   readonly rows: number;
   readonly rejected: number;
-  /** The record's size in bytes: what the read-ahead's byte bound counts. */
+  /**
+   * The record's size in bytes (Parquet: its row group's decoded bytes per row): what the read-ahead's byte bound
+   * counts.
+   */
   readonly bytes: number;
 }
 
