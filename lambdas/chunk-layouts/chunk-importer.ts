@@ -153,19 +153,17 @@ class ChunkRun {
   }
 
   /** Drains the sink: every record before `next` is then written or rejected. */
-  async finish(next: Checkpoint | null): Promise<ImportChunkResult> {
-    const { sink } = this.params;
-    await sink.flush();
-    // A sink that stopped sending (a pause, the deadline) before writing every row: resume from its first unwritten row.
-    const held = sink.heldFrom;
-    if (held) [next, this.rows, this.rejected] = [{ offset: held.offset, line: held.line }, held.rows, held.rejected];
-    const { rows, rejects, rejected } = this;
+  async finish(stoppedAt: Checkpoint | null): Promise<ImportChunkResult> {
+    const { next, rows, rejected } = await drainSink(this.params.sink, stoppedAt, {
+      rows: this.rows,
+      rejected: this.rejected,
+    });
     const lineAfter = next ? next.line : this.record.line;
     return {
       next: next && { offset: next.offset, line: next.line },
       rows,
       rejected,
-      rejects,
+      rejects: this.rejects,
       lineAfter,
     };
   }
@@ -228,4 +226,20 @@ class ChunkRun {
     if (this.params.reject) await this.params.reject(row);
     else this.rejects.push(row);
   }
+}
+
+/**
+ * Drains `sink` and says where the invocation ends: at `stoppedAt` with `counts`, or, when the sink stopped sending (a
+ * pause, the deadline) before writing every row, at its first unwritten row with the counts before it (the next
+ * invocation reads, and counts, the rest). Every layout's importer ends with it.
+ */
+export async function drainSink(
+  sink: ItemSink,
+  stoppedAt: Checkpoint | null,
+  counts: { readonly rows: number; readonly rejected: number },
+): Promise<{ next: Checkpoint | null; rows: number; rejected: number }> {
+  await sink.flush();
+  const held = sink.heldFrom;
+  if (!held) return { next: stoppedAt, rows: counts.rows, rejected: counts.rejected };
+  return { next: { offset: held.offset, line: held.line }, rows: held.rows, rejected: held.rejected };
 }

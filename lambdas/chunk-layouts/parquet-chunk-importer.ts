@@ -13,7 +13,7 @@ import {
 import { readerMetadata, readRowGroup } from '../formats/parquet/row-group-reader.js';
 import { parquetRowText } from '../formats/parquet/row-text.js';
 import { buffer } from 'node:stream/consumers';
-import type { ImportChunkParams, ImportChunkResult } from './chunk-importer.js';
+import { drainSink, type ImportChunkParams, type ImportChunkResult } from './chunk-importer.js';
 import type { RejectedRow } from './rejects.js';
 import type { Checkpoint } from '../contract/workflow-payloads.js';
 import type { ItemSink } from '../write/item-sink.js';
@@ -90,15 +90,10 @@ async function finish(
   run: RowCounts,
   stoppedAt: Checkpoint | null,
 ): Promise<ImportChunkResult> {
-  await sink.flush();
-  let next = stoppedAt;
-  // A sink that stopped sending (a pause, the deadline) before writing every row: resume from its first unwritten row,
-  // counting only the rows before it (the next invocation reads, and counts, the rest).
-  const held = sink.heldFrom;
-  if (held) [next, run.rows, run.rejected] = [{ offset: held.offset, line: held.line }, held.rows, held.rejected];
+  const { next, rows, rejected } = await drainSink(sink, stoppedAt, run);
   // Rows are lines here: the row number after the last row handled (a Parquet chunk always knows its first row).
-  const lineAfter = next ? next.line : from.line + run.rows;
-  return { next, rows: run.rows, rejected: run.rejected, rejects: run.rejects, lineAfter };
+  const lineAfter = next ? next.line : from.line + rows;
+  return { next, rows, rejected, rejects: run.rejects, lineAfter };
 }
 
 /** The rows this invocation handled so far, the rejected among them, and where rejects go. */

@@ -54,8 +54,11 @@ export class PartitionWindow {
   /** Rows combined into a later row of their key while held, so never sent on their own. */
   combined = 0;
   private readonly queues = new Map<string, KeyQueue>();
-  /** The queues holding rows, by how many (the order `take` gives seats in). */
-  private readonly tiers = new HeldTiers<KeyQueue>();
+  /**
+   * The queues holding rows, by how many: built at the first take of the most rows first (a lane's flush) and kept
+   * from then on, so a lane reading on does not keep it for every row.
+   */
+  private tiers: HeldTiers<KeyQueue> | undefined;
   /** The held entry of each key (a later row of the key combines into it). */
   private readonly held = new Map<string, WindowEntry>();
   /** Keys with a row in flight: their held row waits for it. */
@@ -83,7 +86,7 @@ export class PartitionWindow {
     const before = heldIn(queue);
     if (before === 0) this.heldKeys++;
     queue.entries.push(entry);
-    this.tiers.moved(queue, before, before + 1);
+    this.tiers?.moved(queue, before, before + 1);
     this.size++;
   }
 
@@ -110,7 +113,7 @@ export class PartitionWindow {
     for (let progress = true, skipRefused = true; progress && batch.length < max;) {
       progress = false;
       const taken = new Set<KeyQueue>();
-      for (const queue of order === 'mostFirst' ? this.tiers.mostFirst() : this.queues.values()) {
+      for (const queue of order === 'mostFirst' ? this.tiersOf().mostFirst() : this.queues.values()) {
         if (batch.length >= max) break;
         if (taken.has(queue) || queue.coolUntil > now || heldIn(queue) === 0) continue;
         if (skipRefused && queue.partlyRefused) continue;
@@ -127,6 +130,15 @@ export class PartitionWindow {
       if (skipRefused && !progress) [skipRefused, progress] = [false, true];
     }
     return batch;
+  }
+
+  /** The tiers, built from the queues in turn (so ties keep their turn) when first asked for. */
+  private tiersOf(): HeldTiers<KeyQueue> {
+    if (!this.tiers) {
+      this.tiers = new HeldTiers<KeyQueue>();
+      for (const queue of this.queues.values()) this.tiers.moved(queue, 0, heldIn(queue));
+    }
+    return this.tiers;
   }
 
   /** The oldest held rows that may go now (the head of their key's queue, the key not backing off). */
@@ -148,7 +160,7 @@ export class PartitionWindow {
     const entry = queue.entries[queue.head];
     const before = heldIn(queue);
     if (++queue.head === queue.entries.length) [queue.entries, queue.head, this.heldKeys] = [[], 0, this.heldKeys - 1];
-    this.tiers.moved(queue, before, before - 1);
+    this.tiers?.moved(queue, before, before - 1);
     this.held.delete(entry.key);
     this.inFlight.add(entry.key);
     queue.inFlight++;
@@ -233,7 +245,7 @@ export class PartitionWindow {
     }
     if (queue.head > 0) queue.entries[--queue.head] = entry;
     else queue.entries.unshift(entry);
-    this.tiers.moved(queue, before, heldIn(queue));
+    this.tiers?.moved(queue, before, heldIn(queue));
     this.held.set(entry.key, entry);
     this.size++;
   }
